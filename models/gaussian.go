@@ -1,0 +1,158 @@
+package models
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ptbatch/ptbatch/kernel"
+	"github.com/ptbatch/ptbatch/layout"
+)
+
+// Gaussian is the d-dimensional isotropic Gaussian pair of the paper's
+// Gaussian experiments: reference N(Mu0·1, Sigma0² I) and target
+// N(Mu1·1, Sigma1² I),
+//
+//	W_i(x) = -Σ_d (x_d - μ_i)² / (2σ_i²),  i = 0, 1.
+//
+// Every annealed density exp(η0 W0 + η1 W1) with η0/σ0² + η1/σ1² > 0 is the
+// Gaussian N(m·1, s² I) with precision p = η0/σ0² + η1/σ1², s² = 1/p and
+// m = (η0 μ0/σ0² + η1 μ1/σ1²)/p, so local exploration is an exact
+// independent draw (the paper's appendix "Experimental details", Gaussian).
+type Gaussian struct {
+	Dim            int
+	Mu0, Mu1       float64
+	Sigma0, Sigma1 float64
+}
+
+// NewGaussian returns the Gaussian model, or an error naming the first bad
+// parameter.
+func NewGaussian(dim int, mu0, mu1, sigma0, sigma1 float64) (*Gaussian, error) {
+	switch {
+	case dim < 1:
+		return nil, fmt.Errorf("dim must be at least 1, got %d", dim)
+	case !finite(mu0):
+		return nil, fmt.Errorf("mu0 must be finite, got %v", mu0)
+	case !finite(mu1):
+		return nil, fmt.Errorf("mu1 must be finite, got %v", mu1)
+	case !(sigma0 > 0) || !finite(sigma0):
+		return nil, fmt.Errorf("sigma0 must be positive and finite, got %v", sigma0)
+	case !(sigma1 > 0) || !finite(sigma1):
+		return nil, fmt.Errorf("sigma1 must be positive and finite, got %v", sigma1)
+	}
+	return &Gaussian{Dim: dim, Mu0: mu0, Mu1: mu1, Sigma0: sigma0, Sigma1: sigma1}, nil
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// Name returns "gaussian".
+func (g *Gaussian) Name() string { return "gaussian" }
+
+// Independent returns true: local exploration is an exact draw.
+func (g *Gaussian) Independent() bool { return true }
+
+// Annealed returns the mean m and standard deviation s of every coordinate
+// of the annealed density exp(eta0·W0 + eta1·W1), and ok = false when the
+// precision eta0/σ0² + eta1/σ1² is not positive.
+func (g *Gaussian) Annealed(eta0, eta1 float64) (m, s float64, ok bool) {
+	a0 := eta0 / (g.Sigma0 * g.Sigma0)
+	a1 := eta1 / (g.Sigma1 * g.Sigma1)
+	p := a0 + a1
+	if !(p > 0) || math.IsInf(p, 0) {
+		return math.NaN(), math.NaN(), false
+	}
+	return (a0*g.Mu0 + a1*g.Mu1) / p, 1 / math.Sqrt(p), true
+}
+
+// NewBlock allocates a block of rows states.
+func (g *Gaussian) NewBlock(rows int) Block {
+	return &gaussianBlock{
+		g:    g,
+		rows: rows,
+		z:    layout.Float64s(rows * g.Dim * layout.Lanes),
+		m:    layout.Float64s(rows * layout.Lanes),
+		s:    layout.Float64s(rows * layout.Lanes),
+	}
+}
+
+type gaussianBlock struct {
+	g    *Gaussian
+	rows int
+	z    []float64 // rows*Dim rows of normals, scratch
+	m, s []float64 // per row and lane: mean and sd of the annealed density
+}
+
+// Init draws every row from the reference N(μ0, σ0²).
+func (b *gaussianBlock) Init(rng *kernel.Stream, out Energies) {
+	eta0 := layout.Float64s(b.rows * layout.Lanes)
+	eta1 := layout.Float64s(b.rows * layout.Lanes)
+	for i := range eta0 {
+		eta0[i] = 1
+	}
+	b.Explore(rng, eta0, eta1, out)
+}
+
+// Explore draws every row afresh from its annealed Gaussian: one row of
+// normals per coordinate, x_d = m + s z_d, with the energies accumulated over
+// d in order by kernel.GaussEnergy (fused: x is never stored).
+func (b *gaussianBlock) Explore(rng *kernel.Stream, eta0, eta1 []float64, out Energies) {
+	g := b.g
+	for i := range b.m {
+		m, s, ok := g.Annealed(eta0[i], eta1[i])
+		if !ok {
+			m, s = math.NaN(), math.NaN()
+		}
+		b.m[i], b.s[i] = m, s
+	}
+	rng.Normal(b.z)
+	kernel.GaussEnergy(out.W0, out.W1, out.First, b.m, b.s, b.z, g.Dim, g.Mu0, g.Mu1,
+		0.5/(g.Sigma0*g.Sigma0), 0.5/(g.Sigma1*g.Sigma1))
+}
+
+// Scalar returns the reference implementation.
+func (g *Gaussian) Scalar() Scalar { return gaussianScalar{g} }
+
+type gaussianScalar struct{ g *Gaussian }
+
+func (s gaussianScalar) Init(rng Lane, rows int) ([][]float64, []float64, []float64) {
+	states := make([][]float64, rows)
+	for r := range states {
+		states[r] = make([]float64, s.g.Dim)
+	}
+	eta0 := make([]float64, rows)
+	for r := range eta0 {
+		eta0[r] = 1
+	}
+	w0, w1 := s.Explore(rng, states, eta0, make([]float64, rows))
+	return states, w0, w1
+}
+
+func (s gaussianScalar) Explore(rng Lane, states [][]float64, eta0, eta1 []float64) ([]float64, []float64) {
+	g := s.g
+	rows := len(states)
+	z := kernel.Normals(rng, rows*g.Dim)
+	w0 := make([]float64, rows)
+	w1 := make([]float64, rows)
+	for r := range states {
+		m, sd, ok := g.Annealed(eta0[r], eta1[r])
+		for d := range states[r] {
+			states[r][d] = math.FMA(sd, z[r*g.Dim+d], m)
+		}
+		if !ok {
+			w0[r], w1[r] = math.NaN(), math.NaN()
+			continue
+		}
+		w0[r], w1[r] = g.logDensities(states[r])
+	}
+	return w0, w1
+}
+
+// logDensities returns W0(x) and W1(x), summing over coordinates in order.
+func (g *Gaussian) logDensities(x []float64) (w0, w1 float64) {
+	acc0, acc1 := 0.0, 0.0
+	for _, xd := range x {
+		d0, d1 := xd-g.Mu0, xd-g.Mu1
+		acc0 = math.FMA(d0, d0, acc0)
+		acc1 = math.FMA(d1, d1, acc1)
+	}
+	return -acc0 * (0.5 / (g.Sigma0 * g.Sigma0)), -acc1 * (0.5 / (g.Sigma1 * g.Sigma1))
+}

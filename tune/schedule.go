@@ -1,0 +1,103 @@
+package tune
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/interp"
+)
+
+// UniformSchedule returns the equally spaced schedule t_n = n/(numChains-1)
+// that Algorithm 2 (alg:PT_tuning) starts from.
+func UniformSchedule(numChains int) []float64 {
+	if numChains < 2 {
+		panic("tune: fewer than two chains")
+	}
+	t := make([]float64, numChains)
+	for n := range t {
+		t[n] = float64(n) / float64(numChains-1)
+	}
+	t[numChains-1] = 1
+	return t
+}
+
+// CumulativeBarrier writes to dst the estimate of t_n ↦ ∫_0^{t_n} λ(s) ds
+// at the schedule points: dst[0] = 0 and dst[n+1] = dst[n] + rej[n], where
+// rej[n] is the mean rejection of pair (n, n+1). It returns the barrier
+// Λ = Σ_n rej[n].
+func CumulativeBarrier(dst, rej []float64) float64 {
+	if len(dst) != len(rej)+1 {
+		panic("tune: cumulative barrier length mismatch")
+	}
+	dst[0] = 0
+	for n, r := range rej {
+		dst[n+1] = dst[n] + r
+	}
+	return dst[len(rej)]
+}
+
+// UpdateSchedule implements "Tuning the schedule" (§3.3): it interpolates
+// the cumulative barrier Λ(t) through the points (t_n, Σ_{i<n} r_i) with a
+// monotone cubic (Fritsch–Butland, as PCHIP), and writes to dst the schedule
+// that solves eq:equicrit,
+//
+//	Λ(t_n) / Λ = n / N,  n = 1..N-1,
+//
+// each t_n found by bisection. sched is the schedule the rejections rej
+// were measured on (len(rej) == len(sched)-1 == len(dst)-1); dst may alias
+// sched. When the barrier is zero or not finite the schedule is copied
+// unchanged, since no point of it is better supported than another.
+func UpdateSchedule(dst, sched, rej []float64) {
+	numChains := len(sched)
+	if len(dst) != numChains || len(rej) != numChains-1 {
+		panic("tune: schedule length mismatch")
+	}
+	// Merge schedule points that coincide: the interpolant needs strictly
+	// increasing abscissae, and a pair of equal points carries its rejection
+	// into the next one.
+	xs := make([]float64, 0, numChains)
+	ys := make([]float64, 0, numChains)
+	cum := 0.0
+	for n := 0; n < numChains; n++ {
+		if n > 0 {
+			r := rej[n-1]
+			if math.IsNaN(r) {
+				r = 1
+			}
+			cum += math.Min(math.Max(r, 0), 1)
+		}
+		if len(xs) > 0 && sched[n] <= xs[len(xs)-1] {
+			ys[len(ys)-1] = cum
+			continue
+		}
+		xs = append(xs, sched[n])
+		ys = append(ys, cum)
+	}
+	barrier := cum
+	if !(barrier > 0) || math.IsInf(barrier, 0) || len(xs) < 2 {
+		copy(dst, sched)
+		return
+	}
+	var f interp.FritschButland
+	if err := f.Fit(xs, ys); err != nil {
+		copy(dst, sched)
+		return
+	}
+	out := make([]float64, numChains)
+	out[0], out[numChains-1] = 0, 1
+	lo := 0.0
+	for n := 1; n < numChains-1; n++ {
+		target := barrier * float64(n) / float64(numChains-1)
+		a, b := lo, 1.0
+		for i := 0; i < 60 && b-a > 1e-14; i++ {
+			c := 0.5 * (a + b)
+			if f.Predict(c) < target {
+				a = c
+			} else {
+				b = c
+			}
+		}
+		out[n] = 0.5 * (a + b)
+		lo = out[n]
+	}
+	copy(dst, out)
+}

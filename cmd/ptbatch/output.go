@@ -1,0 +1,184 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/ptbatch/ptbatch/batch"
+)
+
+// num returns x, or nil (JSON null) when x is NaN or infinite.
+func num(x float64) any {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return x
+}
+
+func nums(xs []float64) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = num(x)
+	}
+	return out
+}
+
+// effectiveConfig lists every setting the run used.
+func effectiveConfig(f *runFlags, res *batch.Result) map[string]any {
+	c := res.Config
+	cfg := map[string]any{
+		"model":         f.model,
+		"chains":        c.Chains,
+		"algorithm":     c.Algorithm.String(),
+		"path":          f.path,
+		"knots":         c.Knots,
+		"tune_schedule": c.TuneSchedule,
+		"tune_path":     c.TunePath,
+		"iterations":    c.Iterations,
+		"scans":         c.Scans,
+		"replicates":    c.Replicates,
+		"seed":          c.Seed,
+		"workers":       c.Workers,
+		"pin":           c.Pin,
+	}
+	if c.TunePath {
+		cfg["lr"] = c.LearningRate
+		cfg["gradient"] = f.gradient
+	}
+	for k, v := range modelSettings(f) {
+		cfg[k] = v
+	}
+	return cfg
+}
+
+// writeJSON prints the result as one JSON object.
+func writeJSON(w io.Writer, f *runFlags, res *batch.Result) error {
+	knots := make([][]any, 0)
+	if len(res.Knots) > 0 {
+		for _, k := range res.Knots[0] {
+			knots = append(knots, []any{num(k[0]), num(k[1])})
+		}
+	}
+	var sched []any
+	if len(res.Schedules) > 0 {
+		sched = nums(res.Schedules[0])
+	}
+	out := map[string]any{
+		"config":                 effectiveConfig(f, res),
+		"round_trips":            res.RoundTrips,
+		"round_trip_rate":        num(res.RoundTripRate),
+		"round_trip_rates":       nums(res.RoundTripRates),
+		"rejection":              nums(res.Rejection),
+		"barrier":                num(res.Barrier),
+		"nonasymptotic_barrier":  num(res.NonAsymptoticBarrier),
+		"tau_predicted":          num(res.TauPredicted),
+		"schedule":               sched,
+		"knots":                  knots,
+		"skl":                    num(res.SKL),
+		"target_mean":            num(res.TargetMean),
+		"target_var":             num(res.TargetVar),
+		"elapsed_seconds":        res.Elapsed.Seconds(),
+		"chain_steps_per_second": num(res.ChainStepsPerSecond()),
+		"scans_completed":        res.Scans,
+		"iterations_completed":   res.Iterations,
+		"interrupted":            res.Interrupted,
+		"go_version":             runtime.Version(),
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// writeTable prints a short human summary.
+func writeTable(w io.Writer, f *runFlags, res *batch.Result) {
+	c := res.Config
+	fmt.Fprintf(w, "model %s, %s, path %s (K=%d), %d chains, %d iterations in %d scans, %d replicates, seed %d\n",
+		f.model, c.Algorithm, f.path, c.Knots, c.Chains, res.Iterations, res.Scans, c.Replicates, c.Seed)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	mean, sd := meanSD(res.RoundTripRates)
+	fmt.Fprintf(tw, "round-trip rate (last scan)\t%.5f ± %.5f (mean ± sd over replicates)\n", mean, sd)
+	fmt.Fprintf(tw, "predicted rate 1/(2+2Σr/(1-r))\t%.5f\n", res.TauPredicted)
+	fmt.Fprintf(tw, "barrier Λ = Σ r_n\t%.4f\n", res.Barrier)
+	fmt.Fprintf(tw, "non-asymptotic barrier\t%.4f\n", res.NonAsymptoticBarrier)
+	fmt.Fprintf(tw, "SKL surrogate\t%.4f\n", res.SKL)
+	total := 0
+	for _, t := range res.RoundTrips {
+		total += t
+	}
+	fmt.Fprintf(tw, "round trips (all scans, all replicates)\t%d\n", total)
+	fmt.Fprintf(tw, "target first coordinate\tmean %.6g, variance %.6g\n", res.TargetMean, res.TargetVar)
+	fmt.Fprintf(tw, "throughput\t%.3g chain-steps/s in %.2f s\n", res.ChainStepsPerSecond(), res.Elapsed.Seconds())
+	tw.Flush()
+}
+
+func meanSD(xs []float64) (mean, sd float64) {
+	if len(xs) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	if len(xs) < 2 {
+		return mean, 0
+	}
+	for _, x := range xs {
+		sd += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(sd / float64(len(xs)-1))
+}
+
+// writeCSVs writes scans.csv (one row per replicate × scan), knots.csv and
+// schedules.csv (final values per replicate) into dir.
+func writeCSVs(dir string, f *runFlags, res *batch.Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	ff := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	scans := [][]string{{"replicate", "scan", "round_trips", "barrier", "nonasymptotic_barrier", "skl", "mean_rejection"}}
+	for r, hist := range res.History {
+		for _, s := range hist {
+			scans = append(scans, []string{strconv.Itoa(r), strconv.Itoa(s.Scan), strconv.Itoa(s.RoundTrips),
+				ff(s.Barrier), ff(s.NonAsymptoticBarrier), ff(s.SKL), ff(s.MeanRejection)})
+		}
+	}
+	knots := [][]string{{"replicate", "knot", "eta0", "eta1"}}
+	for r, ks := range res.Knots {
+		for k, kn := range ks {
+			knots = append(knots, []string{strconv.Itoa(r), strconv.Itoa(k), ff(kn[0]), ff(kn[1])})
+		}
+	}
+	sched := [][]string{{"replicate", "chain", "t"}}
+	for r, ts := range res.Schedules {
+		for n, t := range ts {
+			sched = append(sched, []string{strconv.Itoa(r), strconv.Itoa(n), ff(t)})
+		}
+	}
+	for name, rows := range map[string][][]string{"scans.csv": scans, "knots.csv": knots, "schedules.csv": sched} {
+		if err := writeCSV(filepath.Join(dir, name), rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeCSV(path string, rows [][]string) error {
+	fh, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(fh)
+	if err := w.WriteAll(rows); err != nil {
+		fh.Close()
+		return err
+	}
+	return fh.Close()
+}

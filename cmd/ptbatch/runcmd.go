@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/ptbatch/ptbatch/batch"
+)
+
+// runOne is `ptbatch run`.
+func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f, err := parseRunFlags(args, stdout)
+	if err != nil {
+		return err
+	}
+	cfg, err := f.config()
+	if err != nil {
+		return err
+	}
+	var prog func(batch.Progress)
+	if !f.quiet {
+		prog = progressPrinter(stderr, "run")
+	}
+	res, err := batch.Run(ctx, cfg, prog)
+	if err != nil {
+		return err
+	}
+	if res.Interrupted {
+		fmt.Fprintf(stderr, "ptbatch: interrupted after %d of %d scans; reporting what was done\n", res.Scans, cfg.Scans)
+	}
+	if f.out != "" {
+		if err := writeCSVs(f.out, f, res); err != nil {
+			return err
+		}
+	}
+	if f.jsonOut {
+		return writeJSON(stdout, f, res)
+	}
+	writeTable(stdout, f, res)
+	return nil
+}
+
+// progressPrinter returns a callback that prints the stage, the percentage
+// done and the time left to w, at most once a second and only once the run
+// has taken two seconds.
+func progressPrinter(w io.Writer, stage string) func(batch.Progress) {
+	var last time.Duration
+	return func(p batch.Progress) {
+		if p.Elapsed < 2*time.Second || (p.Elapsed-last < time.Second && p.Scan < p.Scans) {
+			return
+		}
+		last = p.Elapsed
+		frac := float64(p.Scan) / float64(p.Scans)
+		left := time.Duration(float64(p.Elapsed) * (1 - frac) / frac)
+		fmt.Fprintf(w, "%s: scan %d/%d (%.0f%%), %s elapsed, ~%s left\n",
+			stage, p.Scan, p.Scans, 100*frac, p.Elapsed.Round(100*time.Millisecond), left.Round(time.Second))
+	}
+}

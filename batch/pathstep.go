@@ -22,4 +22,3 @@ func (b *block) pathStep(cfg *Config, j, iters int) {
 	}
 	b.path[j].Step(b.grad, cfg.LearningRate)
 }
-

@@ -5,6 +5,7 @@
 //
 //	ptbatch                 the built-in default study (the paper's Gaussian)
 //	ptbatch run [flags]     one configuration; --help lists the flags
+//	ptbatch bench [flags]   engine vs scalar engine vs roofline
 //
 // Bad input prints one line on stderr and exits with status 2.
 package main
@@ -58,6 +59,7 @@ Usage:
                         (N(-1, 0.01²) → N(1, 0.01²), 50 chains, 45,000 iterations
                         in 150 scans, 10 replicates) for each method, as a table
   ptbatch run [flags]   run one configuration (ptbatch run --help lists the flags)
+  ptbatch bench [flags] time the engine against a scalar engine and a roofline
   ptbatch help          this text
 `
 
@@ -70,9 +72,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "run":
 		return runOne(ctx, args[1:], stdout, stderr)
+	case "bench":
+		return runBench(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, topUsage)
 		return errHelp
 	}
-	return usagef("unknown command %q (want run or help; no arguments runs the default study)", args[0])
+	return usagef("unknown command %q (want run, bench or help; no arguments runs the default study)", args[0])
 }

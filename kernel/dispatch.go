@@ -10,3 +10,6 @@ var (
 	gaussEnergy    = asm.GaussEnergyGeneric
 	swapAlpha      = asm.SwapAlphaGeneric
 )
+
+// Impl names the kernel implementation in use.
+func Impl() string { return "generic" }

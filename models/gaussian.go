@@ -63,22 +63,48 @@ func (g *Gaussian) Annealed(eta0, eta1 float64) (m, s float64, ok bool) {
 	return (a0*g.Mu0 + a1*g.Mu1) / p, 1 / math.Sqrt(p), true
 }
 
+// chunkRows is the number of rows whose normals are drawn in one fill: a
+// fill of about 512 rows of lanes (32 KiB) stays in the L1 cache, and an even
+// number of normals per fill keeps every Box–Muller pair whole. The chunking
+// fixes the order in which a lane's draws become coordinates, so the scalar
+// reference uses it too.
+func chunkRows(dim int) int {
+	c := 512 / dim
+	if c < 1 {
+		return 1
+	}
+	if c > 1 && c*dim%2 == 1 {
+		c--
+	}
+	return c
+}
+
 // NewBlock allocates a block of rows states.
 func (g *Gaussian) NewBlock(rows int) Block {
-	return &gaussianBlock{
-		g:    g,
-		rows: rows,
-		z:    layout.Float64s(rows * g.Dim * layout.Lanes),
-		m:    layout.Float64s(rows * layout.Lanes),
-		s:    layout.Float64s(rows * layout.Lanes),
+	n := rows * layout.Lanes
+	b := &gaussianBlock{
+		g:     g,
+		rows:  rows,
+		chunk: chunkRows(g.Dim),
+		m:     layout.Float64s(n),
+		s:     layout.Float64s(n),
+		eta0:  layout.Float64s(n),
+		eta1:  layout.Float64s(n),
 	}
+	b.z = layout.Float64s(min(b.chunk, rows) * g.Dim * layout.Lanes)
+	for i := range b.eta0 {
+		b.eta0[i] = math.NaN() // no coefficients cached yet
+	}
+	return b
 }
 
 type gaussianBlock struct {
-	g    *Gaussian
-	rows int
-	z    []float64 // rows*Dim rows of normals, scratch
-	m, s []float64 // per row and lane: mean and sd of the annealed density
+	g          *Gaussian
+	rows       int
+	chunk      int       // rows per normal fill
+	z          []float64 // chunk*Dim rows of normals, scratch
+	m, s       []float64 // per row and lane: mean and sd of the annealed density
+	eta0, eta1 []float64 // the coefficients m and s were computed for
 }
 
 // Init draws every row from the reference N(μ0, σ0²).
@@ -91,21 +117,32 @@ func (b *gaussianBlock) Init(rng *kernel.Stream, out Energies) {
 	b.Explore(rng, eta0, eta1, out)
 }
 
-// Explore draws every row afresh from its annealed Gaussian: one row of
-// normals per coordinate, x_d = m + s z_d, with the energies accumulated over
-// d in order by kernel.GaussEnergy (fused: x is never stored).
+// Explore draws every row afresh from its annealed Gaussian: normals for a
+// chunk of rows at a time, x_d = m + s z_d, with the energies accumulated
+// over d in order by kernel.GaussEnergy (fused: x is never stored). The
+// mean and sd are recomputed only where the coefficients changed, which
+// for the engine's chain-ordered rows is once a scan.
 func (b *gaussianBlock) Explore(rng *kernel.Stream, eta0, eta1 []float64, out Energies) {
+	const L = layout.Lanes
 	g := b.g
 	for i := range b.m {
-		m, s, ok := g.Annealed(eta0[i], eta1[i])
-		if !ok {
-			m, s = math.NaN(), math.NaN()
+		if eta0[i] != b.eta0[i] || eta1[i] != b.eta1[i] {
+			m, s, ok := g.Annealed(eta0[i], eta1[i])
+			if !ok {
+				m, s = math.NaN(), math.NaN()
+			}
+			b.m[i], b.s[i] = m, s
+			b.eta0[i], b.eta1[i] = eta0[i], eta1[i]
 		}
-		b.m[i], b.s[i] = m, s
 	}
-	rng.Normal(b.z)
-	kernel.GaussEnergy(out.W0, out.W1, out.First, b.m, b.s, b.z, g.Dim, g.Mu0, g.Mu1,
-		0.5/(g.Sigma0*g.Sigma0), 0.5/(g.Sigma1*g.Sigma1))
+	h0, h1 := 0.5/(g.Sigma0*g.Sigma0), 0.5/(g.Sigma1*g.Sigma1)
+	for r0 := 0; r0 < b.rows; r0 += b.chunk {
+		r1 := min(r0+b.chunk, b.rows)
+		lo, hi := r0*L, r1*L
+		z := b.z[:(r1-r0)*g.Dim*L]
+		rng.Normal(z)
+		kernel.GaussEnergy(out.W0[lo:hi], out.W1[lo:hi], out.First[lo:hi], b.m[lo:hi], b.s[lo:hi], z, g.Dim, g.Mu0, g.Mu1, h0, h1)
+	}
 }
 
 // Scalar returns the reference implementation.
@@ -129,7 +166,10 @@ func (s gaussianScalar) Init(rng Lane, rows int) ([][]float64, []float64, []floa
 func (s gaussianScalar) Explore(rng Lane, states [][]float64, eta0, eta1 []float64) ([]float64, []float64) {
 	g := s.g
 	rows := len(states)
-	z := kernel.Normals(rng, rows*g.Dim)
+	z := make([]float64, 0, rows*g.Dim)
+	for r0 := 0; r0 < rows; r0 += chunkRows(g.Dim) {
+		z = append(z, kernel.Normals(rng, (min(r0+chunkRows(g.Dim), rows)-r0)*g.Dim)...)
+	}
 	w0 := make([]float64, rows)
 	w1 := make([]float64, rows)
 	for r := range states {

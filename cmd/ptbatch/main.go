@@ -6,6 +6,7 @@
 //	ptbatch                 the built-in default study (the paper's Gaussian)
 //	ptbatch run [flags]     one configuration; --help lists the flags
 //	ptbatch sweep [flags]   a grid of the high-dimensional Gaussian
+//	ptbatch reproduce EXP   the paper's experiments, CSVs and figures
 //	ptbatch bench [flags]   engine vs scalar engine vs roofline
 //
 // Bad input prints one line on stderr and exits with status 2.
@@ -61,6 +62,8 @@ Usage:
                         in 150 scans, 10 replicates) for each method, as a table
   ptbatch run [flags]   run one configuration (ptbatch run --help lists the flags)
   ptbatch sweep [flags] a grid over dimension, chains, knots and seeds (Figure 5)
+  ptbatch reproduce gaussian|betabinomial|galaxy|mixture|highdim|all --out DIR
+                        the paper's experiments with its settings: CSVs and figures
   ptbatch bench [flags] time the engine against a scalar engine and a roofline
   ptbatch help          this text
 `
@@ -78,9 +81,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runBench(ctx, args[1:], stdout, stderr)
 	case "sweep":
 		return runSweep(ctx, args[1:], stdout, stderr)
+	case "reproduce":
+		return runReproduce(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, topUsage)
 		return errHelp
 	}
-	return usagef("unknown command %q (want run, sweep, bench or help; no arguments runs the default study)", args[0])
+	return usagef("unknown command %q (want run, sweep, reproduce, bench or help; no arguments runs the default study)", args[0])
 }

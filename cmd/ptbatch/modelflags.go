@@ -1,6 +1,10 @@
 package main
 
-import "github.com/ptbatch/ptbatch/models"
+import (
+	"fmt"
+
+	"github.com/ptbatch/ptbatch/models"
+)
 
 // modelSettings lists the model's effective settings for the JSON config.
 func modelSettings(f *runFlags) map[string]any {
@@ -16,4 +20,17 @@ func modelSettings(f *runFlags) map[string]any {
 
 func (f *runFlags) buildBetaBinomial() (models.Model, error) {
 	return nil, usagef("betabinomial: not available yet")
+}
+
+// newPaperBetaBinomial is the paper's Beta-binomial with the data given
+// directly as S = 140,000 successes in R = 200,000 trials, so that the
+// posterior is exactly Beta(140180, 60840).
+func newPaperBetaBinomial() (models.Model, error) {
+	return nil, fmt.Errorf("betabinomial: not available yet")
+}
+
+func newGalaxy() (models.Model, error) { return nil, fmt.Errorf("galaxy: not available yet") }
+
+func newMixture(seed uint64) (models.Model, error) {
+	return nil, fmt.Errorf("mixture: not available yet")
 }

@@ -1,0 +1,341 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/models"
+)
+
+// experiment is one of the paper's benchmark problems with its settings
+// (§5 and the appendix "Experimental details").
+type experiment struct {
+	name        string
+	title       string
+	model       func(seed uint64) (models.Model, error)
+	chains      int
+	iterations  int
+	scans       int
+	lr          float64
+	replicates  int
+	linearLamda float64 // exact Λ of the linear path, or NaN when only estimated
+}
+
+var experiments = []experiment{
+	{"gaussian", "Gaussian N(-1, 0.01²) → N(1, 0.01²)", func(uint64) (models.Model, error) {
+		return models.NewGaussian(1, -1, 1, 0.01, 0.01)
+	}, 50, 45000, 150, 0.2, 10, 200 / math.Sqrt(math.Pi)},
+	{"betabinomial", "Beta-binomial, prior Beta(180, 840), posterior Beta(140180, 60840)", func(uint64) (models.Model, error) {
+		return newPaperBetaBinomial()
+	}, 50, 45000, 150, 0.2, 10, math.NaN()},
+	{"galaxy", "Galaxy mixture (6 components, 82 velocities)", func(uint64) (models.Model, error) {
+		return newGalaxy()
+	}, 35, 50000, 500, 0.3, 10, math.NaN()},
+	{"mixture", "Two-component mixture (1000 points)", func(seed uint64) (models.Model, error) {
+		return newMixture(seed)
+	}, 35, 25000, 50, 0.3, 10, math.NaN()},
+}
+
+// reproduceMethod is one curve of Figure 3.
+type reproduceMethod struct {
+	name      string
+	algorithm batch.Algorithm
+	knots     int // 1: linear path
+}
+
+var reproduceMethods = []reproduceMethod{
+	{"Reversible+Linear", batch.Reversible, 1},
+	{"NRPT+Linear", batch.NRPT, 1},
+	{"NRPT+Spline(K=2)", batch.NRPT, 2},
+	{"NRPT+Spline(K=3)", batch.NRPT, 3},
+	{"NRPT+Spline(K=4)", batch.NRPT, 4},
+	{"NRPT+Spline(K=5)", batch.NRPT, 5},
+	{"NRPT+Spline(K=10)", batch.NRPT, 10},
+}
+
+// reproduceOptions are the flags of `ptbatch reproduce`.
+type reproduceOptions struct {
+	out        string
+	replicates int
+	scale      float64
+	seed       uint64
+	workers    int
+	quiet      bool
+}
+
+func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o := reproduceOptions{}
+	fs := flag.NewFlagSet("reproduce", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.out, "out", "", "output directory for CSVs and figures (required)")
+	fs.IntVar(&o.replicates, "replicates", 0, "replicates per method (0: the paper's 10, or 5 for highdim)")
+	fs.Float64Var(&o.scale, "scale", 1, "fraction of the paper's iterations to run (scans are kept; each scan keeps at least one iteration)")
+	fs.Uint64Var(&o.seed, "seed", 1, "random seed")
+	fs.IntVar(&o.workers, "workers", 0, "worker goroutines (0: all CPUs)")
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress lines on stderr")
+	names := "gaussian|betabinomial|galaxy|mixture|highdim|all"
+	// Accept the experiment name before or after the flags.
+	var which string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		which, args = args[0], args[1:]
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			fmt.Fprintf(stdout, "Usage: ptbatch reproduce %s --out DIR [flags]\n\nRuns the paper's experiments with its settings for every method (Reversible+Linear,\nNRPT+Linear, NRPT+Spline with K = 2, 3, 4, 5, 10) and writes CSVs and PNG/SVG figures.\n\nFlags:\n", names)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return errHelp
+		}
+		return usagef("%v", err)
+	}
+	if which == "" && fs.NArg() > 0 {
+		which = fs.Arg(0)
+	} else if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	switch {
+	case which == "":
+		return usagef("reproduce needs an experiment: %s", names)
+	case o.out == "":
+		return usagef("reproduce needs --out DIR")
+	case o.replicates < 0:
+		return usagef("invalid --replicates %d: must be at least 1 (or 0 for the paper's)", o.replicates)
+	case !(o.scale > 0) || o.scale > 1 || math.IsNaN(o.scale):
+		return usagef("invalid --scale %v: want a number in (0, 1]", o.scale)
+	case o.workers < 0:
+		return usagef("invalid --workers %d", o.workers)
+	}
+	var todo []experiment
+	highdim := false
+	switch which {
+	case "all":
+		todo, highdim = experiments, true
+	case "highdim":
+		highdim = true
+	default:
+		for _, e := range experiments {
+			if e.name == which {
+				todo = append(todo, e)
+			}
+		}
+		if len(todo) == 0 {
+			return usagef("unknown experiment %q: want %s", which, names)
+		}
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	start := time.Now()
+	var report strings.Builder
+	for _, e := range todo {
+		if err := reproduceExperiment(ctx, e, o, stderr, &report); err != nil {
+			return err
+		}
+	}
+	if highdim {
+		if err := reproduceHighDim(ctx, o, stderr, &report); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(&report, "\nTotal time: %.1f s.\n", time.Since(start).Seconds())
+	if err := os.WriteFile(filepath.Join(o.out, "results.md"), []byte(report.String()), 0o644); err != nil {
+		return err
+	}
+	_, err := io.WriteString(stdout, report.String())
+	return err
+}
+
+// scaled returns the iterations to run for a budget of iters in scans.
+func (o reproduceOptions) scaled(iters, scans int) int {
+	per := int(math.Round(float64(iters/scans) * o.scale))
+	return max(per, 1) * scans
+}
+
+func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, stderr io.Writer, report io.Writer) error {
+	dir := filepath.Join(o.out, e.name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	m, err := e.model(o.seed)
+	if err != nil {
+		return fmt.Errorf("%s: %v", e.name, err)
+	}
+	reps := e.replicates
+	if o.replicates > 0 {
+		reps = o.replicates
+	}
+	iters := o.scaled(e.iterations, e.scans)
+	perScan := iters / e.scans
+	scansCSV := [][]string{{"method", "replicate", "scan", "iteration", "round_trips", "barrier", "nonasymptotic_barrier", "skl", "mean_rejection"}}
+	summary := [][]string{{"method", "replicates", "iterations", "round_trips_mean", "rate_mean", "rate_sd", "last_scan_rate_mean", "barrier", "nonasymptotic_barrier", "skl", "seconds"}}
+	knotsCSV := [][]string{{"method", "knot", "eta0", "eta1"}}
+	trips := figure{title: e.title + ": cumulative round trips (mean over replicates)", xlabel: "scan", ylabel: "round trips"}
+	paths := figure{title: e.title + ": tuned spline paths (replicate 0)", xlabel: "η0 (reference exponent)", ylabel: "η1 (target exponent)"}
+	var objectives figure
+	tw := tabwriter.NewWriter(report, 0, 0, 1, ' ', 0)
+	fmt.Fprintf(report, "\n## %s\n\n%d chains, %d iterations in %d scans, %d replicates, lr %.1f, seed %d.\n\n",
+		e.title, e.chains, iters, e.scans, reps, e.lr, o.seed)
+	fmt.Fprintln(tw, "| method\t| round trips (mean)\t| rate per iteration (mean ± sd)\t| last-scan barrier Λ\t| SKL\t| seconds\t|")
+	fmt.Fprintln(tw, "|---\t|---\t|---\t|---\t|---\t|---\t|")
+	linearBarrier := e.linearLamda
+	for _, meth := range reproduceMethods {
+		cfg := batch.Config{Model: m, Chains: e.chains, Replicates: reps, Algorithm: meth.algorithm, Iterations: iters,
+			Scans: e.scans, TuneSchedule: meth.algorithm == batch.NRPT, Knots: meth.knots, TunePath: meth.knots >= 2,
+			LearningRate: e.lr, Seed: o.seed, Workers: o.workers}
+		var prog func(batch.Progress)
+		if !o.quiet {
+			prog = progressPrinter(stderr, e.name+" "+meth.name)
+		}
+		res, err := batch.Run(ctx, cfg, prog)
+		if err != nil {
+			return err
+		}
+		if res.Interrupted {
+			return fmt.Errorf("interrupted during %s %s; the files of finished experiments are in %s", e.name, meth.name, o.out)
+		}
+		cum := make([]float64, res.Scans)
+		xs := make([]float64, res.Scans)
+		for r := 0; r < reps; r++ {
+			for _, st := range res.History[r] {
+				scansCSV = append(scansCSV, []string{meth.name, itoa(r), itoa(st.Scan), itoa(st.Scan * perScan), itoa(st.RoundTrips),
+					ftoa(st.Barrier), ftoa(st.NonAsymptoticBarrier), ftoa(st.SKL), ftoa(st.MeanRejection)})
+				cum[st.Scan-1] += float64(st.RoundTrips) / float64(reps)
+				xs[st.Scan-1] = float64(st.Scan)
+			}
+		}
+		trips.lines = append(trips.lines, series{name: meth.name, xs: xs, ys: cum})
+		rates := make([]float64, reps)
+		tripsMean := 0.0
+		for r := range rates {
+			rates[r] = float64(res.RoundTrips[r]) / float64(res.Iterations)
+			tripsMean += float64(res.RoundTrips[r]) / float64(reps)
+		}
+		rm, rsd := meanSD(rates)
+		summary = append(summary, []string{meth.name, itoa(reps), itoa(res.Iterations), ftoa(tripsMean), ftoa(rm), ftoa(rsd),
+			ftoa(res.RoundTripRate), ftoa(res.Barrier), ftoa(res.NonAsymptoticBarrier), ftoa(res.SKL), ftoa(res.Elapsed.Seconds())})
+		fmt.Fprintf(tw, "| %s\t| %.1f\t| %.5f ± %.5f\t| %.2f\t| %.2f\t| %.1f\t|\n", meth.name, tripsMean, rm, rsd, res.Barrier, res.SKL, res.Elapsed.Seconds())
+		if meth.name == "NRPT+Linear" && math.IsNaN(linearBarrier) {
+			linearBarrier = res.Barrier
+		}
+		if meth.knots >= 2 {
+			var ex, ey []float64
+			for k, kn := range res.Knots[0] {
+				knotsCSV = append(knotsCSV, []string{meth.name, itoa(k), ftoa(kn[0]), ftoa(kn[1])})
+				ex, ey = append(ex, kn[0]), append(ey, kn[1])
+			}
+			paths.lines = append(paths.lines, series{name: fmt.Sprintf("K=%d", meth.knots), xs: ex, ys: ey, points: true})
+		}
+		if meth.knots == 4 {
+			hist := res.History[0]
+			xs, skl, nab := make([]float64, len(hist)), make([]float64, len(hist)), make([]float64, len(hist))
+			for i, st := range hist {
+				xs[i], skl[i], nab[i] = float64(st.Scan), st.SKL, st.NonAsymptoticBarrier
+			}
+			objectives = figure{title: e.title + ": objectives of NRPT+Spline(K=4), replicate 0", xlabel: "scan",
+				ylabel: "objective (log scale)", logY: true,
+				lines: []series{{name: "non-asymptotic barrier Σ r/(1-r)", xs: xs, ys: nab}, {name: "SKL surrogate", xs: xs, ys: skl}}}
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	bound := 1 / (2 + 2*linearBarrier)
+	how := "exact"
+	if math.IsNaN(e.linearLamda) {
+		how = "estimated by NRPT+Linear's last scan (a lower estimate of Λ when rejections saturate)"
+	}
+	fmt.Fprintf(report, "\nLinear-path bound 1/(2+2Λ) = %.5f per iteration with Λ = %.2f (%s).\n", bound, linearBarrier, how)
+	bx := []float64{0, float64(e.scans)}
+	trips.lines = append(trips.lines, series{name: "linear-path bound 1/(2+2Λ)", xs: bx, ys: []float64{0, bound * float64(iters)}, dashed: true})
+	for name, rows := range map[string][][]string{"scans.csv": scansCSV, "summary.csv": summary, "knots.csv": knotsCSV} {
+		if err := writeCSV(filepath.Join(dir, name), rows); err != nil {
+			return err
+		}
+	}
+	for base, f := range map[string]figure{"roundtrips": trips, "paths": paths, "objectives": objectives} {
+		if err := f.save(filepath.Join(dir, base)); err != nil {
+			return fmt.Errorf("%s figure %s: %w", e.name, base, err)
+		}
+	}
+	return nil
+}
+
+// reproduceHighDim runs the paper's Figure 5: the Gaussian pair
+// N(-1, 0.1² I_d) → N(1, 0.1² I_d) for d = 1 … 256 with ⌈15√d⌉ chains, NRPT
+// on the linear path and on the K=4 spline, 50,000 iterations in 500 scans.
+func reproduceHighDim(ctx context.Context, o reproduceOptions, stderr io.Writer, report io.Writer) error {
+	dir := filepath.Join(o.out, "highdim")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	reps := 5
+	if o.replicates > 0 {
+		reps = o.replicates
+	}
+	const scans = 500
+	iters := o.scaled(50000, scans)
+	dims := []int{1, 2, 4, 8, 16, 32, 64, 128, 256}
+	fig := figure{title: "High-dimensional Gaussian: round-trip rate against dimension", xlabel: "dimension d",
+		ylabel: "round trips per iteration", logX: true}
+	rows := [][]string{{"method", "dim", "chains", "replicate", "rate", "last_scan_barrier", "seconds"}}
+	fmt.Fprintf(report, "\n## High-dimensional Gaussian N(-1, 0.1² I) → N(1, 0.1² I)\n\n⌈15√d⌉ chains, %d iterations in %d scans, %d replicates, lr 0.2, seed %d.\n\n", iters, scans, reps, o.seed)
+	tw := tabwriter.NewWriter(report, 0, 0, 1, ' ', 0)
+	fmt.Fprintln(tw, "| d\t| chains\t| NRPT+Linear rate\t| NRPT+Spline(K=4) rate\t| linear-path bound\t|")
+	fmt.Fprintln(tw, "|---\t|---\t|---\t|---\t|---\t|")
+	var bx, by []float64
+	lines := map[int]*series{1: {name: "NRPT+Linear"}, 4: {name: "NRPT+Spline(K=4)"}}
+	for _, d := range dims {
+		chains := int(math.Ceil(15 * math.Sqrt(float64(d))))
+		g, err := models.NewGaussian(d, -1, 1, 0.1, 0.1)
+		if err != nil {
+			return err
+		}
+		cell := map[int][2]float64{}
+		for _, k := range []int{1, 4} {
+			cfg := batch.Config{Model: g, Chains: chains, Replicates: reps, Iterations: iters, Scans: scans,
+				TuneSchedule: true, Knots: k, TunePath: k >= 2, LearningRate: 0.2, Seed: o.seed, Workers: o.workers}
+			var prog func(batch.Progress)
+			if !o.quiet {
+				prog = progressPrinter(stderr, fmt.Sprintf("highdim d=%d K=%d", d, k))
+			}
+			res, err := batch.Run(ctx, cfg, prog)
+			if err != nil {
+				return err
+			}
+			if res.Interrupted {
+				return fmt.Errorf("interrupted during highdim d=%d", d)
+			}
+			rates := make([]float64, reps)
+			for r := range rates {
+				rates[r] = float64(res.RoundTrips[r]) / float64(res.Iterations)
+				rows = append(rows, []string{lines[k].name, itoa(d), itoa(chains), itoa(r), ftoa(rates[r]),
+					ftoa(res.History[r][len(res.History[r])-1].Barrier), ftoa(res.Elapsed.Seconds())})
+			}
+			mean, sd := meanSD(rates)
+			cell[k] = [2]float64{mean, sd}
+			lines[k].xs = append(lines[k].xs, float64(d))
+			lines[k].ys = append(lines[k].ys, mean)
+		}
+		bound := linearBound(d, -1, 1, 0.1)
+		bx, by = append(bx, float64(d)), append(by, bound)
+		fmt.Fprintf(tw, "| %d\t| %d\t| %.5f ± %.5f\t| %.5f ± %.5f\t| %.5f\t|\n", d, chains, cell[1][0], cell[1][1], cell[4][0], cell[4][1], bound)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	lines[1].points, lines[4].points = true, true
+	fig.lines = []series{*lines[4], *lines[1], {name: "linear-path bound 1/(2+2Λ)", xs: bx, ys: by, dashed: true}}
+	if err := writeCSV(filepath.Join(dir, "rates.csv"), rows); err != nil {
+		return err
+	}
+	return fig.save(filepath.Join(dir, "rate_vs_dimension"))
+}

@@ -48,7 +48,7 @@ type runFlags struct {
 func newRunFlagSet(f *runFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.model, "model", "gaussian", "target model: gaussian or betabinomial")
+	fs.StringVar(&f.model, "model", "gaussian", "target model: gaussian, betabinomial, galaxy (6-component mixture on the galaxy velocities) or mixture (2 components, 1000 simulated points)")
 	fs.IntVar(&f.chains, "chains", 50, "number of chains N+1 (schedule points t_0=0 … t_N=1), at least 2")
 	fs.StringVar(&f.algorithm, "algorithm", "nrpt", "communication: nrpt (deterministic even/odd swaps) or reversible (fair coin per iteration)")
 	fs.StringVar(&f.path, "path", "linear", "annealing path: linear, or spline (K-knot spline tuned by the SKL surrogate)")
@@ -191,6 +191,10 @@ func (f *runFlags) buildModel() (models.Model, error) {
 		return m, nil
 	case "betabinomial":
 		return f.buildBetaBinomial()
+	case "galaxy":
+		return models.NewGalaxy(), nil
+	case "mixture":
+		return models.NewMixture(f.seed), nil
 	}
-	return nil, usagef("invalid --model %q: want gaussian or betabinomial", f.model)
+	return nil, usagef("invalid --model %q: want gaussian, betabinomial, galaxy or mixture", f.model)
 }

@@ -11,6 +11,10 @@ func modelSettings(f *runFlags) map[string]any {
 	switch f.model {
 	case "gaussian":
 		return map[string]any{"dim": f.dim, "mu0": f.mu0, "mu1": f.mu1, "sigma0": f.sigma0, "sigma1": f.sigma1}
+	case "galaxy":
+		return map[string]any{"data": "galaxy velocities (Roeder 1990), thousands of km/s", "components": 6}
+	case "mixture":
+		return map[string]any{"data": "1000 points from 0.3 N(100, 10²) + 0.7 N(200, 10²), simulated from the seed", "components": 2}
 	case "betabinomial":
 		return map[string]any{"prior_a": f.priorA, "prior_b": f.priorB, "draws": f.draws, "trials": f.trials,
 			"success_prob": f.successProb, "successes": f.successes, "total_trials": f.total}
@@ -29,8 +33,6 @@ func newPaperBetaBinomial() (models.Model, error) {
 	return nil, fmt.Errorf("betabinomial: not available yet")
 }
 
-func newGalaxy() (models.Model, error) { return nil, fmt.Errorf("galaxy: not available yet") }
+func newGalaxy() (models.Model, error) { return models.NewGalaxy(), nil }
 
-func newMixture(seed uint64) (models.Model, error) {
-	return nil, fmt.Errorf("mixture: not available yet")
-}
+func newMixture(seed uint64) (models.Model, error) { return models.NewMixture(seed), nil }

@@ -1,6 +1,8 @@
 package batch
 
 import (
+	"time"
+
 	"github.com/ptbatch/ptbatch/kernel"
 	"github.com/ptbatch/ptbatch/layout"
 	"github.com/ptbatch/ptbatch/models"
@@ -63,6 +65,9 @@ type block struct {
 
 	hist [lanes][]ScanStats
 	last [lanes]lastScan
+
+	// Time spent in iterations and at the ends of scans.
+	iterTime, tuneTime time.Duration
 }
 
 // lastScan keeps the statistics of the most recent scan of one replicate.

@@ -108,12 +108,18 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (*Result, err
 }
 
 // runScan runs scan s of iters iterations on one block and closes it.
+// It times the iterations and the end-of-scan work (statistics, path step
+// and schedule update) separately, for Result.TuningFraction.
 func runScan(b *block, cfg *Config, s, iters int) {
 	m0 := (s - 1) * iters
+	t0 := time.Now()
 	for k := 0; k < iters; k++ {
 		b.iterate(cfg.Algorithm, m0+k+1, k)
 	}
+	t1 := time.Now()
 	b.endScan(cfg, s, iters)
+	b.iterTime += t1.Sub(t0)
+	b.tuneTime += time.Since(t1)
 }
 
 // Result holds what a run measured; per-replicate slices are indexed by
@@ -138,6 +144,11 @@ type Result struct {
 	Schedules            [][]float64 // per replicate, final schedule
 	Knots                [][][2]float64
 	History              [][]ScanStats // per replicate, one entry per scan
+
+	// TuningFraction is the share of the workers' time spent at the ends
+	// of scans (statistics, path gradient step and schedule update) rather
+	// than in iterations.
+	TuningFraction float64
 }
 
 // ChainStepsPerSecond is replicates × chains × iterations / elapsed.
@@ -188,6 +199,14 @@ func collect(cfg *Config, blocks []*block, scans, perScan int, elapsed time.Dura
 	}
 	if scans > 0 {
 		res.TauPredicted = 1 / (2 + 2*res.NonAsymptoticBarrier)
+	}
+	var iterTime, tuneTime time.Duration
+	for _, b := range blocks {
+		iterTime += b.iterTime
+		tuneTime += b.tuneTime
+	}
+	if total := iterTime + tuneTime; total > 0 {
+		res.TuningFraction = tuneTime.Seconds() / total.Seconds()
 	}
 	return res
 }

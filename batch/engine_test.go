@@ -212,3 +212,25 @@ func TestEngineMatchesScalarOracle(t *testing.T) {
 		}
 	}
 }
+
+// TestBetaBinomialTargetMoments checks the target chain of the paper's
+// Beta-binomial against its exact posterior Beta(140180, 60840).
+func TestBetaBinomialTargetMoments(t *testing.T) {
+	m, err := models.NewBetaBinomial(180, 840, 140000, 60000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Model: m, Chains: 30, Replicates: 8, Iterations: 3000, Scans: 3, TuneSchedule: true, Knots: 1, Seed: 11}
+	res := mustRun(t, cfg)
+	a, b := 140180.0, 60840.0
+	mean := a / (a + b)
+	variance := a * b / ((a + b) * (a + b) * (a + b + 1))
+	// Last scan: 8 × 1000 exact (or swapped-in stationary) draws, SE(mean)
+	// = sd/sqrt(8000); allow 5 SE. SE(var)/var ≈ sqrt(2/8000) = 1.6%; allow 8%.
+	if d := math.Abs(res.TargetMean - mean); d > 5*math.Sqrt(variance/8000) {
+		t.Errorf("target mean %.7f, want %.7f", res.TargetMean, mean)
+	}
+	if d := math.Abs(res.TargetVar/variance - 1); d > 0.08 {
+		t.Errorf("target variance %.4g, want %.4g", res.TargetVar, variance)
+	}
+}

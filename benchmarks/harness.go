@@ -48,7 +48,30 @@ type Report struct {
 	EngineSamples   []float64
 	ScalarSamples   []float64
 	RooflineSamples []float64
+
+	// OneWorkerNs is the engine's median ns per element with one worker,
+	// timed interleaved with the others when Workload.Workers > 1 (else
+	// equal to EngineNs).
+	OneWorkerNs      float64
+	OneWorkerSamples []float64
+
+	// TuningFraction is the median share of the engine's time spent at the
+	// ends of scans (statistics, schedule update and K=4 path gradient
+	// step) in a tuned run of TunedScans scans of TunedScanIterations
+	// iterations, the high-dimensional experiment's scan length.
+	TuningFraction      float64
+	TuningSamples       []float64
+	TunedScans          int
+	TunedScanIterations int
 }
+
+// WorkerSpeedup is OneWorkerNs / EngineNs: how much faster the engine runs
+// with Workload.Workers workers than with one.
+func (r *Report) WorkerSpeedup() float64 { return r.OneWorkerNs / r.EngineNs }
+
+// EngineNsPerCore is EngineNs × Workers: the cost of one element on one
+// core.
+func (r *Report) EngineNsPerCore() float64 { return r.EngineNs * float64(r.Workload.Workers) }
 
 // SpeedupVsScalar is ScalarNs / EngineNs.
 func (r *Report) SpeedupVsScalar() float64 { return r.ScalarNs / r.EngineNs }
@@ -63,6 +86,10 @@ func (r *Report) ChainStepsPerSecond() float64 {
 	return 1e9 / (r.EngineNs * float64(r.Workload.Dim))
 }
 
+// tunedScanIterations is the scan length of the tuned run: the paper's
+// high-dimensional experiment runs 50,000 iterations in 500 scans.
+const tunedScanIterations = 100
+
 // Run times the engine, the scalar engine and the roofline, interleaved,
 // Repeats times each, and reports medians.
 func Run(ctx context.Context, w Workload) (*Report, error) {
@@ -75,7 +102,13 @@ func Run(ctx context.Context, w Workload) (*Report, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	rep := &Report{Workload: w, CPU: cpuModel(), GoVersion: runtime.Version(), KernelImpl: kernel.Impl()}
+	one := cfg
+	one.Workers = 1
+	tuned := cfg
+	tuned.Scans, tuned.Iterations = 2, 2*tunedScanIterations
+	tuned.TuneSchedule, tuned.TunePath, tuned.Knots, tuned.LearningRate = true, true, 4, 0.2
+	rep := &Report{Workload: w, CPU: cpuModel(), GoVersion: runtime.Version(), KernelImpl: kernel.Impl(),
+		TunedScans: tuned.Scans, TunedScanIterations: tunedScanIterations}
 	elems := w.Elements()
 	for i := 0; i < w.Repeats; i++ {
 		if ctx.Err() != nil {
@@ -86,6 +119,20 @@ func Run(ctx context.Context, w Workload) (*Report, error) {
 			return nil, err
 		}
 		rep.EngineSamples = append(rep.EngineSamples, float64(res.Elapsed.Nanoseconds())/elems)
+
+		if w.Workers > 1 {
+			res, err := batch.Run(ctx, one, nil)
+			if err != nil {
+				return nil, err
+			}
+			rep.OneWorkerSamples = append(rep.OneWorkerSamples, float64(res.Elapsed.Nanoseconds())/elems)
+		}
+
+		res, err = batch.Run(ctx, tuned, nil)
+		if err != nil {
+			return nil, err
+		}
+		rep.TuningSamples = append(rep.TuningSamples, res.TuningFraction)
 
 		t0 := time.Now()
 		ScalarGaussian(w.Replicates, w.Chains, w.Dim, w.Iterations, -1, 1, w.Sigma, w.Seed)
@@ -98,6 +145,11 @@ func Run(ctx context.Context, w Workload) (*Report, error) {
 	rep.EngineNs = median(rep.EngineSamples)
 	rep.ScalarNs = median(rep.ScalarSamples)
 	rep.RooflineNs = median(rep.RooflineSamples)
+	rep.OneWorkerNs = rep.EngineNs
+	if w.Workers > 1 {
+		rep.OneWorkerNs = median(rep.OneWorkerSamples)
+	}
+	rep.TuningFraction = median(rep.TuningSamples)
 	return rep, nil
 }
 

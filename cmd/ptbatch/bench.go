@@ -64,21 +64,25 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{
-			"workload":                w,
-			"cpu":                     rep.CPU,
-			"go_version":              rep.GoVersion,
-			"kernel_impl":             rep.KernelImpl,
-			"gomaxprocs":              runtime.GOMAXPROCS(0),
-			"workers":                 w.Workers,
-			"engine_ns_per_element":   rep.EngineNs,
-			"scalar_ns_per_element":   rep.ScalarNs,
-			"roofline_ns_per_element": rep.RooflineNs,
-			"speedup_vs_scalar":       rep.SpeedupVsScalar(),
-			"fraction_of_roofline":    rep.FractionOfRoofline(),
-			"chain_steps_per_second":  rep.ChainStepsPerSecond(),
-			"engine_samples_ns":       rep.EngineSamples,
-			"scalar_samples_ns":       rep.ScalarSamples,
-			"roofline_samples_ns":     rep.RooflineSamples,
+			"workload":                       w,
+			"cpu":                            rep.CPU,
+			"go_version":                     rep.GoVersion,
+			"kernel_impl":                    rep.KernelImpl,
+			"gomaxprocs":                     runtime.GOMAXPROCS(0),
+			"workers":                        w.Workers,
+			"engine_ns_per_element":          rep.EngineNs,
+			"engine_ns_per_element_per_core": rep.EngineNsPerCore(),
+			"one_worker_ns_per_element":      rep.OneWorkerNs,
+			"worker_speedup":                 rep.WorkerSpeedup(),
+			"tuning_fraction":                rep.TuningFraction,
+			"scalar_ns_per_element":          rep.ScalarNs,
+			"roofline_ns_per_element":        rep.RooflineNs,
+			"speedup_vs_scalar":              rep.SpeedupVsScalar(),
+			"fraction_of_roofline":           rep.FractionOfRoofline(),
+			"chain_steps_per_second":         rep.ChainStepsPerSecond(),
+			"engine_samples_ns":              rep.EngineSamples,
+			"scalar_samples_ns":              rep.ScalarSamples,
+			"roofline_samples_ns":            rep.RooflineSamples,
 		})
 	}
 	fmt.Fprintf(stdout, "cpu: %s, %s, kernels %s, %d workers\n", rep.CPU, rep.GoVersion, rep.KernelImpl, w.Workers)
@@ -90,5 +94,13 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(tw, "engine\t%.3f\t%.3g\t1\t\n", rep.EngineNs, cs(rep.EngineNs))
 	fmt.Fprintf(tw, "scalar engine\t%.3f\t%.3g\tengine is %.1f× faster\t\n", rep.ScalarNs, cs(rep.ScalarNs), rep.SpeedupVsScalar())
 	fmt.Fprintf(tw, "roofline\t%.3f\t%.3g\tengine at %.0f%% of roofline\t\n", rep.RooflineNs, cs(rep.RooflineNs), 100*rep.FractionOfRoofline())
-	return tw.Flush()
+	if w.Workers > 1 {
+		fmt.Fprintf(tw, "engine, 1 worker\t%.3f\t%.3g\t%d workers are %.2f× faster\t\n", rep.OneWorkerNs, cs(rep.OneWorkerNs), w.Workers, rep.WorkerSpeedup())
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\nengine per core: %.3f ns/element; tuning (schedule + K=4 path step) %.2f%% of a %d-iteration scan\n",
+		rep.EngineNsPerCore(), 100*rep.TuningFraction, rep.TunedScanIterations)
+	return nil
 }

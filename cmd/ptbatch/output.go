@@ -53,7 +53,7 @@ func effectiveConfig(f *runFlags, res *batch.Result) map[string]any {
 		cfg["lr"] = c.LearningRate
 		cfg["gradient"] = f.gradient
 	}
-	for k, v := range modelSettings(f) {
+	for k, v := range modelSettings(f, res.Config.Model) {
 		cfg[k] = v
 	}
 	return cfg
@@ -87,6 +87,7 @@ func writeJSON(w io.Writer, f *runFlags, res *batch.Result) error {
 		"target_var":             num(res.TargetVar),
 		"elapsed_seconds":        res.Elapsed.Seconds(),
 		"chain_steps_per_second": num(res.ChainStepsPerSecond()),
+		"tuning_fraction":        num(res.TuningFraction),
 		"scans_completed":        res.Scans,
 		"iterations_completed":   res.Iterations,
 		"interrupted":            res.Interrupted,
@@ -116,6 +117,7 @@ func writeTable(w io.Writer, f *runFlags, res *batch.Result) {
 	fmt.Fprintf(tw, "round trips (all scans, all replicates)\t%d\n", total)
 	fmt.Fprintf(tw, "target first coordinate\tmean %.6g, variance %.6g\n", res.TargetMean, res.TargetVar)
 	fmt.Fprintf(tw, "throughput\t%.3g chain-steps/s in %.2f s\n", res.ChainStepsPerSecond(), res.Elapsed.Seconds())
+	fmt.Fprintf(tw, "time at scan ends (tuning)\t%.2f%% of the workers' time\n", 100*res.TuningFraction)
 	tw.Flush()
 }
 

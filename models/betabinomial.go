@@ -1,0 +1,188 @@
+package models
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ptbatch/ptbatch/kernel"
+	"github.com/ptbatch/ptbatch/layout"
+)
+
+// BetaBinomial is the conjugate Beta-binomial model of the paper's
+// experiments (appendix "Experimental details", Beta-binomial model): a
+// Beta(A, B) prior on the success probability p and binomial data of which
+// only the totals matter, S = Successes and F = Failures. The reference is
+// the prior and the target the posterior, both unnormalised:
+//
+//	W0(p) = (A-1) log p + (B-1) log(1-p),
+//	W1(p) = W0(p) + S log p + F log(1-p).
+//
+// The annealed density exp(η0 W0 + η1 W1) is
+//
+//	p^((η0+η1)(A-1) + η1 S) (1-p)^((η0+η1)(B-1) + η1 F),
+//
+// the Beta(α, β) density with
+//
+//	α = (η0+η1)(A-1) + η1 S + 1,  β = (η0+η1)(B-1) + η1 F + 1,
+//
+// whenever α > 0 and β > 0 (on the linear path η = (1-t, t) these are the
+// paper's α = (A-1) + t S + 1, β = (B-1) + t F + 1). Local exploration is
+// therefore an exact independent Beta draw; coefficients with α ≤ 0 or
+// β ≤ 0 give no proper density and NaN energies.
+type BetaBinomial struct {
+	A, B                float64 // prior shapes
+	Successes, Failures int64   // data totals S and F
+}
+
+// maxExactCount bounds the data totals so that they and their sums with
+// the prior shapes stay exact in float64.
+const maxExactCount = 1 << 52
+
+// NewBetaBinomial returns the Beta-binomial model with prior Beta(a, b) and
+// data totals of successes successes and failures failures, or an error
+// naming the first bad parameter.
+func NewBetaBinomial(a, b float64, successes, failures int64) (*BetaBinomial, error) {
+	switch {
+	case !(a > 0) || !finite(a):
+		return nil, fmt.Errorf("prior a must be positive and finite, got %v", a)
+	case !(b > 0) || !finite(b):
+		return nil, fmt.Errorf("prior b must be positive and finite, got %v", b)
+	case successes < 0 || successes > maxExactCount:
+		return nil, fmt.Errorf("successes must be between 0 and 2^52, got %d", successes)
+	case failures < 0 || failures > maxExactCount:
+		return nil, fmt.Errorf("failures must be between 0 and 2^52, got %d", failures)
+	}
+	return &BetaBinomial{A: a, B: b, Successes: successes, Failures: failures}, nil
+}
+
+// MaxSimulatedTrials bounds draws×trials in SimulateBinomialData, which
+// simulates every Bernoulli trial (about 3 ns each).
+const MaxSimulatedTrials = 1_000_000_000
+
+// SimulateBinomialData returns the totals of draws observations
+// x_1, …, x_draws ~ Binomial(trials, p) simulated under seed:
+// successes = Σ x_i and failures = draws·trials - successes. The
+// observations come from a stream of their own, the kernel.Stream lane of
+// replicate 2⁶⁴-2 under seed (a replicate number no engine run uses, next
+// to MixtureData's 2⁶⁴-1), as draws·trials Bernoulli trials in order, trial
+// k a success when its uniform u_k < p. It returns an error when draws or
+// trials is below 1, draws·trials exceeds MaxSimulatedTrials, or p is
+// outside [0, 1].
+func SimulateBinomialData(seed uint64, draws, trials int, p float64) (successes, failures int64, err error) {
+	switch {
+	case draws < 1:
+		return 0, 0, fmt.Errorf("draws must be at least 1, got %d", draws)
+	case trials < 1:
+		return 0, 0, fmt.Errorf("trials must be at least 1, got %d", trials)
+	case int64(draws) > MaxSimulatedTrials/int64(trials):
+		return 0, 0, fmt.Errorf("draws×trials must be at most %d, got %d×%d", MaxSimulatedTrials, draws, trials)
+	case !(p >= 0 && p <= 1):
+		return 0, 0, fmt.Errorf("success probability must be in [0, 1], got %v", p)
+	}
+	rng := kernel.NewStream(seed, -layout.Lanes).Lane(layout.Lanes - 2)
+	n := int64(draws) * int64(trials)
+	for k := int64(0); k < n; k++ {
+		if rng.Uniform() < p {
+			successes++
+		}
+	}
+	return successes, n - successes, nil
+}
+
+// Name returns "betabinomial".
+func (m *BetaBinomial) Name() string { return "betabinomial" }
+
+// Independent returns true: local exploration is an exact draw.
+func (m *BetaBinomial) Independent() bool { return true }
+
+// Annealed returns the shapes (α, β) of the annealed Beta density
+// exp(eta0·W0 + eta1·W1) (see BetaBinomial), and ok = false when they are
+// not both positive and finite.
+func (m *BetaBinomial) Annealed(eta0, eta1 float64) (alpha, beta float64, ok bool) {
+	e := eta0 + eta1
+	alpha = e*(m.A-1) + eta1*float64(m.Successes) + 1
+	beta = e*(m.B-1) + eta1*float64(m.Failures) + 1
+	if !(alpha > 0) || !(beta > 0) || math.IsInf(alpha, 1) || math.IsInf(beta, 1) {
+		return math.NaN(), math.NaN(), false
+	}
+	return alpha, beta, true
+}
+
+// energies returns W0 and W1 at the point whose log p and log(1-p) are lp
+// and lq: W0 = (A-1) lp + (B-1) lq and W1 = (A-1+S) lp + (B-1+F) lq.
+func (m *BetaBinomial) energies(lp, lq float64) (w0, w1 float64) {
+	a1, b1 := m.A-1, m.B-1
+	w0 = math.FMA(a1, lp, b1*lq)
+	w1 = math.FMA(a1+float64(m.Successes), lp, (b1+float64(m.Failures))*lq)
+	return w0, w1
+}
+
+// Gamma variates by Marsaglia and Tsang ("A simple method for generating
+// gamma variables", ACM TOMS 26(3), 2000). For shape s ≥ 1 let d = s - 1/3
+// and c = 1/√(9d); an attempt draws x ~ N(0, 1) and, when 1 + cx > 0,
+// u ~ U(0, 1), sets v = (1 + cx)³ and accepts d·v when
+//
+//	u < 1 - 0.0331 x⁴  or  log u < x²/2 + d(1 - v + log v).
+//
+// For s < 1 the attempts use shape s + 1 and the accepted G' is boosted:
+// G = G'·u'^(1/s) with one more uniform u', i.e. log G = log G' + log(u')/s.
+// The sampler is exact: attempts are i.i.d. and the accepted value has the
+// Gamma(s, 1) law. For shapes up to 1e6 the acceptance threshold is
+// computed with an absolute error below 1e-11 (1 - v is exact and log v
+// has a relative error of one ulp), so the rounding changes the acceptance
+// probability negligibly.
+
+// mtConst returns Marsaglia and Tsang's d and c for shape s (for s + 1 when
+// s < 1), and whether s needs the boost.
+func mtConst(s float64) (d, c float64, boost bool) {
+	if s < 1 {
+		s++
+		boost = true
+	}
+	d = s - 1.0/3
+	return d, 1 / math.Sqrt(9*d), boost
+}
+
+// mtTry returns the value of the Marsaglia–Tsang attempt (x, u) with
+// constants d, c, or 0 when it is rejected (accepted values are positive).
+// When 1 + cx ≤ 0 the attempt is rejected without looking at u.
+func mtTry(d, c, x, u float64) float64 {
+	t := 1 + c*x
+	if !(t > 0) {
+		return 0
+	}
+	v := t * t * t
+	x2 := x * x
+	if u < 1-0.0331*x2*x2 || math.Log(u) < 0.5*x2+d*(1-v+math.Log(v)) {
+		return d * v
+	}
+	return 0
+}
+
+// betaFromGammas returns p = G_A/(G_A + G_B) and lp = log p, lq = log(1-p)
+// for the gamma variates G_A = gA·exp(lbA) and G_B = gB·exp(lbB) (lbA, lbB
+// are the log boosts, 0 without boost). Without boost it takes the logs of
+// the two ratios G/(G_A+G_B), each exact to a few ulps whatever p, so
+// log(1-p) stays accurate when p is near 1. With a boost G may underflow,
+// so it works in logs: with Δ = log G_A - log G_B,
+//
+//	log p = -log1p(e^-Δ),  log(1-p) = -Δ - log1p(e^-Δ)   (Δ ≥ 0),
+//
+// and symmetrically for Δ < 0, so that the log nearer 0 keeps its relative
+// accuracy.
+func betaFromGammas(gA, lbA, gB, lbB float64, boosted bool) (p, lp, lq float64) {
+	if !boosted {
+		s := gA + gB
+		p = gA / s
+		return p, math.Log(p), math.Log(gB / s)
+	}
+	delta := (math.Log(gA) + lbA) - (math.Log(gB) + lbB)
+	if delta >= 0 {
+		t := math.Log1p(math.Exp(-delta))
+		lp, lq = -t, -delta-t
+	} else {
+		t := math.Log1p(math.Exp(delta))
+		lp, lq = delta-t, -t
+	}
+	return math.Exp(lp), lp, lq
+}

@@ -54,12 +54,11 @@ type block struct {
 	// Energies recorded for the path gradient: iteration m, column
 	// 2n+i (W_i at chain n), lane j at (m*2C + 2n+i)*lanes + j.
 	record []float64
-	recRow int
 
 	// Per-lane tuning state.
 	sched  [lanes][]float64
 	path   [lanes]*tune.Spline
-	work   [lanes]*sklWorkspace
+	work   [lanes]*tune.SKLWorkspace
 	grad   []float64
 	matrix []float64 // one replicate's recorded energies, M × 2C
 
@@ -139,7 +138,7 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 		b.matrix = make([]float64, recordRows*2*c)
 		b.grad = make([]float64, 2*(cfg.Knots-1))
 		for j := range b.work {
-			b.work[j] = new(sklWorkspace)
+			b.work[j] = new(tune.SKLWorkspace)
 		}
 	}
 	b.setEta()

@@ -1,5 +1,3 @@
-//go:build pathstep
-
 package batch
 
 import "math"

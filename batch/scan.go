@@ -21,7 +21,7 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 			last.rejection[n] = r
 			st.Barrier += r
 		}
-		st.NonAsymptoticBarrier = nonAsymptoticBarrier(last.rejection)
+		st.NonAsymptoticBarrier = tune.NonAsymptoticBarrier(last.rejection)
 		st.MeanRejection = st.Barrier / float64(c-1)
 		st.SKL = b.sklEstimate(j, inv)
 		mean := b.sum1[j] * inv
@@ -66,17 +66,4 @@ func (b *block) resetScan() {
 	b.tripsScan = [lanes]int{}
 	b.sum1 = [lanes]float64{}
 	b.sum2 = [lanes]float64{}
-}
-
-// nonAsymptoticBarrier is Σ_n r_n/(1-r_n) (eq:nonasympcb), +Inf when some
-// r_n is 1.
-func nonAsymptoticBarrier(rej []float64) float64 {
-	s := 0.0
-	for _, r := range rej {
-		if r >= 1 {
-			return math.Inf(1)
-		}
-		s += r / (1 - r)
-	}
-	return s
 }

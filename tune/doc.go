@@ -12,6 +12,11 @@
 //   - S. Syed, A. Bouchard-Côté, G. Deligiannidis, A. Doucet. Non-reversible
 //     parallel tempering: a scalable highly parallel MCMC scheme. JRSS-B
 //     2022 (arXiv 2019), §5.1.
+//   - PT-pathoptim, the authors' Python code
+//     (github.com/vittrom/PT-pathoptim): the gradient scaling, Adagrad and
+//     monotone repair (fix_monotonicity_2) that Spline.Step follows.
+//   - F. Gao, L. Han. Implementing the Nelder-Mead simplex algorithm with
+//     adaptive parameters. Comput. Optim. Appl. 2012 (OptimalKnots).
 //   - F. N. Fritsch, J. Butland. A method for constructing local monotone
 //     piecewise cubic interpolants. SIAM J. Sci. Stat. Comput. 1984.
 package tune

@@ -1,14 +1,30 @@
 package tune
 
+import (
+	"fmt"
+	"math"
+)
+
+// adagradEps is the ε of Adagrad's denominator sqrt(G + ε), as in the
+// authors' optimizer (vittrom/PT-pathoptim, optimizers.Adagrad).
+const adagradEps = 1e-8
+
 // Spline is a K-knot linear spline annealing path (§4 "Spline annealing
 // path family"): knots φ_0 = (1, 0), φ_1, …, φ_K = (0, 1) in the
 // (η0, η1) plane and, for t in [(k-1)/K, k/K],
 //
 //	η(t) = (k - K t) φ_{k-1} + (K t - k + 1) φ_k.
 //
-// K = 1 is the linear path η(t) = (1-t, t).
+// K = 1 is the linear path η(t) = (1-t, t). The interior knots φ_1 … φ_{K-1}
+// are the free parameters; Step moves them by Adagrad in log space θ = log φ
+// (§4, "Second, we take gradient steps in a log-transformed space"), so
+// every component stays strictly positive, and keeps the Adagrad
+// accumulator between steps.
 type Spline struct {
 	knots [][2]float64
+	// accum is Adagrad's running sum of squared scaled gradients, one per
+	// free component, ordered like the gradient of Step.
+	accum []float64
 }
 
 // NewSpline returns the K-knot spline equal to the linear path: φ_k =
@@ -17,7 +33,10 @@ func NewSpline(numKnots int) *Spline {
 	if numKnots < 1 {
 		panic("tune: spline needs at least one segment")
 	}
-	s := &Spline{knots: make([][2]float64, numKnots+1)}
+	s := &Spline{
+		knots: make([][2]float64, numKnots+1),
+		accum: make([]float64, 2*(numKnots-1)),
+	}
 	for k := range s.knots {
 		u := float64(k) / float64(numKnots)
 		s.knots[k] = [2]float64{1 - u, u}
@@ -32,6 +51,57 @@ func (s *Spline) K() int { return len(s.knots) - 1 }
 
 // Knots returns a copy of the knots φ_0 … φ_K.
 func (s *Spline) Knots() [][2]float64 { return append([][2]float64(nil), s.knots...) }
+
+// Clone returns an independent copy of the spline, Adagrad state included.
+func (s *Spline) Clone() *Spline {
+	return &Spline{
+		knots: append([][2]float64(nil), s.knots...),
+		accum: append([]float64(nil), s.accum...),
+	}
+}
+
+// SetKnots replaces the knots by knots[0] … knots[K], which must number
+// K+1 for the spline's K, start at (1, 0), end at (0, 1), and have finite,
+// strictly positive interior components. Monotonicity is not required (Step
+// restores it). SetKnots starts a new optimisation: it clears the Adagrad
+// accumulator.
+func (s *Spline) SetKnots(knots [][2]float64) error {
+	numKnots := s.K()
+	if len(knots) != numKnots+1 {
+		return fmt.Errorf("tune: %d knots given for a %d-segment spline, want %d", len(knots), numKnots, numKnots+1)
+	}
+	if knots[0] != [2]float64{1, 0} {
+		return fmt.Errorf("tune: first knot is %v, want [1 0]", knots[0])
+	}
+	if knots[numKnots] != [2]float64{0, 1} {
+		return fmt.Errorf("tune: last knot is %v, want [0 1]", knots[numKnots])
+	}
+	for k := 1; k < numKnots; k++ {
+		for _, v := range knots[k] {
+			if !(v > 0) || math.IsInf(v, 0) {
+				return fmt.Errorf("tune: knot %d is %v, components must be positive and finite", k, knots[k])
+			}
+		}
+	}
+	copy(s.knots, knots)
+	clear(s.accum)
+	return nil
+}
+
+// Segment returns the segment k in 1..K that holds t and the weight w of φ_k
+// in η(t) = (1-w) φ_{k-1} + w φ_k, so that ∂η(t)/∂φ_{k-1} = (1-w) I and
+// ∂η(t)/∂φ_k = w I, and η(t) does not depend on the other knots. t is
+// clamped to [0, 1]: t ≤ 0 gives (1, 0), t ≥ 1 gives (K, 1). Segment and Eta
+// agree: Eta(t) is (1-w) φ_{k-1} + w φ_k.
+func (s *Spline) Segment(t float64) (k int, w float64) {
+	switch {
+	case t <= 0:
+		return 1, 0
+	case t >= 1:
+		return s.K(), 1
+	}
+	return s.segment(t)
+}
 
 // segment returns k in 1..K with t in [(k-1)/K, k/K] and the weight
 // w = K t - k + 1 of φ_k (φ_{k-1} has weight 1 - w).
@@ -59,4 +129,93 @@ func (s *Spline) Eta(t float64) (eta0, eta1 float64) {
 	k, w := s.segment(t)
 	a, b := s.knots[k-1], s.knots[k]
 	return (1-w)*a[0] + w*b[0], (1-w)*a[1] + w*b[1]
+}
+
+// Step takes one path step of Algorithm 2 (alg:PT_tuning, the line
+// φ ← φ - γ ∇_φ Σ_n SKL) as the authors do it (appendix "Experimental
+// details"; vittrom/PT-pathoptim, PT.py and optimizers.py). grad, of length
+// 2(K-1) and ordered φ_1[η0], φ_1[η1], φ_2[η0], …, φ_{K-1}[η1], is the
+// gradient of the SKL surrogate with respect to the knots in linear space
+// (as written by SKLWorkspace.Gradient), and lr is the learning rate γ.
+// Each component is first scaled by its absolute value plus the value of
+// the knot component,
+//
+//	g̃ = g / (|g| + φ),  so |g̃| < 1,
+//
+// then Adagrad updates θ = log φ:
+//
+//	G ← G + g̃²,  θ ← θ - lr g̃ / sqrt(G + 1e-8).
+//
+// Finally monotonicity (§4 "Convexity": η0 non-increasing and η1
+// non-decreasing along the knots) is restored as §4 describes instead of
+// projecting, which can make knots coincide: for each component separately,
+// as the authors' fix_monotonicity_2 does, a greedy walk from φ_0 keeps a
+// knot's component when it is monotone with respect to the last kept one
+// and within the endpoint bounds (0, 1]; φ_0 and φ_K are always kept; the
+// dropped components are put back by linear interpolation between the
+// surrounding kept ones, evenly spaced by knot index. Interpolated values
+// lie strictly between their neighbours, so every component stays in (0, 1].
+//
+// A gradient with a non-finite component is ignored (no step, no change to
+// the Adagrad state). With K = 1 there are no free knots and Step does
+// nothing. Step does not allocate.
+func (s *Spline) Step(grad []float64, lr float64) {
+	numKnots := s.K()
+	if len(grad) != 2*(numKnots-1) {
+		panic("tune: gradient length mismatch")
+	}
+	if numKnots == 1 {
+		return
+	}
+	for _, g := range grad {
+		if math.IsNaN(g) || math.IsInf(g, 0) {
+			return
+		}
+	}
+	for k := 1; k < numKnots; k++ {
+		for i := 0; i < 2; i++ {
+			c := 2*(k-1) + i
+			phi := s.knots[k][i]
+			g := grad[c] / (math.Abs(grad[c]) + phi)
+			s.accum[c] += g * g
+			theta := math.Log(phi) - lr*g/math.Sqrt(s.accum[c]+adagradEps)
+			s.knots[k][i] = math.Exp(theta)
+		}
+	}
+	s.repairMonotone()
+}
+
+// repairMonotone restores monotonicity of both components in place (see
+// Step).
+func (s *Spline) repairMonotone() {
+	numKnots := s.K()
+	for i := 0; i < 2; i++ {
+		// Component 0 decreases from 1 to 0, component 1 increases from 0
+		// to 1; interior values must lie in (0, 1].
+		last := 0 // index of the last kept knot
+		for k := 1; k <= numKnots; k++ {
+			x := s.knots[k][i]
+			keep := k == numKnots
+			if !keep && x > 0 && x <= 1 {
+				prev := s.knots[last][i]
+				if i == 0 {
+					keep = x <= prev
+				} else {
+					keep = x >= prev
+				}
+			}
+			if !keep {
+				continue
+			}
+			// Fill the gap (last, k) evenly between the kept values.
+			if gap := k - last; gap > 1 {
+				a, b := s.knots[last][i], s.knots[k][i]
+				for j := last + 1; j < k; j++ {
+					u := float64(j-last) / float64(gap)
+					s.knots[j][i] = (1-u)*a + u*b
+				}
+			}
+			last = k
+		}
+	}
 }

@@ -7,8 +7,8 @@ import "math"
 // accumulates the rejections (alg:NRPT, r_n += 1 - α_n). Rows are chains;
 // for pair n = 0..len(alpha)/8-1 and lane j, with i = n*8+j and i1 = i+8:
 //
-//	lr := (eta0[i]-eta0[i1])*(w0[i1]-w0[i]) + (eta1[i]-eta1[i1])*(w1[i1]-w1[i])
-//	alpha[i] = ExpNonPos(min(0, lr)), or 0 when lr is NaN
+//	lr := FMA(eta0[i]-eta0[i1], w0[i1]-w0[i], (eta1[i]-eta1[i1])*(w1[i1]-w1[i]))
+//	alpha[i] = ExpNonPos(min(lr, 0))   // 1 for lr >= 0; 0 for NaN or lr < ExpMin
 //	rej[i] += 1 - alpha[i]
 //
 // lr is the log of π_{t_n}(x^{n+1}) π_{t_{n+1}}(x^n) / (π_{t_n}(x^n)
@@ -18,16 +18,11 @@ func SwapAlphaGeneric(alpha, rej, eta0, eta1, w0, w1 []float64) {
 	for i := range alpha {
 		i1 := i + lanes
 		lr := math.FMA(eta0[i]-eta0[i1], w0[i1]-w0[i], (eta1[i]-eta1[i1])*(w1[i1]-w1[i]))
-		a := 0.0
-		if lr >= 0 {
-			a = 1
-		} else if lr < 0 {
-			a = ExpNonPos(lr)
+		if lr > 0 {
+			lr = 0
 		}
+		a := ExpNonPos(lr)
 		alpha[i] = a
 		rej[i] += 1 - a
 	}
 }
-
-// ExpNonPos returns e^x for x <= 0 (0 below the smallest normal result).
-func ExpNonPos(x float64) float64 { return math.Exp(x) }

@@ -43,6 +43,25 @@ func UnitOpen(u uint64) float64 {
 	return (float64(u>>11) + 0.5) * 0x1p-53
 }
 
+// XoshiroNormalGeneric fills dst (len a multiple of 16) with standard
+// normals drawn from the lanes of s by the Box–Muller transform, rows in
+// pairs: for rows k and k+1 (k even) and lane j,
+//
+//	u1 := UnitOpen(XoshiroNext(s, j)); u2 := UnitOpen(XoshiroNext(s, j))
+//	dst[k*8+j], dst[(k+1)*8+j] = BoxMuller(u1, u2)
+//
+// the same numbers as XoshiroUniformGeneric followed by BoxMullerGeneric,
+// without the buffer of uniforms.
+func XoshiroNormalGeneric(dst []float64, s *[4 * lanes]uint64) {
+	for k := 0; k+2*lanes <= len(dst); k += 2 * lanes {
+		for j := 0; j < lanes; j++ {
+			u1 := UnitOpen(XoshiroNext(s, j))
+			u2 := UnitOpen(XoshiroNext(s, j))
+			dst[k+j], dst[k+lanes+j] = BoxMuller(u1, u2)
+		}
+	}
+}
+
 // BoxMullerGeneric turns rows of uniforms into rows of standard normals:
 // for each pair of rows (u1, u2) in src it writes r*cos(2π u2) to the same
 // row of dst as u1 and r*sin(2π u2) to the row of u2, with
@@ -56,9 +75,15 @@ func BoxMullerGeneric(dst, src []float64) {
 }
 
 // BoxMuller returns the standard normal pair (r cos 2πu2, r sin 2πu2) with
-// r = sqrt(-2 log u1), for u1, u2 in (0, 1).
+// r = sqrt(-2 Log(u1)), for u1, u2 in (0, 1], using the polynomial Log and
+// SinCos2Pi of this package (so that the assembly kernels reproduce it bit
+// for bit):
+//
+//	r := math.Sqrt(-2 * Log(u1))
+//	s, c := SinCos2Pi(u2)
+//	return r * c, r * s
 func BoxMuller(u1, u2 float64) (z0, z1 float64) {
-	r := math.Sqrt(-2 * math.Log(u1))
-	sn, cs := math.Sincos(2 * math.Pi * u2)
-	return r * cs, r * sn
+	r := math.Sqrt(-2 * Log(u1))
+	s, c := SinCos2Pi(u2)
+	return r * c, r * s
 }

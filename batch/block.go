@@ -48,11 +48,14 @@ type block struct {
 	// Moments of the target chain's first coordinate over the scan,
 	// shifted by the first value seen to keep the sums well conditioned.
 	shift, sum1, sum2 [lanes]float64
-	// Means of the energies by chain over the scan, shifted likewise.
+	// Means of the energies by chain over the scan, shifted likewise, and
+	// (with path tuning) their sums of squares and cross products, for the
+	// block-form path gradient.
 	wShift0, wShift1, wSum0, wSum1 []float64
+	wSq00, wSq01, wSq11            []float64
 
-	// Energies recorded for the path gradient: iteration m, column
-	// 2n+i (W_i at chain n), lane j at (m*2C + 2n+i)*lanes + j.
+	// Energies recorded for the full-covariance path gradient: iteration
+	// m, column 2n+i (W_i at chain n), lane j at (m*2C + 2n+i)*lanes + j.
 	record []float64
 
 	// Per-lane tuning state.
@@ -61,6 +64,8 @@ type block struct {
 	work   [lanes]*tune.SKLWorkspace
 	grad   []float64
 	matrix []float64 // one replicate's recorded energies, M × 2C
+	mean   []float64 // one replicate's E_n[W_i] at 2n+i
+	cov    []float64 // … and Cov_n(W) at 3n, 3n+1, 3n+2
 
 	hist [lanes][]ScanStats
 	last [lanes]lastScan
@@ -134,8 +139,16 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 		b.last[j].rejection = make([]float64, c-1)
 	}
 	if cfg.TunePath {
-		b.record = make([]float64, recordRows*2*c*lanes)
-		b.matrix = make([]float64, recordRows*2*c)
+		if cfg.Gradient == FullGradient {
+			b.record = make([]float64, recordRows*2*c*lanes)
+			b.matrix = make([]float64, recordRows*2*c)
+		} else {
+			b.wSq00 = make([]float64, c*lanes)
+			b.wSq01 = make([]float64, c*lanes)
+			b.wSq11 = make([]float64, c*lanes)
+			b.mean = make([]float64, 2*c)
+			b.cov = make([]float64, 3*c)
+		}
 		b.grad = make([]float64, 2*(cfg.Knots-1))
 		for j := range b.work {
 			b.work[j] = new(tune.SKLWorkspace)

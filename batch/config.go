@@ -108,9 +108,9 @@ func (c *Config) Validate() error {
 	case c.Algorithm != NRPT && c.Algorithm != Reversible:
 		return bad("algorithm", c.Algorithm, "unknown algorithm")
 	}
-	if c.TunePath {
+	if c.TunePath && c.Gradient == FullGradient {
 		if mem := float64(c.Iterations/c.Scans) * float64(2*c.Chains) * float64(c.Replicates+7) * 8; mem > 4<<30 {
-			return bad("scans", c.Scans, fmt.Sprintf("path tuning would record %.1f GiB of energies per scan; use more scans", mem/(1<<30)))
+			return bad("scans", c.Scans, fmt.Sprintf("the full-covariance gradient would record %.1f GiB of energies per scan; use more scans", mem/(1<<30)))
 		}
 	}
 	return nil

@@ -86,16 +86,31 @@ func (b *block) swap(i, k int) {
 }
 
 // accumulateEnergies adds the post-exploration energies of every chain to
-// the scan's sums (for the SKL estimate) and to the record (for the path
-// gradient).
+// the scan's sums (for the SKL estimate), and, with path tuning, to the
+// sums of squares and products (block-form gradient) or to the record
+// (full-covariance gradient).
 func (b *block) accumulateEnergies(mScan int) {
 	if mScan == 0 {
 		copy(b.wShift0, b.w0)
 		copy(b.wShift1, b.w1)
 	}
-	for i := range b.wSum0 {
-		b.wSum0[i] += b.w0[i] - b.wShift0[i]
-		b.wSum1[i] += b.w1[i] - b.wShift1[i]
+	if b.wSq00 != nil {
+		sum0, sum1, w0, w1 := b.wSum0, b.wSum1[:len(b.wSum0)], b.w0[:len(b.wSum0)], b.w1[:len(b.wSum0)]
+		sh0, sh1 := b.wShift0[:len(sum0)], b.wShift1[:len(sum0)]
+		q00, q01, q11 := b.wSq00[:len(sum0)], b.wSq01[:len(sum0)], b.wSq11[:len(sum0)]
+		for i := range sum0 {
+			d0, d1 := w0[i]-sh0[i], w1[i]-sh1[i]
+			sum0[i] += d0
+			sum1[i] += d1
+			q00[i] += d0 * d0
+			q01[i] += d0 * d1
+			q11[i] += d1 * d1
+		}
+	} else {
+		for i := range b.wSum0 {
+			b.wSum0[i] += b.w0[i] - b.wShift0[i]
+			b.wSum1[i] += b.w1[i] - b.wShift1[i]
+		}
 	}
 	if b.record == nil {
 		return

@@ -63,6 +63,9 @@ func (b *block) resetScan() {
 	clear(b.rej)
 	clear(b.wSum0)
 	clear(b.wSum1)
+	clear(b.wSq00)
+	clear(b.wSq01)
+	clear(b.wSq11)
 	b.tripsScan = [lanes]int{}
 	b.sum1 = [lanes]float64{}
 	b.sum2 = [lanes]float64{}

@@ -4,8 +4,15 @@
 // lengths (panicking with "kernel: ..." on a programmer error) and
 // dispatches to the unchecked primitives of package asm.
 //
+// Implementations: the fastest the CPU offers is chosen once at start-up
+// ("avx512", "avx2", or "generic", the only one under -tags purego); Impl
+// names it, Impls lists the others and SetImpl switches for tests and
+// benchmarks. They all draw the same numbers and compute the same energies
+// and acceptance probabilities bit for bit.
+//
 // Random numbers: every replicate b owns a xoshiro256++ stream seeded from
 // (seed, b) alone, so the numbers it sees do not depend on how many
-// replicates run beside it, on its lane position, or on the number of
-// workers (parallelism invariance, as in Pigeons.jl).
+// replicates run beside it, on its lane position, on the number of
+// workers (parallelism invariance, as in Pigeons.jl) or on the
+// implementation.
 package kernel

@@ -13,12 +13,13 @@ func GaussEnergy(w0, w1, first, m, s, z []float64, dim int, mu0, mu1, h0, h1 flo
 	if n%layout.Lanes != 0 || len(s) != n || len(w0) != n || len(w1) != n || len(first) != n || len(z) != n*dim {
 		panic("kernel: slice lengths do not match")
 	}
-	gaussEnergy(w0, w1, first, m, s, z, dim, mu0, mu1, h0, h1)
+	impl.GaussEnergy(w0, w1, first, m, s, z, dim, mu0, mu1, h0, h1)
 }
 
 // SwapAlpha computes the acceptance probability of the swap of every pair
 // of adjacent chains in a block and adds 1-α to rej (see
-// asm.SwapAlphaGeneric). The chain-indexed rows eta0, eta1, w0, w1 hold
+// asm.SwapAlphaGeneric): α = e^min(lr, 0) by asm.ExpNonPos (at most 1 ulp
+// from the exact exponential; 0 when lr is NaN or below asm.ExpMin). The chain-indexed rows eta0, eta1, w0, w1 hold
 // one row more than alpha and rej.
 func SwapAlpha(alpha, rej, eta0, eta1, w0, w1 []float64) {
 	n := len(alpha)
@@ -26,5 +27,5 @@ func SwapAlpha(alpha, rej, eta0, eta1, w0, w1 []float64) {
 		len(w0) != n+layout.Lanes || len(w1) != n+layout.Lanes {
 		panic("kernel: slice lengths do not match")
 	}
-	swapAlpha(alpha, rej, eta0, eta1, w0, w1)
+	impl.SwapAlpha(alpha, rej, eta0, eta1, w0, w1)
 }

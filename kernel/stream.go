@@ -9,7 +9,7 @@ import (
 // stored struct-of-arrays; lane j is replicate firstReplicate+j.
 type Stream struct {
 	state [4 * layout.Lanes]uint64
-	buf   []float64 // scratch uniforms for Normal
+	tail  [2 * layout.Lanes]float64 // the pair of rows of an odd last row
 }
 
 // NewStream seeds lane j with the stream of replicate firstReplicate+j under
@@ -59,34 +59,27 @@ func checkRows(dst []float64) {
 // (0, 1): row k, lane j is lane j's next draw.
 func (s *Stream) Uniform(dst []float64) {
 	checkRows(dst)
-	xoshiroUniform(dst, &s.state)
+	impl.XoshiroUniform(dst, &s.state)
 }
 
 // Normal fills dst, len a multiple of layout.Lanes, with standard normal
-// draws by the Box–Muller transform. Rows are made in pairs from two rows of
-// uniforms (row 2i from the cosine half, row 2i+1 from the sine half); an
-// odd last row takes a whole pair of uniforms and keeps the cosine half.
+// draws by the Box–Muller transform (asm.BoxMuller: polynomial log and
+// sincos, at most 1 ulp each). Rows are made in pairs from two rows of
+// uniforms u1 (drawn first) and u2: row 2i = r cos 2πu2 and row 2i+1 =
+// r sin 2πu2 with r = sqrt(-2 log u1); an odd last row takes a whole pair
+// of uniforms and keeps the cosine half. The uniforms are made in
+// registers (asm.XoshiroNormalGeneric), never stored.
 func (s *Stream) Normal(dst []float64) {
 	checkRows(dst)
 	n := len(dst)
 	even := n - n%(2*layout.Lanes)
 	if even > 0 {
-		s.fillNormal(dst[:even])
+		impl.XoshiroNormal(dst[:even], &s.state)
 	}
 	if even < n {
-		var tail [2 * layout.Lanes]float64
-		s.fillNormal(tail[:])
-		copy(dst[even:], tail[:layout.Lanes])
+		impl.XoshiroNormal(s.tail[:], &s.state)
+		copy(dst[even:], s.tail[:layout.Lanes])
 	}
-}
-
-func (s *Stream) fillNormal(dst []float64) {
-	if cap(s.buf) < len(dst) {
-		s.buf = layout.Float64s(len(dst))
-	}
-	u := s.buf[:len(dst)]
-	xoshiroUniform(u, &s.state)
-	boxMuller(dst, u)
 }
 
 // LaneUniform returns the next uniform draw on (0, 1) of lane j alone.

@@ -84,20 +84,53 @@ func UpdateSchedule(dst, sched, rej []float64) {
 	}
 	out := make([]float64, numChains)
 	out[0], out[numChains-1] = 0, 1
-	lo := 0.0
+	lo, seg := 0.0, 0
 	for n := 1; n < numChains-1; n++ {
 		target := barrier * float64(n) / float64(numChains-1)
-		a, b := lo, 1.0
-		for i := 0; i < 60 && b-a > 1e-14; i++ {
-			c := 0.5 * (a + b)
-			if f.Predict(c) < target {
-				a = c
-			} else {
-				b = c
-			}
+		// The interpolant is non-decreasing and the targets increase: walk
+		// to the segment whose end values bracket the target, then solve
+		// within it.
+		for seg+2 < len(xs) && ys[seg+1] < target {
+			seg++
 		}
-		out[n] = 0.5 * (a + b)
+		out[n] = solveMonotone(&f, target, math.Max(lo, xs[seg]), xs[seg+1])
 		lo = out[n]
 	}
 	copy(dst, out)
+}
+
+// solveMonotone returns t in [a, b] with f(t) = target for a non-decreasing
+// f with f(a) ≤ target ≤ f(b): Newton's method from the secant guess,
+// safeguarded by bisection, to |b-a| ≤ 1e-14 or an exact hit.
+func solveMonotone(f *interp.FritschButland, target, a, b float64) float64 {
+	fa, fb := f.Predict(a), f.Predict(b)
+	if !(fb > fa) {
+		return 0.5 * (a + b)
+	}
+	c := a + (b-a)*(target-fa)/(fb-fa)
+	for i := 0; i < 100 && b-a > 1e-14; i++ {
+		if !(c > a && c < b) {
+			c = 0.5 * (a + b)
+		}
+		fc := f.Predict(c)
+		switch {
+		case fc < target:
+			a = c
+		case fc > target:
+			b = c
+		default:
+			return c
+		}
+		// Newton step from c; a zero or non-finite slope falls back to
+		// bisection at the top of the loop.
+		if d := f.PredictDerivative(c); d > 0 {
+			c -= (fc - target) / d
+		} else {
+			c = 0.5 * (a + b)
+		}
+		if math.Abs(fc-target) <= 1e-15*target {
+			return math.Min(math.Max(c, a), b)
+		}
+	}
+	return 0.5 * (a + b)
 }

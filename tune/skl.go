@@ -257,3 +257,41 @@ func NonAsymptoticBarrier(rej []float64) float64 {
 	}
 	return s
 }
+
+// MomentGradient writes to grad the block-form gradient of Gradient
+// (full = false) computed from each chain's moments instead of the energy
+// matrix: mean[2n+i] = E_n[W_i] and cov[3n], cov[3n+1], cov[3n+2] =
+// Cov_n(W0, W0), Cov_n(W0, W1), Cov_n(W1, W1), the sample moments of chain
+// n under the schedule sched and the path's current knots. With the
+// sample means and covariances (divisor M-1) of the same M samples it
+// equals Gradient's block form up to rounding; the engine accumulates
+// these moments during the scan, so the block form needs no record of the
+// energies. It does not allocate after the first call with a given C.
+func (w *SKLWorkspace) MomentGradient(grad, mean, cov, sched []float64, path *Spline) {
+	numChains := len(sched)
+	cols := 2 * numChains
+	switch {
+	case len(grad) != 2*(path.K()-1):
+		panic("tune: gradient length mismatch")
+	case numChains < 2:
+		panic("tune: fewer than two chains")
+	case len(mean) != cols || len(cov) != 3*numChains:
+		panic("tune: moment length mismatch")
+	}
+	w.eta = grow(w.eta, cols)
+	w.z = grow(w.z, cols)
+	w.a = grow(w.a, cols)
+	eta, z, a := w.eta, w.z, w.a
+	for n, t := range sched {
+		eta[2*n], eta[2*n+1] = path.Eta(t)
+	}
+	laplacian(z, eta)
+	laplacian(a, mean)
+	for n := 0; n < numChains; n++ {
+		c00, c01, c11 := cov[3*n], cov[3*n+1], cov[3*n+2]
+		z0, z1 := z[2*n], z[2*n+1]
+		a[2*n] += c00*z0 + c01*z1
+		a[2*n+1] += c01*z0 + c11*z1
+	}
+	projectKnots(grad, a, sched, path)
+}

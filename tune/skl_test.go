@@ -285,3 +285,41 @@ func BenchmarkGradient(b *testing.B) {
 		})
 	}
 }
+
+// TestMomentGradientMatchesBlockGradient checks that the gradient from
+// per-chain moments equals Gradient's block form on the same samples.
+func TestMomentGradientMatchesBlockGradient(t *testing.T) {
+	const iters = 80
+	path := testPath(t)
+	sched := testSched
+	numChains := len(sched)
+	cols := 2 * numChains
+	energies := make([]float64, iters*cols)
+	sampleEnergies(rand.New(rand.NewPCG(7, 8)), testPair, path, sched, iters, energies)
+	mean := make([]float64, cols)
+	for m := 0; m < iters; m++ {
+		for c := 0; c < cols; c++ {
+			mean[c] += energies[m*cols+c] / iters
+		}
+	}
+	cov := make([]float64, 3*numChains)
+	for n := 0; n < numChains; n++ {
+		for m := 0; m < iters; m++ {
+			d0 := energies[m*cols+2*n] - mean[2*n]
+			d1 := energies[m*cols+2*n+1] - mean[2*n+1]
+			cov[3*n] += d0 * d0 / (iters - 1)
+			cov[3*n+1] += d0 * d1 / (iters - 1)
+			cov[3*n+2] += d1 * d1 / (iters - 1)
+		}
+	}
+	var ws SKLWorkspace
+	want := make([]float64, 4)
+	ws.Gradient(want, energies, iters, sched, path, false)
+	got := make([]float64, 4)
+	ws.MomentGradient(got, mean, cov, sched, path)
+	for c := range want {
+		if math.Abs(got[c]-want[c]) > 1e-10*(1+math.Abs(want[c])) {
+			t.Errorf("component %d: moments give %v, matrix %v", c, got[c], want[c])
+		}
+	}
+}

@@ -8,9 +8,11 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/ptbatch/ptbatch/benchmarks"
+	"github.com/ptbatch/ptbatch/kernel"
 )
 
 // runBench is `ptbatch bench`: the engine, the scalar reference engine and
@@ -18,6 +20,7 @@ import (
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	w := benchmarks.DefaultWorkload()
 	var jsonOut bool
+	impl := kernel.Impl()
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.IntVar(&w.Dim, "dim", w.Dim, "Gaussian dimension d")
@@ -29,6 +32,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&w.Repeats, "repeats", w.Repeats, "timed runs of each of the three, interleaved; medians are reported")
 	fs.Uint64Var(&w.Seed, "seed", w.Seed, "random seed")
 	fs.BoolVar(&jsonOut, "json", false, "print one JSON object")
+	fs.StringVar(&impl, "impl", impl, "kernel implementation: "+strings.Join(kernel.Impls(), ", ")+" (default: the fastest this CPU has)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			fmt.Fprintln(stdout, "Usage: ptbatch bench [flags]\n\nTimes (a) the engine, (b) a plain scalar engine (math/rand/v2, one replicate at a time)\nand (c) a roofline microkernel (normals + energy FMA stream only) on the same Gaussian workload.\n\nFlags:")
@@ -56,6 +60,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case w.Repeats < 1:
 		return usagef("invalid --repeats %d: need at least 1", w.Repeats)
 	}
+	restore, err := kernel.SetImpl(impl)
+	if err != nil {
+		return usagef("invalid --impl %q: want one of %s", impl, strings.Join(kernel.Impls(), ", "))
+	}
+	defer restore()
 	rep, err := benchmarks.Run(ctx, w)
 	if err != nil {
 		return err

@@ -1,0 +1,59 @@
+//go:build !purego
+
+package asm
+
+import "golang.org/x/sys/cpu"
+
+// HasAVX512 and HasAVX2 report the CPU features the assembly tiers need:
+// AVX-512 F and DQ (VPROLQ, VCVTUQQ2PD, opmasks), and AVX2 with FMA. They
+// are read once; x/sys/cpu also checks that the OS saves the registers.
+var (
+	HasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
+	HasAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+)
+
+// avx512 and avx2 are the assembly implementations, listed by Impls only
+// when HasAVX512 and HasAVX2 are true.
+var (
+	avx512 = Impl{
+		Name:           "avx512",
+		XoshiroUniform: xoshiroUniformAVX512,
+		XoshiroNormal:  xoshiroNormalAVX512,
+		GaussEnergy:    gaussEnergyAVX512,
+		SwapAlpha:      swapAlphaAVX512,
+	}
+	avx2 = Impl{
+		Name:           "avx2",
+		XoshiroUniform: xoshiroUniformAVX2,
+		XoshiroNormal:  xoshiroNormalAVX2,
+		GaussEnergy:    gaussEnergyAVX2,
+		SwapAlpha:      swapAlphaAVX2,
+	}
+)
+
+var impls = func() []Impl {
+	var is []Impl
+	if HasAVX512 {
+		is = append(is, avx512)
+	}
+	if HasAVX2 {
+		is = append(is, avx2)
+	}
+	return append(is, Generic)
+}()
+
+// The assembly stubs have the signatures of their generic twins.
+func _() {
+	x := xoshiroUniformAVX512
+	x = xoshiroUniformAVX2
+	x = xoshiroNormalAVX512
+	x = xoshiroNormalAVX2
+	x = XoshiroUniformGeneric
+	g := gaussEnergyAVX512
+	g = gaussEnergyAVX2
+	g = GaussEnergyGeneric
+	s := swapAlphaAVX512
+	s = swapAlphaAVX2
+	s = SwapAlphaGeneric
+	_, _, _ = x, g, s
+}

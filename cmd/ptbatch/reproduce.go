@@ -14,6 +14,7 @@ import (
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/tune"
 )
 
 // experiment is one of the paper's benchmark problems with its settings
@@ -176,7 +177,7 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 	iters := o.scaled(e.iterations, e.scans)
 	perScan := iters / e.scans
 	scansCSV := [][]string{{"method", "replicate", "scan", "iteration", "round_trips", "barrier", "nonasymptotic_barrier", "skl", "mean_rejection"}}
-	summary := [][]string{{"method", "replicates", "iterations", "round_trips_mean", "rate_mean", "rate_sd", "last_scan_rate_mean", "barrier", "nonasymptotic_barrier", "skl", "seconds"}}
+	summary := [][]string{{"method", "replicates", "iterations", "round_trips_mean", "rate_mean", "rate_sd", "tail_rate_mean", "tail_rate_sd", "last_scan_rate_mean", "barrier", "nonasymptotic_barrier", "skl", "seconds"}}
 	knotsCSV := [][]string{{"method", "knot", "eta0", "eta1"}}
 	trips := figure{title: e.title + ": cumulative round trips (mean over replicates)", xlabel: "scan", ylabel: "round trips"}
 	paths := figure{title: e.title + ": tuned spline paths (replicate 0)", xlabel: "η0 (reference exponent)", ylabel: "η1 (target exponent)"}
@@ -184,8 +185,10 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 	tw := tabwriter.NewWriter(report, 0, 0, 1, ' ', 0)
 	fmt.Fprintf(report, "\n## %s\n\n%d chains, %d iterations in %d scans, %d replicates, lr %.1f, seed %d.\n\n",
 		e.title, e.chains, iters, e.scans, reps, e.lr, o.seed)
-	fmt.Fprintln(tw, "| method\t| round trips (mean)\t| rate per iteration (mean ± sd)\t| last-scan barrier Λ\t| SKL\t| seconds\t|")
-	fmt.Fprintln(tw, "|---\t|---\t|---\t|---\t|---\t|---\t|")
+	fmt.Fprintln(tw, "| method\t| round trips (mean)\t| rate, whole run (mean ± sd)\t| rate, last 10% of scans (mean ± sd)\t| last-scan barrier Λ\t| SKL\t| seconds\t|")
+	fmt.Fprintln(tw, "|---\t|---\t|---\t|---\t|---\t|---\t|---\t|")
+	exact := exactGaussian(m)
+	var exactRows []string
 	linearBarrier := e.linearLamda
 	for _, meth := range reproduceMethods {
 		cfg := batch.Config{Model: m, Chains: e.chains, Replicates: reps, Algorithm: meth.algorithm, Iterations: iters,
@@ -220,9 +223,18 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 			tripsMean += float64(res.RoundTrips[r]) / float64(reps)
 		}
 		rm, rsd := meanSD(rates)
+		tail := tailRates(res, perScan)
+		tm, tsd := meanSD(tail)
 		summary = append(summary, []string{meth.name, itoa(reps), itoa(res.Iterations), ftoa(tripsMean), ftoa(rm), ftoa(rsd),
-			ftoa(res.RoundTripRate), ftoa(res.Barrier), ftoa(res.NonAsymptoticBarrier), ftoa(res.SKL), ftoa(res.Elapsed.Seconds())})
-		fmt.Fprintf(tw, "| %s\t| %.1f\t| %.5f ± %.5f\t| %.2f\t| %.2f\t| %.1f\t|\n", meth.name, tripsMean, rm, rsd, res.Barrier, res.SKL, res.Elapsed.Seconds())
+			ftoa(tm), ftoa(tsd), ftoa(res.RoundTripRate), ftoa(res.Barrier), ftoa(res.NonAsymptoticBarrier), ftoa(res.SKL), ftoa(res.Elapsed.Seconds())})
+		fmt.Fprintf(tw, "| %s\t| %.1f\t| %.5f ± %.5f\t| %.5f ± %.5f\t| %.2f\t| %.2f\t| %.1f\t|\n", meth.name, tripsMean, rm, rsd, tm, tsd, res.Barrier, res.SKL, res.Elapsed.Seconds())
+		if exact != nil && meth.algorithm == batch.NRPT {
+			row, err := exact.compare(meth, res, e.chains, tm)
+			if err != nil {
+				return err
+			}
+			exactRows = append(exactRows, row)
+		}
 		if meth.name == "NRPT+Linear" && math.IsNaN(linearBarrier) {
 			linearBarrier = res.Barrier
 		}
@@ -254,6 +266,20 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 		how = "estimated by NRPT+Linear's last scan (a lower estimate of Λ when rejections saturate)"
 	}
 	fmt.Fprintf(report, "\nLinear-path bound 1/(2+2Λ) = %.5f per iteration with Λ = %.2f (%s).\n", bound, linearBarrier, how)
+	if len(exactRows) > 0 {
+		fmt.Fprintf(report, "\nExact values for this Gaussian pair (tune.GaussianPair): Λ of each replicate's tuned path by quadrature, and the best\n")
+		fmt.Fprintf(report, "path of the family found by Nelder–Mead on the exact Λ; rates with %d chains on the equi-barrier schedule use the exact\n", e.chains)
+		fmt.Fprintf(report, "rejections in 1/(2+2Σ r/(1-r)).\n\n")
+		tw := tabwriter.NewWriter(report, 0, 0, 1, ' ', 0)
+		fmt.Fprintln(tw, "| method\t| tuned path Λ (mean ± sd)\t| tuned path, exact rate\t| measured rate, last 10%\t| best Λ of the family\t| best exact rate\t| measured / best\t|")
+		fmt.Fprintln(tw, "|---\t|---\t|---\t|---\t|---\t|---\t|---\t|")
+		for _, row := range exactRows {
+			fmt.Fprintln(tw, row)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
 	bx := []float64{0, float64(e.scans)}
 	trips.lines = append(trips.lines, series{name: "linear-path bound 1/(2+2Λ)", xs: bx, ys: []float64{0, bound * float64(iters)}, dashed: true})
 	for name, rows := range map[string][][]string{"scans.csv": scansCSV, "summary.csv": summary, "knots.csv": knotsCSV} {
@@ -267,6 +293,65 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 		}
 	}
 	return nil
+}
+
+// tailRates returns each replicate's round trips per iteration over the
+// last tenth of its scans (at least one), where the tuning has settled.
+func tailRates(res *batch.Result, perScan int) []float64 {
+	out := make([]float64, len(res.History))
+	for r, hist := range res.History {
+		n := len(hist)
+		k := max(n/10, 1)
+		before := 0
+		if n > k {
+			before = hist[n-k-1].RoundTrips
+		}
+		out[r] = float64(hist[n-1].RoundTrips-before) / float64(k*perScan)
+	}
+	return out
+}
+
+// exactComparison holds the closed forms of a Gaussian experiment.
+type exactComparison struct {
+	pair tune.GaussianPair
+}
+
+// exactGaussian returns the closed forms for a one-dimensional Gaussian
+// model, nil for any other model.
+func exactGaussian(m models.Model) *exactComparison {
+	g, ok := m.(*models.Gaussian)
+	if !ok || g.Dim != 1 {
+		return nil
+	}
+	return &exactComparison{tune.GaussianPair{Dim: 1, Mu0: g.Mu0, Mu1: g.Mu1, Sigma0: g.Sigma0, Sigma1: g.Sigma1}}
+}
+
+// compare returns a table row: the exact Λ and rate of the method's tuned
+// paths against the best path of its family.
+func (x *exactComparison) compare(meth reproduceMethod, res *batch.Result, chains int, measured float64) (string, error) {
+	lambdas := make([]float64, len(res.Knots))
+	rates := make([]float64, len(res.Knots))
+	for r, knots := range res.Knots {
+		path := tune.NewSpline(meth.knots)
+		if err := path.SetKnots(knots); err != nil {
+			return "", err
+		}
+		lambdas[r] = x.pair.Barrier(path)
+		rate, err := x.pair.RoundTripRate(path, chains)
+		if err != nil {
+			return "", err
+		}
+		rates[r] = rate
+	}
+	lm, lsd := meanSD(lambdas)
+	rm, _ := meanSD(rates)
+	best, bestLambda := x.pair.OptimalKnots(meth.knots)
+	bestRate, err := x.pair.RoundTripRate(best, chains)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("| %s\t| %.2f ± %.2f\t| %.5f\t| %.5f\t| %.3f\t| %.5f\t| %.0f%%\t|",
+		meth.name, lm, lsd, rm, measured, bestLambda, bestRate, 100*measured/bestRate), nil
 }
 
 // reproduceHighDim runs the paper's Figure 5: the Gaussian pair

@@ -29,8 +29,7 @@ type MixtureParams struct {
 // x = (w, μ, z): weights w_0 … w_{K-1} on the simplex, means
 // μ_0 … μ_{K-1}, one label z_n ∈ {0 … K-1} per observation y_1 … y_N, so
 // K + K + N latent variables; its first coordinate (Energies.First) is μ_0.
-// The
-// complete-data model is p(w) p(μ) Π_n p(z_n | w) p(y_n | μ_{z_n}):
+// The complete-data model is p(w) p(μ) Π_n p(z_n | w) p(y_n | μ_{z_n}):
 //
 //	W0(x) = log Dir(w; α) + Σ_i log N(μ_i; m, τ²) + Σ_n log w_{z_n}
 //	      = lnΓ(Kα) - K lnΓ(α) + Σ_i (α - 1 + n_i) log w_i
@@ -83,7 +82,17 @@ type Mixture struct {
 	hLik       float64 // 1/(2σ²)
 	precPrior  float64 // 1/τ²
 	precLik    float64 // 1/σ²
-	meanPrec   float64 // m/τ²
+
+	// The data centred on their mean ȳ (the sweeps work in centred
+	// coordinates y' = y - ȳ, μ' = μ - ȳ, which keeps the terms they
+	// subtract small), with their squares and sums.
+	yBar      float64   // ȳ
+	yc, yc2   []float64 // y'_n and y'_n², N each
+	ycSum     float64   // Σ_n y'_n
+	yc2Sum    float64   // Σ_n y'_n²
+	ycLo      float64   // min_n y'_n
+	ycHi      float64   // max_n y'_n
+	meanPrecC float64   // (m - ȳ)/τ²
 }
 
 // NewMixtureModel returns the mixture with parameters p, or an error naming
@@ -116,7 +125,12 @@ func NewMixtureModel(p MixtureParams) (*Mixture, error) {
 	lgKa, _ := math.Lgamma(k * p.Alpha)
 	lga, _ := math.Lgamma(p.Alpha)
 	tau2, sigma2 := p.PriorSD*p.PriorSD, p.Sigma*p.Sigma
-	return &Mixture{
+	yBar := 0.0
+	for _, y := range p.Data {
+		yBar += y
+	}
+	yBar /= n
+	m := &Mixture{
 		p:          p,
 		dirConst:   lgKa - k*lga,
 		priorConst: -k / 2 * math.Log(2*math.Pi*tau2),
@@ -125,8 +139,24 @@ func NewMixtureModel(p MixtureParams) (*Mixture, error) {
 		hLik:       1 / (2 * sigma2),
 		precPrior:  1 / tau2,
 		precLik:    1 / sigma2,
-		meanPrec:   p.PriorMean / tau2,
-	}, nil
+		yBar:       yBar,
+		yc:         make([]float64, len(p.Data)),
+		yc2:        make([]float64, len(p.Data)),
+		meanPrecC:  (p.PriorMean - yBar) / tau2,
+	}
+	for i, y := range p.Data {
+		d := y - yBar
+		m.yc[i], m.yc2[i] = d, d*d
+		m.ycSum += m.yc[i]
+		m.yc2Sum += m.yc2[i]
+		if i == 0 || d < m.ycLo {
+			m.ycLo = d
+		}
+		if i == 0 || d > m.ycHi {
+			m.ycHi = d
+		}
+	}
+	return m, nil
 }
 
 // Params returns a copy of the model's parameters.
@@ -149,7 +179,7 @@ func (m *Mixture) Annealed(eta0, eta1 float64) (beta, gamma float64, ok bool) {
 	beta, gamma = eta0+eta1, eta1
 	prec := beta * m.precPrior
 	if gamma < 0 {
-		prec += gamma * float64(len(m.p.Data)) * m.precLik
+		prec += float64(gamma * float64(len(m.p.Data)) * m.precLik)
 	}
 	ok = finite(eta0) && finite(eta1) && beta > 0 && prec > 0 && finite(prec)
 	return beta, gamma, ok
@@ -162,48 +192,148 @@ func (m *Mixture) logPrior(logw, mu, counts []float64) float64 {
 	a1 := m.p.Alpha - 1
 	for i := range logw {
 		d := mu[i] - m.p.PriorMean
-		s += (a1+counts[i])*logw[i] - m.hPrior*d*d
+		s += float64((a1+counts[i])*logw[i]) - float64(m.hPrior*d*d)
 	}
 	return s
 }
 
 // logLik returns the log likelihood given sq = Σ_n (y_n - μ_{z_n})².
-func (m *Mixture) logLik(sq float64) float64 { return m.likConst - m.hLik*sq }
+func (m *Mixture) logLik(sq float64) float64 { return m.likConst - float64(m.hLik*sq) }
 
-// mixLogLik returns -g2 (y - μ)², with g2 = γ/(2σ²): the log of
-// N(y; μ, σ²)^γ up to a constant.
-func mixLogLik(g2, y, mu float64) float64 {
-	d := y - mu
-	return -g2 * d * d
+// mixSqDev returns Σ_{z_n=i} (y_n - μ_i)² of one component from the
+// sufficient statistics of its observations in centred coordinates: count
+// c, sum s = Σ y'_n and sum of squares q = Σ y'_n², and its centred mean
+// muc = μ_i - ȳ: q - 2 muc s + c muc² = q + muc (c muc - 2s).
+func mixSqDev(c, s, q, muc float64) float64 {
+	return q + float64(muc*(float64(c*muc)-2*s))
 }
 
 // meanDraw returns a draw of μ_i from its conditional (move 3 of Mixture)
-// given the count and sum of the observations labelled i and a standard
-// normal z.
-func (m *Mixture) meanDraw(beta, gamma, count, sum, z float64) float64 {
-	prec := beta*m.precPrior + gamma*count*m.precLik
-	b := beta*m.meanPrec + gamma*sum*m.precLik
-	return b/prec + z/math.Sqrt(prec)
+// given the count and the centred sum Σ_{z_n=i} y'_n of the observations
+// labelled i and a standard normal z, computed in centred coordinates:
+// μ_i - ȳ = b'_i/p_i + z/√p_i with b'_i = β(m - ȳ)/τ² + γ Σ y'_n/σ².
+func (m *Mixture) meanDraw(beta, gamma, count, sumc, z float64) float64 {
+	prec := float64(beta*m.precPrior) + float64(gamma*count*m.precLik)
+	b := float64(beta*m.meanPrecC) + float64(gamma*sumc*m.precLik)
+	return m.yBar + (b/prec + z/math.Sqrt(prec))
 }
 
 // weightConc returns the Dirichlet parameter β(α-1) + β c + 1 of component
 // i's weight given its label count c (move 4), or, with c the sum of its
 // responsibilities, of the MH proposal (move 1).
 func (m *Mixture) weightConc(beta, c float64) float64 {
-	return beta*(m.p.Alpha-1) + beta*c + 1
+	return float64(beta*(m.p.Alpha-1)) + float64(beta*c) + 1
 }
 
-// mixPick returns the label chosen by t ∈ [0, Σ_i wb[i*stride]·e[i*stride])
-// among the K unnormalised probabilities wb[i*stride]·e[i*stride]: the
-// first i whose cumulative sum exceeds t (the last one if rounding leaves
-// none).
-func mixPick(wb, e []float64, stride, k int, t float64) int {
-	cum := 0.0
-	for i := 0; i < k-1; i++ {
-		cum += wb[i*stride] * e[i*stride]
-		if t < cum {
-			return i
+// The label terms. Moves 1 and 2 need, for every observation n and
+// component i, the unnormalised label probability w_i^β N(y_n; μ_i, σ²)^γ
+// up to a factor common to the components of n. In centred coordinates its
+// logarithm is, up to such a factor (the -γ y'_n²/(2σ²) and the Gaussian
+// constant),
+//
+//	l_ni = β log w_i - g2 μ'_i² + 2 g2 μ'_i y'_n,  g2 = γ/(2σ²),
+//
+// linear in y'_n, and the sweeps use E_ni = exp(l_ni - M_n) with
+// M_n = max_i l_ni (mixCoef, mixTerm): E_ni ≤ 1 with equality at the
+// largest, so the sum S_n = Σ_i E_ni lies in [1, K]. For K = 2 the terms
+// are taken relative to component 0 instead, E_n0 = 1 and
+// E_n1 = exp(d_n) with d_n = l_n1 - l_n0 = A + B (y_n - (μ_0 + μ_1)/2),
+// A = β log(w_1/w_0), B = 2 g2 (μ_1 - μ_0) (mix2Coef, mix2Term): one
+// exponential per observation; d_n is clamped at 700 (E_n1 ≤ 1e304), which
+// changes the label probability of component 0 only when it is below
+// 1e-304, and mixExps flushes E_n1 to 0 below e^-700 likewise. The
+// rounding error of l_ni or d_n is a few ulps of the largest of its terms
+// (|β log w_i|, g2 μ'_i², |2 g2 μ'_i y'_n|), which for the components that
+// carry weight at an observation are of order 10–100 in the paper's
+// models: a relative error near 1e-14 in a label probability (components
+// far from the observation have larger terms, and terms E_ni below
+// e^-600 or so).
+
+// mixCoef returns the coefficients of l_ni = c + b y'_n for a component of
+// log weight lw and centred mean muc.
+func mixCoef(beta, g2, lw, muc float64) (c, b float64) {
+	return float64(beta*lw) - float64(g2*muc*muc), 2 * g2 * muc
+}
+
+// mixTerm returns l_ni = c + b y'_n.
+func mixTerm(c, b, yc float64) float64 { return c + float64(b*yc) }
+
+// liveComponents appends to live, in increasing order, the components of
+// one replicate whose label terms are not all flushed to 0, given the
+// coefficients cc, cb of its terms l_ni = c_i + b_i y'_n (mixCoef), and
+// returns it; the others need no work (their terms E_ni are exactly 0 for
+// every n). Component i is certainly flushed when another component l
+// beats it by more than 701 at both ends of the data range [y'_lo, y'_hi]:
+// l_ni - l_nl is linear in y'_n, so it is below -701 at every observation,
+// hence E_ni = exp(l_ni - M_n) with M_n ≥ l_nl has an argument below
+// mixExpMin = -700. The candidates l are the largest components at the two
+// ends. The margin covers rounding: the computed l_ni differ from the exact
+// ones by at most 2^-52 (|c_i| + |b_i| max|y'|), far less than the
+// 1e-14 (|c_i| + |c_l| + (|b_i| + |b_l|) max|y'|) allowed.
+func (m *Mixture) liveComponents(cc, cb []float64, live []int32) []int32 {
+	lo, hi := m.ycLo, m.ycHi
+	yMax := max(-lo, hi)
+	iLo, iHi := 0, 0
+	for i := range cc {
+		if mixTerm(cc[i], cb[i], lo) > mixTerm(cc[iLo], cb[iLo], lo) {
+			iLo = i
+		}
+		if mixTerm(cc[i], cb[i], hi) > mixTerm(cc[iHi], cb[iHi], hi) {
+			iHi = i
 		}
 	}
-	return k - 1
+	beaten := func(i, l int) bool {
+		lim := mixExpMin - 1 - 1e-14*(math.Abs(cc[i])+math.Abs(cc[l])+(math.Abs(cb[i])+math.Abs(cb[l]))*yMax)
+		return mixTerm(cc[i], cb[i], lo)-mixTerm(cc[l], cb[l], lo) < lim &&
+			mixTerm(cc[i], cb[i], hi)-mixTerm(cc[l], cb[l], hi) < lim
+	}
+	for i := range cc {
+		if !beaten(i, iLo) && !beaten(i, iHi) {
+			live = append(live, int32(i))
+		}
+	}
+	return live
+}
+
+// mix2Coef returns A, B and the midpoint (μ_0 + μ_1)/2 of the two-component
+// terms from the log weights and the means.
+func mix2Coef(beta, g2, lw0, lw1, mu0, mu1 float64) (a, b, mid float64) {
+	return beta * (lw1 - lw0), 2 * g2 * (mu1 - mu0), 0.5 * (mu0 + mu1)
+}
+
+// mix2Term returns d_n = A + B (y_n - mid), clamped at 700.
+func mix2Term(a, b, mid, y float64) float64 {
+	d := a + float64(b*(y-mid))
+	if d > 700 {
+		d = 700
+	}
+	return d
+}
+
+// mixLabel returns the label drawn by the uniform u from the cumulative
+// sums cum[0] ≤ … ≤ cum[K-1] of the unnormalised label probabilities: the
+// number of i < K-1 with cum[i] ≤ u·cum[K-1], i.e. the first i whose
+// cumulative sum exceeds u·cum[K-1] (K-1 if rounding leaves none).
+func mixLabel(cum []float64, u float64) uint8 {
+	k := len(cum)
+	t := u * cum[k-1]
+	var z uint8
+	for _, c := range cum[:k-1] {
+		z += b2u8(c <= t)
+	}
+	return z
+}
+
+// mix2Label is mixLabel for two components with cumulative sums f0 and
+// f0 + f1·e, e = E_n1.
+func mix2Label(f0, f1, e, u float64) uint8 {
+	return b2u8(f0 <= u*(f0+float64(f1*e)))
+}
+
+// b2u8 returns 1 for true and 0 for false (compiled without a branch).
+func b2u8(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }

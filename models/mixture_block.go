@@ -13,63 +13,113 @@ func (m *Mixture) NewBlock(rows int) Block {
 	const lanes = layout.Lanes
 	k, n := m.p.K, len(m.p.Data)
 	kl := k * lanes
-	return &mixBlock{
+	b := &mixBlock{
 		m: m, rows: rows, k: k, n: n,
 		w:       layout.Float64s(rows * kl),
 		mu:      layout.Float64s(rows * kl),
+		logw:    layout.Float64s(rows * kl),
 		z:       make([]uint8, rows*n*lanes),
-		logw:    layout.Float64s(kl),
-		logwp:   layout.Float64s(kl),
-		wp:      layout.Float64s(kl),
-		wb:      layout.Float64s(kl),
-		wbp:     layout.Float64s(kl),
-		r:       layout.Float64s(kl),
-		rp:      layout.Float64s(kl),
-		c:       layout.Float64s(kl),
-		cp:      layout.Float64s(kl),
-		counts:  layout.Float64s(kl),
-		sums:    layout.Float64s(kl),
 		normals: layout.Float64s(kl),
+		gz:      layout.Float64s(kl),
+		gu:      layout.Float64s(kl),
 		e:       layout.Float64s(n * kl),
-		s:       layout.Float64s(n * lanes),
-		sp:      layout.Float64s(n * lanes),
 		inv:     layout.Float64s(n * lanes),
-		invp:    layout.Float64s(n * lanes),
+		vt:      layout.Float64s(n),
 		u:       layout.Float64s(n * lanes),
-		lane:    make([]float64, 6*k),
+		live:    make([]int32, 0, k+1),
 	}
+	for j := range b.ln {
+		b.ln[j] = newMixLane(k)
+	}
+	return b
 }
 
 // mixBlock holds rows slots × layout.Lanes replicates of the mixture state,
 // struct-of-arrays with lanes innermost: weight i of row r, lane j is
-// w[(r*K+i)*Lanes+j], likewise mu; label n is z[(r*N+n)*Lanes+j] (a byte).
-// A sweep processes one row at a time, with every step looping over lanes
-// innermost; the per-lane rejection loops of the Gamma draws take lane j's
-// numbers alone (rng.Lane(j)). Per row, lane j draws, in this order: the K
-// Gamma variates of the MH proposal, the MH uniform, N label uniforms, K
-// normals (Stream.Normal of K rows), the K Gamma variates of the weights.
-// A lane whose coefficients are improper draws the uniforms and normals
-// (they are filled for all lanes at once) but no Gamma variates.
+// w[(r*K+i)*Lanes+j], likewise mu and logw (log w, kept beside w); label n
+// is z[(r*N+n)*Lanes+j] (a byte).
+//
+// A sweep processes one row at a time, and within it one lane at a time:
+// Go compiles neither SIMD nor unrolled loops, and the per-observation
+// passes measured faster as plain loops over one replicate's observations,
+// with the running sums in registers, on scratch that holds each lane's
+// terms contiguously, than as loops with the lanes innermost, whose running
+// sums live in memory. What the block adds to the scalar reference is the
+// batched random numbers, scratch without allocation, the cached log
+// weights, and for K ≠ 2 the skipping of components whose label terms all
+// flush to 0 (liveComponents): in the galaxy's sweeps most lanes away from
+// the reference have a single live component (the empty ones sit near the
+// prior mean 150, far from every velocity), whose terms are all e^0 = 1.
+//
+// Per row, lane j draws, in this order: for the MH proposal's Dirichlet
+// draw K normals (Stream.Normal of K rows) and K uniforms (Stream.Uniform),
+// the first try of each of its Gamma variates, then the numbers of any
+// rejected try (rng.Lane(j)); the MH uniform; N label uniforms; K normals
+// for the means; for the weights' Dirichlet draw K normals and K uniforms,
+// then those of rejected tries (rng.Lane(j)). A lane whose coefficients are
+// improper, or whose proposal parameters are not (mhProposable), draws
+// what is filled for all lanes at once but no more, and an improper lane is
+// otherwise skipped.
 type mixBlock struct {
 	m          *Mixture
 	rows, k, n int
 	w, mu      []float64
+	logw       []float64
 	z          []uint8
 
-	// Scratch for the row being swept; K×Lanes unless noted.
+	// Scratch for the row being swept.
 	beta, gamma, g2 [layout.Lanes]float64 // β, γ, γ/(2σ²)
 	ok, prop, acc   [layout.Lanes]bool    // proper; MH proposed; MH accepted
-	dl              [layout.Lanes]float64 // L(w') - L(w)
-	logw, logwp, wp []float64             // log w, log w', w'
-	wb, wbp         []float64             // w^β, w'^β
-	r, rp, c, cp    []float64             // R(w), R(w'), c(w), c(w')
-	counts, sums    []float64             // n_i and Σ_{z_n=i} y_n
-	normals         []float64
-	e               []float64 // N×K×Lanes: E_ni of mhLogRatio
-	s, sp           []float64 // N×Lanes: S_n(w), S_n(w')
-	inv, invp       []float64 // N×Lanes: 1/S_n(w), 1/S_n(w')
-	u               []float64 // N×Lanes uniforms
-	lane            []float64 // 6×K: one lane's values gathered
+	uMH             [layout.Lanes]float64 // the MH uniforms
+	ln              [layout.Lanes]mixLane // per-lane values
+	normals         []float64             // K×Lanes: the normals of move 3
+	gz, gu          []float64             // K×Lanes: first normals and uniforms of a Dirichlet draw
+	e               []float64             // lane j: [j*N*K, (j+1)*N*K), see mixLane
+	inv             []float64             // lane j: [j*N, (j+1)*N), 1/S_n(w)
+	vt              []float64             // N: 1/S'_n of one lane
+	u               []float64             // N×Lanes label uniforms
+	live            []int32               // scratch of liveComponents
+
+	// trace, when set (by tests), receives the quantities of every MH
+	// proposal of move 1: row, lane, ΔL, R(w), R(w') and w'.
+	trace func(r, j int, dl float64, rr, rrp, wp []float64)
+}
+
+// mixLane holds one lane's values during a row's sweep, K each: the
+// replicate's log weights, weights and means gathered from the row, the
+// proposal's log weights, weights and factors a_i (mixWeightFactors), its
+// expected counts and Dirichlet parameters at w and w', the label factors
+// f (a where the MH move accepted, 1 elsewhere), the sufficient statistics
+// of the new labels, and, for K ≠ 2, the term coefficients and the live
+// components (those not flushed, in order; its terms E_ni are stored
+// E[n*m+p] for live component p of m). dl is ΔL of mhLogRatio.
+type mixLane struct {
+	lw, w, mu           []float64
+	lwp, wp, a          []float64
+	r, rp, c, cp        []float64
+	f                   []float64
+	counts, sums, sqs   []float64
+	cc, cb, lc, lb, cum []float64
+	gz, gu              []float64
+	live                []int32
+	dl                  float64
+}
+
+func newMixLane(k int) mixLane {
+	v := make([]float64, 22*k)
+	next := func() []float64 {
+		s := v[:k:k]
+		v = v[k:]
+		return s
+	}
+	return mixLane{
+		lw: next(), w: next(), mu: next(), lwp: next(), wp: next(), a: next(),
+		r: next(), rp: next(), c: next(), cp: next(), f: next(),
+		counts: next(), sums: next(), sqs: next(),
+		cc: next(), cb: next(), lc: next(), lb: next(), cum: next(),
+		gz: next(), gu: next(),
+		live: make([]int32, 0, k),
+	}
 }
 
 // Init sets every row to the paper's initial state (weights 1/K, means 0,
@@ -81,17 +131,20 @@ func (b *mixBlock) Init(rng *kernel.Stream, out Energies) {
 		b.z[i] = 0
 	}
 	w0 := 1 / float64(b.k)
+	lw0 := math.Log(w0)
 	for i := range b.w {
-		b.w[i], b.mu[i] = w0, 0
-	}
-	for j := 0; j < lanes; j++ {
-		b.ok[j] = true
-		for i := 0; i < b.k; i++ {
-			b.counts[i*lanes+j] = 0
-		}
-		b.counts[j] = float64(b.n)
+		b.w[i], b.logw[i], b.mu[i] = w0, lw0, 0
 	}
 	for r := 0; r < b.rows; r++ {
+		for j := 0; j < lanes; j++ {
+			b.ok[j] = true
+			ln := &b.ln[j]
+			b.gather(r, j)
+			for i := range ln.counts {
+				ln.counts[i], ln.sums[i], ln.sqs[i] = 0, 0, 0
+			}
+			ln.counts[0], ln.sums[0], ln.sqs[0] = float64(b.n), b.m.ycSum, b.m.yc2Sum
+		}
 		b.energies(r, out)
 	}
 }
@@ -113,275 +166,408 @@ func (b *mixBlock) Explore(rng *kernel.Stream, eta0, eta1 []float64, out Energie
 	for r := 0; r < b.rows; r++ {
 		b.coefficients(r, eta0, eta1)
 		b.moveWeightsMH(r, rng)
-		b.moveLabels(r, rng)
-		b.moveMeans(r, rng)
-		b.moveWeightsGibbs(r, rng)
+		rng.Uniform(b.u)
+		rng.Normal(b.normals)
+		rng.Normal(b.gz)
+		rng.Uniform(b.gu)
+		for j := 0; j < layout.Lanes; j++ {
+			if b.ok[j] {
+				b.moveLabels(r, j)
+				b.moveMeans(r, j)
+				b.moveWeightsGibbs(r, j, rng)
+			}
+		}
 		b.energies(r, out)
 	}
 }
 
-// coefficients sets β, γ and properness of every lane of row r.
+// coefficients sets β, γ and properness of every lane of row r, and
+// gathers the state of its proper lanes.
 func (b *mixBlock) coefficients(r int, eta0, eta1 []float64) {
 	const lanes = layout.Lanes
 	for j := 0; j < lanes; j++ {
 		b.beta[j], b.gamma[j], b.ok[j] = b.m.Annealed(eta0[r*lanes+j], eta1[r*lanes+j])
 		b.g2[j] = b.gamma[j] * b.m.hLik
+		if b.ok[j] {
+			b.gather(r, j)
+		}
 	}
 }
 
-// likTerms fills e with E_ni (see mhLogRatio) for row r's means.
-func (b *mixBlock) likTerms(r int) {
+// gather copies the weights, log weights and means of row r, lane j into
+// its mixLane.
+func (b *mixBlock) gather(r, j int) {
 	const lanes = layout.Lanes
-	k := b.k
-	kl := k * lanes
-	mu := b.mu[r*kl : (r+1)*kl]
-	g2 := &b.g2
-	for n, y := range b.m.p.Data {
-		en := b.e[n*kl : (n+1)*kl]
-		var mx [lanes]float64
-		for i := 0; i < k; i++ {
-			a := (*[lanes]float64)(en[i*lanes:])
-			m := (*[lanes]float64)(mu[i*lanes:])
-			for j := range a {
-				a[j] = mixLogLik(g2[j], y, m[j])
-				if i == 0 || a[j] > mx[j] {
-					mx[j] = a[j]
-				}
-			}
-		}
-		for i := 0; i < k; i++ {
-			a := (*[lanes]float64)(en[i*lanes:])
-			for j := range a {
-				a[j] = mixExp(a[j] - mx[j])
-			}
-		}
+	ln := &b.ln[j]
+	for i := 0; i < b.k; i++ {
+		q := (r*b.k+i)*lanes + j
+		ln.w[i], ln.lw[i], ln.mu[i] = b.w[q], b.logw[q], b.mu[q]
 	}
 }
 
-// weightTerms computes, for the log weights logw, wb = w^β, S_n(w) into s,
-// 1/S_n(w) into inv and R(w) into rr (see mhLogRatio), summing over
-// components, then observations, in order.
-func (b *mixBlock) weightTerms(logw, wb, s, inv, rr []float64) {
-	const lanes = layout.Lanes
-	k := b.k
-	kl := k * lanes
-	for i := 0; i < k; i++ {
-		for j := 0; j < lanes; j++ {
-			wb[i*lanes+j] = math.Exp(b.beta[j] * logw[i*lanes+j])
-			rr[i*lanes+j] = 0
-		}
-	}
-	for n := range b.m.p.Data {
-		en := b.e[n*kl : (n+1)*kl]
-		var sum [lanes]float64
-		for i := 0; i < k; i++ {
-			a := (*[lanes]float64)(en[i*lanes:])
-			v := (*[lanes]float64)(wb[i*lanes:])
-			for j := range a {
-				sum[j] += v[j] * a[j]
-			}
-		}
-		sn := (*[lanes]float64)(s[n*lanes:])
-		in := (*[lanes]float64)(inv[n*lanes:])
-		for j := range sum {
-			sn[j] = sum[j]
-			in[j] = 1 / sum[j]
-		}
-		for i := 0; i < k; i++ {
-			a := (*[lanes]float64)(en[i*lanes:])
-			q := (*[lanes]float64)(rr[i*lanes:])
-			for j := range a {
-				q[j] += a[j] * in[j]
-			}
-		}
-	}
-	for i := range rr {
-		rr[i] *= wb[i]
-	}
-}
-
-// logLikDiff sets dl to L(w') - L(w) = Σ_n log(S_n(w')/S_n(w)) from the
-// terms of both weightTerms passes, by mixLogRatioStep over n in order.
-func (b *mixBlock) logLikDiff() {
-	const lanes = layout.Lanes
-	var p [lanes]float64
-	for j := range p {
-		p[j], b.dl[j] = 1, 0
-	}
-	for n := range b.m.p.Data {
-		sp := (*[lanes]float64)(b.sp[n*lanes:])
-		in := (*[lanes]float64)(b.inv[n*lanes:])
-		for j := range p {
-			p[j], b.dl[j] = mixLogRatioStep(p[j], b.dl[j], sp[j]*in[j])
-		}
-	}
-	for j := range p {
-		b.dl[j] += math.Log(p[j])
-	}
-}
-
-// moveWeightsMH is move 1: the MH step for the weights of row r with the
-// labels marginalised (mhLogRatio). It leaves the label terms E in e, and
-// S_n in s, or in sp where accepted (b.acc).
+// moveWeightsMH is move 1 for every proper lane of row r: the MH step for
+// the weights with the labels marginalised (mhLogRatio). It leaves the label
+// terms in e and the label factors in each lane's f.
 func (b *mixBlock) moveWeightsMH(r int, rng *kernel.Stream) {
 	const lanes = layout.Lanes
-	k := b.k
-	kl := k * lanes
-	w := b.w[r*kl : (r+1)*kl]
-	b.likTerms(r)
-	for i := range w {
-		b.logw[i] = math.Log(w[i])
-	}
-	b.weightTerms(b.logw, b.wb, b.s, b.inv, b.r)
-	for i := 0; i < k; i++ {
-		for j := 0; j < lanes; j++ {
-			b.c[i*lanes+j] = b.m.weightConc(b.beta[j], b.r[i*lanes+j])
-		}
-	}
-	conc, draw := b.lane[:k], b.lane[k:2*k]
+	rng.Normal(b.gz)
+	rng.Uniform(b.gu)
 	for j := 0; j < lanes; j++ {
 		b.prop[j] = false
 		if !b.ok[j] {
 			continue
 		}
-		for i := 0; i < k; i++ {
-			conc[i] = b.c[i*lanes+j]
+		ln := &b.ln[j]
+		if b.k == 2 {
+			b.terms2(j)
+		} else {
+			b.terms(j)
 		}
-		if !mhProposable(conc) {
+		for i := range ln.c {
+			ln.c[i] = b.m.weightConc(b.beta[j], ln.r[i])
+		}
+		if !mhProposable(ln.c) {
 			continue
 		}
 		b.prop[j] = true
-		mixDirichlet(rng.Lane(j), conc, draw)
-		for i := 0; i < k; i++ {
-			b.wp[i*lanes+j] = draw[i]
+		b.dirichlet(j, rng, ln.c, ln.wp)
+		for i, v := range ln.wp {
+			ln.lwp[i] = math.Log(v)
+		}
+		lambda := mixWeightFactors(b.beta[j], ln.lw, ln.lwp, ln.a)
+		if b.k == 2 {
+			b.propTerms2(j, lambda)
+		} else {
+			b.propTerms(j, lambda)
+		}
+		for i := range ln.cp {
+			ln.cp[i] = b.m.weightConc(b.beta[j], ln.rp[i])
+		}
+		if b.trace != nil {
+			b.trace(r, j, ln.dl, ln.r, ln.rp, ln.wp)
 		}
 	}
-	for i := range b.wp {
-		b.logwp[i] = math.Log(b.wp[i])
-	}
-	b.weightTerms(b.logwp, b.wbp, b.sp, b.invp, b.rp)
-	b.logLikDiff()
-	for i := 0; i < k; i++ {
-		for j := 0; j < lanes; j++ {
-			b.cp[i*lanes+j] = b.m.weightConc(b.beta[j], b.rp[i*lanes+j])
-		}
-	}
-	u := b.u[:lanes]
-	rng.Uniform(u)
-	lw, lwp, rr, rrp, c, cp := b.lane[:k], b.lane[k:2*k], b.lane[2*k:3*k], b.lane[3*k:4*k], b.lane[4*k:5*k], b.lane[5*k:6*k]
+	rng.Uniform(b.uMH[:])
 	for j := 0; j < lanes; j++ {
 		b.acc[j] = false
+		ln := &b.ln[j]
+		for i := range ln.f {
+			ln.f[i] = 1
+		}
 		if !b.prop[j] {
 			continue
 		}
-		for i := 0; i < k; i++ {
-			q := i*lanes + j
-			lw[i], lwp[i], rr[i], rrp[i], c[i], cp[i] = b.logw[q], b.logwp[q], b.r[q], b.rp[q], b.c[q], b.cp[q]
-		}
-		if math.Log(u[j]) < mhLogRatio(b.beta[j], lw, lwp, rr, rrp, c, cp, b.dl[j]) {
-			b.acc[j] = true
-			for i := 0; i < k; i++ {
-				w[i*lanes+j] = b.wp[i*lanes+j]
+		b.acc[j] = math.Log(b.uMH[j]) < mhLogRatio(b.beta[j], ln.lw, ln.lwp, ln.r, ln.rp, ln.c, ln.cp, ln.dl)
+		if b.acc[j] {
+			copy(ln.w, ln.wp)
+			copy(ln.lw, ln.lwp)
+			copy(ln.f, ln.a)
+			for i := 0; i < b.k; i++ {
+				q := (r*b.k+i)*lanes + j
+				b.w[q], b.logw[q] = ln.w[i], ln.lw[i]
 			}
 		}
 	}
 }
 
-// moveLabels is move 2: every label of row r from its conditional
-// P(z_n = i) = w_i^β E_ni / S_n(w), by one uniform each, using the terms
-// left by moveWeightsMH; it also tallies the counts and sums of the new
-// labels.
-func (b *mixBlock) moveLabels(r int, rng *kernel.Stream) {
+// terms2 computes, for K = 2 and lane j, the label terms E_n1 (with
+// E_n0 = 1; see the comment above mixCoef) into e, 1/S_n(w) with
+// S_n(w) = 1 + E_n1 into inv, and the expected counts R_i(w) =
+// Σ_n E_ni/S_n(w) (see mhLogRatio).
+func (b *mixBlock) terms2(j int) {
+	ln := &b.ln[j]
+	nd := b.n
+	e, inv := b.e[j*nd*2:][:nd], b.inv[j*nd:][:nd]
+	a, bb, mid := mix2Coef(b.beta[j], b.g2[j], ln.lw[0], ln.lw[1], ln.mu[0], ln.mu[1])
+	for n, y := range b.m.p.Data[:nd] {
+		e[n] = mix2Term(a, bb, mid, y)
+	}
+	mixExps(e)
+	var r0, r1 float64
+	for n, en := range e {
+		v := 1 / (1 + en)
+		inv[n] = v
+		r0 += v
+		r1 += float64(en * v)
+	}
+	ln.r[0], ln.r[1] = r0, r1
+}
+
+// terms is terms2 for K ≠ 2: E_ni into e for the live components only
+// (E[n*m+p] for the p-th of m), S_n(w) = Σ_i E_ni.
+func (b *mixBlock) terms(j int) {
+	ln := &b.ln[j]
+	k, nd := b.k, b.n
+	for i := range ln.cc {
+		ln.cc[i], ln.cb[i] = mixCoef(b.beta[j], b.g2[j], ln.lw[i], ln.mu[i]-b.m.yBar)
+	}
+	ln.live = b.m.liveComponents(ln.cc, ln.cb, ln.live[:0])
+	mm := len(ln.live)
+	lc, lb := ln.lc[:mm], ln.lb[:mm]
+	for p, i := range ln.live {
+		lc[p], lb[p] = ln.cc[i], ln.cb[i]
+	}
+	e, inv := b.e[j*nd*k:][:nd*mm], b.inv[j*nd:][:nd]
+	if mm == 1 {
+		// One live component: every E_ni is e^0 = 1 and every S_n is 1
+		// (often so for the galaxy away from the reference, where one
+		// component holds all the data and the others sit near the prior
+		// mean 150).
+		for n := range inv {
+			e[n], inv[n] = 1, 1
+		}
+		for i := range ln.r {
+			ln.r[i] = 0
+		}
+		r := 0.0
+		for range inv {
+			r += 1
+		}
+		ln.r[ln.live[0]] = r
+		return
+	}
+	for n, yc := range b.m.yc[:nd] {
+		en := e[n*mm : n*mm+mm]
+		mx := 0.0
+		for p := range en {
+			l := mixTerm(lc[p], lb[p], yc)
+			en[p] = l
+			if p == 0 {
+				mx = l
+			} else {
+				mx = max(mx, l)
+			}
+		}
+		s := 0.0
+		for p, l := range en {
+			x, v := l-mx, 0.0 // v = mixExp(x), inlined
+			if x >= mixExpMin {
+				v = mixExpFinish(mixExpReduce(x))
+			}
+			en[p] = v
+			s += v
+		}
+		inv[n] = 1 / s
+	}
+	for i := range ln.r {
+		ln.r[i] = 0
+	}
+	// R_i of the live components, one at a time so that the sum stays in
+	// a register.
+	for p, i := range ln.live {
+		r := 0.0
+		for n, v := range inv {
+			r += float64(e[n*mm+p] * v)
+		}
+		ln.r[i] = r
+	}
+}
+
+// propTerms2 is the second pass of move 1 for K = 2 and lane j: with the
+// factors a_i of mixWeightFactors, S'_n = a_0 + a_1 E_n1, it sets the
+// expected counts R_i(w') = a_i Σ_n E_ni/S'_n and dl to
+// ΔL = Nλ + Σ_n log(S'_n/S_n(w)) (by mixLogRatioStep over n in order).
+func (b *mixBlock) propTerms2(j int, lambda float64) {
+	ln := &b.ln[j]
+	nd := b.n
+	e, inv := b.e[j*nd*2:][:nd], b.inv[j*nd:][:nd]
+	a0, a1 := ln.a[0], ln.a[1]
+	var r0, r1 float64
+	p, dl := 1.0, float64(nd)*lambda
+	for n, en := range e {
+		t := a0 + float64(a1*en)
+		v := 1 / t
+		r0 += v
+		r1 += float64(en * v)
+		ratio := t * inv[n]
+		if q := p * ratio; mixRatioInRange(ratio, q) { // mixLogRatioStep
+			p = q
+		} else {
+			p, dl = mixLogRatioSlow(p, dl, ratio)
+		}
+	}
+	ln.dl = dl + math.Log(p)
+	ln.rp[0], ln.rp[1] = r0*a0, r1*a1
+}
+
+// propTerms is propTerms2 for K ≠ 2: S'_n = Σ_i a_i E_ni over the live
+// components.
+func (b *mixBlock) propTerms(j int, lambda float64) {
+	ln := &b.ln[j]
+	k, nd := b.k, b.n
+	mm := len(ln.live)
+	e, inv, vt := b.e[j*nd*k:][:nd*mm], b.inv[j*nd:][:nd], b.vt[:nd]
+	la := ln.lc[:mm] // a_i of the live components
+	for p, i := range ln.live {
+		la[p] = ln.a[i]
+	}
+	pr, dl := 1.0, float64(nd)*lambda
+	for n, iv := range inv {
+		t := 0.0
+		for p, x := range e[n*mm : n*mm+mm] {
+			t += float64(la[p] * x)
+		}
+		if mm > 1 || n == 0 {
+			vt[n] = 1 / t
+		} else {
+			vt[n] = vt[0] // one live component: t = a_i for every n
+		}
+		ratio := t * iv
+		if q := pr * ratio; mixRatioInRange(ratio, q) { // mixLogRatioStep
+			pr = q
+		} else {
+			pr, dl = mixLogRatioSlow(pr, dl, ratio)
+		}
+	}
+	ln.dl = dl + math.Log(pr)
+	for i := range ln.rp {
+		ln.rp[i] = 0
+	}
+	for p, i := range ln.live {
+		r := 0.0
+		for n, v := range vt {
+			r += float64(e[n*mm+p] * v)
+		}
+		ln.rp[i] = r
+	}
+	for i := range ln.rp {
+		ln.rp[i] *= ln.a[i]
+	}
+}
+
+// moveLabels is move 2 for row r, lane j: every label from its conditional
+// P(z_n = i) = f_i E_ni / Σ_l f_l E_nl, by one uniform each (mixLabel),
+// using the terms left by moveWeightsMH; it also tallies the sufficient
+// statistics of the new labels.
+func (b *mixBlock) moveLabels(r, j int) {
 	const lanes = layout.Lanes
-	k := b.k
-	kl := k * lanes
-	rng.Uniform(b.u)
-	for i := range b.counts {
-		b.counts[i], b.sums[i] = 0, 0
-	}
-	z := b.z[r*b.n*lanes : (r+1)*b.n*lanes]
-	for n, y := range b.m.p.Data {
-		for j := 0; j < lanes; j++ {
-			if !b.ok[j] {
-				continue
-			}
-			wb, s := b.wb, b.s
-			if b.acc[j] {
-				wb, s = b.wbp, b.sp
-			}
-			t := b.u[n*lanes+j] * s[n*lanes+j]
-			i := mixPick(wb[j:], b.e[n*kl+j:], lanes, k, t)
-			z[n*lanes+j] = uint8(i)
-			b.counts[i*lanes+j]++
-			b.sums[i*lanes+j] += y
+	ln := &b.ln[j]
+	k, nd := b.k, b.n
+	z := b.z[r*nd*lanes : (r+1)*nd*lanes]
+	u := b.u[:nd*lanes]
+	yc, yc2 := b.m.yc[:nd], b.m.yc2[:nd]
+	if k == 2 {
+		e := b.e[j*nd*2:][:nd]
+		f0, f1 := ln.f[0], ln.f[1]
+		var n1, s1, q1 float64
+		for n, en := range e {
+			l := mix2Label(f0, f1, en, u[n*lanes+j])
+			z[n*lanes+j] = l
+			x := float64(l)
+			n1 += x
+			s1 += float64(x * yc[n])
+			q1 += float64(x * yc2[n])
 		}
+		ln.counts[0], ln.sums[0], ln.sqs[0] = float64(nd)-n1, b.m.ycSum-s1, b.m.yc2Sum-q1
+		ln.counts[1], ln.sums[1], ln.sqs[1] = n1, s1, q1
+		return
+	}
+	mm := len(ln.live)
+	e := b.e[j*nd*k:][:nd*mm]
+	lf, cum := ln.lc[:mm], ln.cum[:mm]
+	for p, i := range ln.live {
+		lf[p] = ln.f[i]
+	}
+	// ext[q] is the label when the first q live cumulative sums are at most
+	// t: live[q], or K-1 when none exceeds t (mixLabel's rule: the sums of
+	// the flushed components repeat the previous sum and so never exceed t
+	// first).
+	ext := append(b.live[:0], ln.live...)
+	ext = append(ext, int32(k-1))
+	b.live = ext
+	for n := range yc {
+		en := e[n*mm : n*mm+mm]
+		s := 0.0
+		for p, x := range en {
+			s += float64(lf[p] * x)
+			cum[p] = s
+		}
+		t := u[n*lanes+j] * s
+		q := 0
+		for _, c := range cum {
+			q += int(b2u8(c <= t))
+		}
+		z[n*lanes+j] = uint8(ext[q])
+	}
+	// The sufficient statistics, one possible label at a time (the live
+	// components and K-1) so that the sums stay in registers; the others
+	// get none. Adding x·y' with x = 0 leaves a sum unchanged, so each is
+	// the plain sum over its observations in order.
+	for i := range ln.counts {
+		ln.counts[i], ln.sums[i], ln.sqs[i] = 0, 0, 0
+	}
+	if ln.live[mm-1] == int32(k-1) {
+		ext = ext[:mm]
+	}
+	for _, i := range ext {
+		var c, sy, sy2 float64
+		for n, y := range yc {
+			x := float64(b2u8(z[n*lanes+j] == uint8(i)))
+			c += x
+			sy += float64(x * y)
+			sy2 += float64(x * yc2[n])
+		}
+		ln.counts[i], ln.sums[i], ln.sqs[i] = c, sy, sy2
 	}
 }
 
-// moveMeans is move 3: every mean of row r from its Gaussian conditional.
-func (b *mixBlock) moveMeans(r int, rng *kernel.Stream) {
-	const lanes = layout.Lanes
-	kl := b.k * lanes
-	mu := b.mu[r*kl : (r+1)*kl]
-	rng.Normal(b.normals)
-	for i := 0; i < b.k; i++ {
-		for j := 0; j < lanes; j++ {
-			if b.ok[j] {
-				q := i*lanes + j
-				mu[q] = b.m.meanDraw(b.beta[j], b.gamma[j], b.counts[q], b.sums[q], b.normals[q])
-			}
-		}
-	}
-}
-
-// moveWeightsGibbs is move 4: the weights of row r from their Dirichlet
+// moveMeans is move 3 for row r, lane j: every mean from its Gaussian
 // conditional.
-func (b *mixBlock) moveWeightsGibbs(r int, rng *kernel.Stream) {
+func (b *mixBlock) moveMeans(r, j int) {
 	const lanes = layout.Lanes
-	k := b.k
-	w := b.w[r*k*lanes : (r+1)*k*lanes]
-	conc, draw := b.lane[:k], b.lane[k:2*k]
-	for j := 0; j < lanes; j++ {
-		if !b.ok[j] {
-			continue
-		}
-		for i := 0; i < k; i++ {
-			conc[i] = b.m.weightConc(b.beta[j], b.counts[i*lanes+j])
-		}
-		mixDirichlet(rng.Lane(j), conc, draw)
-		for i := 0; i < k; i++ {
-			w[i*lanes+j] = draw[i]
-		}
+	ln := &b.ln[j]
+	for i := range ln.mu {
+		ln.mu[i] = b.m.meanDraw(b.beta[j], b.gamma[j], ln.counts[i], ln.sums[i], b.normals[i*lanes+j])
+		b.mu[(r*b.k+i)*lanes+j] = ln.mu[i]
 	}
 }
 
-// energies writes W0, W1 and μ_0 of row r, using the counts of its labels
-// (NaN energies for improper lanes, whose state did not move).
+// moveWeightsGibbs is move 4 for row r, lane j: the weights from their
+// Dirichlet conditional.
+func (b *mixBlock) moveWeightsGibbs(r, j int, rng *kernel.Stream) {
+	const lanes = layout.Lanes
+	ln := &b.ln[j]
+	for i := range ln.c {
+		ln.c[i] = b.m.weightConc(b.beta[j], ln.counts[i])
+	}
+	b.dirichlet(j, rng, ln.c, ln.w)
+	for i, v := range ln.w {
+		ln.lw[i] = math.Log(v)
+		q := (r*b.k+i)*lanes + j
+		b.w[q], b.logw[q] = v, ln.lw[i]
+	}
+}
+
+// dirichlet fills w with lane j's Dir(conc) draw, from the first normals
+// and uniforms in gz and gu and, for the rare rejected tries, lane j's own
+// numbers.
+func (b *mixBlock) dirichlet(j int, rng *kernel.Stream, conc, w []float64) {
+	const lanes = layout.Lanes
+	ln := &b.ln[j]
+	for i := range ln.gz {
+		ln.gz[i], ln.gu[i] = b.gz[i*lanes+j], b.gu[i*lanes+j]
+	}
+	mixDirichlet(rng.Lane(j), conc, w, ln.gz, ln.gu)
+}
+
+// energies writes W0, W1 and μ_0 of row r from each lane's values and the
+// sufficient statistics of its labels (NaN energies for improper lanes,
+// whose state did not move).
 func (b *mixBlock) energies(r int, out Energies) {
 	const lanes = layout.Lanes
-	k := b.k
-	kl := k * lanes
-	w, mu := b.w[r*kl:(r+1)*kl], b.mu[r*kl:(r+1)*kl]
-	z := b.z[r*b.n*lanes : (r+1)*b.n*lanes]
-	var sq [lanes]float64
-	for n, y := range b.m.p.Data {
-		for j := 0; j < lanes; j++ {
-			d := y - mu[int(z[n*lanes+j])*lanes+j]
-			sq[j] += d * d
-		}
-	}
-	lw, lmu, lc := b.lane[:k], b.lane[k:2*k], b.lane[2*k:3*k]
 	for j := 0; j < lanes; j++ {
 		q := r*lanes + j
-		out.First[q] = mu[j]
+		out.First[q] = b.mu[r*b.k*lanes+j]
 		if !b.ok[j] {
 			out.W0[q], out.W1[q] = math.NaN(), math.NaN()
 			continue
 		}
-		for i := 0; i < k; i++ {
-			lw[i], lmu[i], lc[i] = math.Log(w[i*lanes+j]), mu[i*lanes+j], b.counts[i*lanes+j]
+		ln := &b.ln[j]
+		sq := 0.0
+		for i := range ln.mu {
+			sq += mixSqDev(ln.counts[i], ln.sums[i], ln.sqs[i], ln.mu[i]-b.m.yBar)
 		}
-		w0 := b.m.logPrior(lw, lmu, lc)
-		out.W0[q], out.W1[q] = w0, w0+b.m.logLik(sq[j])
+		w0 := b.m.logPrior(ln.lw, ln.mu, ln.counts)
+		out.W0[q], out.W1[q] = w0, w0+b.m.logLik(sq)
 	}
 }

@@ -122,8 +122,8 @@ func mixCheck(t *testing.T, names []string, mean, se, exact, maxSE []float64) {
 }
 
 // mixEnumerate returns the exact expectations under the annealed density
-// with powers β = eta0 + eta1 and γ = eta1 of a two-component mixture, by
-// enumerating all 2^N label configurations z. Given z, with counts n_i,
+// with powers β = eta0 + eta1 and γ = eta1 of a K-component mixture, by
+// enumerating all K^N label configurations z. Given z, with counts n_i,
 // sums S_i = Σ_{z_n=i} y_n and Q_i = Σ_{z_n=i} y_n², the weights and means
 // integrate in closed form:
 //
@@ -133,11 +133,12 @@ func mixCheck(t *testing.T, names []string, mean, se, exact, maxSE []float64) {
 //	P_i = β/τ² + γ n_i/σ², B_i = β m/τ² + γ S_i/σ², C_i = β m²/τ² + γ Q_i/σ²,
 //
 // where B(c) = Π Γ(c_i)/Γ(Σ c_i) and the factors left out do not depend on
-// z. Given z, w ~ Dir(c) and μ_i ~ N(B_i/P_i, 1/P_i) independently. The
-// statistics are those of mixPosteriorStats.
+// z. Given z, w ~ Dir(c) (so E w_0 = c_0/Σc, E w_0² = c_0(c_0+1)/(Σc(Σc+1)))
+// and μ_i ~ N(B_i/P_i, 1/P_i) independently. The statistics are those of
+// mixPosteriorStats.
 func mixEnumerate(p MixtureParams, eta0, eta1 float64) []float64 {
 	beta, gamma := eta0+eta1, eta1
-	nd := len(p.Data)
+	k, nd := p.K, len(p.Data)
 	tau2, s2 := p.PriorSD*p.PriorSD, p.Sigma*p.Sigma
 	type conf struct {
 		logw  float64
@@ -145,20 +146,26 @@ func mixEnumerate(p MixtureParams, eta0, eta1 float64) []float64 {
 	}
 	var confs []conf
 	maxLog := math.Inf(-1)
-	for mask := 0; mask < 1<<nd; mask++ {
-		var cnt, sum, sq [2]float64
+	configs := 1
+	for range p.Data {
+		configs *= k
+	}
+	for code := 0; code < configs; code++ {
+		cnt, sum, sq := make([]float64, k), make([]float64, k), make([]float64, k)
 		z := make([]int, nd)
-		for n, y := range p.Data {
-			i := (mask >> n) & 1
+		for n, y, rest := 0, 0.0, code; n < nd; n, rest = n+1, rest/k {
+			y = p.Data[n]
+			i := rest % k
 			z[n] = i
 			cnt[i]++
 			sum[i] += y
 			sq[i] += y * y
 		}
-		var c, mean, prec [2]float64
-		lw := 0.0
-		for i := 0; i < 2; i++ {
+		c, mean, prec := make([]float64, k), make([]float64, k), make([]float64, k)
+		lw, cs := 0.0, 0.0
+		for i := 0; i < k; i++ {
 			c[i] = beta*(p.Alpha-1) + beta*cnt[i] + 1
+			cs += c[i]
 			lg, _ := math.Lgamma(c[i])
 			lw += lg
 			P := beta/tau2 + gamma*cnt[i]/s2
@@ -167,9 +174,8 @@ func mixEnumerate(p MixtureParams, eta0, eta1 float64) []float64 {
 			lw += 0.5*math.Log(2*math.Pi/P) - 0.5*(C-B*B/P)
 			mean[i], prec[i] = B/P, P
 		}
-		lgs, _ := math.Lgamma(c[0] + c[1])
+		lgs, _ := math.Lgamma(cs)
 		lw -= lgs
-		cs := c[0] + c[1]
 		st := []float64{
 			mean[0],
 			mean[0]*mean[0] + 1/prec[0],
@@ -209,15 +215,16 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// mixPosteriorStats are, for a two-component state: μ_0, μ_0², w_0, w_0²,
+// mixPosteriorStats are, for a state of K components: μ_0, μ_0², w_0, w_0²,
 // the indicators 1{z_a = z_b} of every pair a < b, and μ_{z_n} of every n
-// (the label-switching symmetry makes P(z_n = 0) = 1/2, so the pairwise
+// (the label-switching symmetry makes P(z_n = i) = 1/K, so the pairwise
 // co-clustering and the mean of each point's component carry the
 // information about the labels).
 func mixPosteriorStats(b *mixBlock, r, j int, _ float64, dst []float64) {
 	const lanes = layout.Lanes
-	w0 := b.w[(r*2)*lanes+j]
-	mu := func(i int) float64 { return b.mu[(r*2+i)*lanes+j] }
+	k := b.k
+	w0 := b.w[(r*k)*lanes+j]
+	mu := func(i int) float64 { return b.mu[(r*k+i)*lanes+j] }
 	z := func(n int) int { return int(b.z[(r*b.n+n)*lanes+j]) }
 	dst[0], dst[1], dst[2], dst[3] = mu(0), mu(0)*mu(0), w0, w0*w0
 	s := 4
@@ -234,36 +241,54 @@ func mixPosteriorStats(b *mixBlock, r, j int, _ float64, dst []float64) {
 }
 
 // TestMixtureSweepLeavesPosteriorInvariant runs the full sweep (moves 1–4)
-// on a two-component mixture with three points and compares posterior
-// moments of μ and w, co-clustering frequencies and the means of each
-// point's component with their exact values by enumeration (mixEnumerate),
-// at the target η = (0, 1) and at an interior annealed density. The chains
-// start from the paper's initial state (means 0, labels 0), so the burn-in
-// also checks that they forget it.
+// on mixtures of two and of three components with three points and
+// compares posterior moments of μ and w, co-clustering frequencies and the
+// means of each point's component with their exact values by enumeration
+// (mixEnumerate), at the target η = (0, 1) and at an interior annealed
+// density. Two components take the block's code for K = 2, three its
+// general code. The chains start from the paper's initial state (means 0,
+// labels 0), so the burn-in also checks that they forget it.
 func TestMixtureSweepLeavesPosteriorInvariant(t *testing.T) {
-	p := MixtureParams{K: 2, Sigma: 1, PriorMean: 0.5, PriorSD: 2, Alpha: 1.5, Data: []float64{-1.5, 0.3, 2.4}}
-	m, err := NewMixtureModel(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := []float64{-1.5, 0.3, 2.4}
 	names := []string{"mu0", "mu0^2", "w0", "w0^2", "z0=z1", "z0=z2", "z1=z2", "mu[z0]", "mu[z1]", "mu[z2]"}
-	// Largest SE with power, about 3× the SEs measured with keep = 4000
-	// (μ0 0.004-0.009, μ0² 0.01, w 0.0006, indicators 0.001, μ[z_n]
-	// 0.002-0.003), so that chains that stop mixing fail the test.
-	maxSE := []float64{0.03, 0.04, 0.002, 0.002, 0.004, 0.004, 0.004, 0.01, 0.01, 0.01}
+	cases := []struct {
+		p     MixtureParams
+		maxSE []float64
+	}{
+		// Largest SE with power, about 3× the SEs measured with
+		// keep = 4000 (μ0 0.004-0.009, μ0² 0.01, w 0.0006, indicators
+		// 0.001, μ[z_n] 0.002-0.003), so that chains that stop mixing fail
+		// the test.
+		{MixtureParams{K: 2, Sigma: 1, PriorMean: 0.5, PriorSD: 2, Alpha: 1.5, Data: data},
+			[]float64{0.03, 0.04, 0.002, 0.002, 0.004, 0.004, 0.004, 0.01, 0.01, 0.01}},
+		// The same for K = 3 (measured μ0 0.004-0.008, μ0² 0.013, w0
+		// 0.0005, w0² 0.0004, indicators 0.0003-0.0015, μ[z_n]
+		// 0.0017-0.0027).
+		{MixtureParams{K: 3, Sigma: 0.8, PriorMean: 0.5, PriorSD: 2, Alpha: 1.2, Data: data},
+			[]float64{0.03, 0.04, 0.0015, 0.0012, 0.005, 0.005, 0.005, 0.008, 0.008, 0.008}},
+	}
 	keep := 4000
 	if testing.Short() {
 		keep = 1500
-		for s := range maxSE {
-			maxSE[s] *= 1.7 // √(4000/1500) ≈ 1.63
-		}
 	}
-	for _, eta := range [][2]float64{{0, 1}, {0.6, 0.25}} {
-		t.Run(fmt.Sprintf("eta=%v,%v", eta[0], eta[1]), func(t *testing.T) {
-			exact := mixEnumerate(p, eta[0], eta[1])
-			mean, se := mixChainMeans(m, 11, 8, 100, keep, eta[0], eta[1], mixPosteriorStats, len(names))
-			mixCheck(t, names, mean, se, exact, maxSE)
-		})
+	for _, tc := range cases {
+		m, err := NewMixtureModel(tc.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		maxSE := append([]float64(nil), tc.maxSE...)
+		if testing.Short() {
+			for s := range maxSE {
+				maxSE[s] *= 1.7 // √(4000/1500) ≈ 1.63
+			}
+		}
+		for _, eta := range [][2]float64{{0, 1}, {0.6, 0.25}} {
+			t.Run(fmt.Sprintf("K=%d,eta=%v,%v", tc.p.K, eta[0], eta[1]), func(t *testing.T) {
+				exact := mixEnumerate(tc.p, eta[0], eta[1])
+				mean, se := mixChainMeans(m, 11, 8, 100, keep, eta[0], eta[1], mixPosteriorStats, len(names))
+				mixCheck(t, names, mean, se, exact, maxSE)
+			})
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package models
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,7 +30,7 @@ func mixSmall(t testing.TB) *Mixture {
 func mixEtas(rng *rand.Rand, rows int) (eta0, eta1 []float64) {
 	list := [][2]float64{
 		{1, 0}, {0, 1}, {0.5, 0.5}, {0.3, 0.05}, {0.9, 0.6}, {-0.2, 1}, {0.01, 0.02},
-		{0, 0}, {-1, 0.5}, {1, -1e9},
+		{0.97, 0.03}, {0.9, 0.1}, {0, 0}, {-1, 0.5}, {1, -1e9},
 	}
 	eta0 = make([]float64, rows*layout.Lanes)
 	eta1 = make([]float64, rows*layout.Lanes)
@@ -44,23 +45,44 @@ func sameFloat(a, b float64) bool {
 	return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
 }
 
+// mixOne is a one-component mixture (K = 1: every label is 0).
+func mixOne(t testing.TB) *Mixture {
+	m, err := NewMixtureModel(MixtureParams{
+		K: 1, Sigma: 1.3, PriorMean: -1, PriorSD: 3, Alpha: 2,
+		Data: []float64{-2.1, -0.4, 0.3, 1.9},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // TestMixtureBlockMatchesScalar checks that the batched sweep and the scalar
 // reference agree bit for bit, in states and energies, for every lane of
 // blocks starting at replicates 0 and 8, over sweeps whose per-slot
-// coefficients change (as when replicas swap) and include improper ones.
+// coefficients change (as when replicas swap) and include improper ones:
+// K = 3, the galaxy's K = 6 (whose blocks skip the components with no
+// weight at an observation, liveComponents; the coefficients with small γ
+// make some of them nearly so, and mixtureLiveCounts checks that the sweeps
+// meet one, several and all live components), the mixture's K = 2 (its own
+// code) and K = 1.
 func TestMixtureBlockMatchesScalar(t *testing.T) {
 	cases := []struct {
 		m            *Mixture
 		rows, sweeps int
+		checkLive    bool
 	}{
-		{mixSmall(t), 3, 25},
-		{NewGalaxy(), 2, 6},
-		{NewMixture(7), 1, 3},
+		{mixSmall(t), 3, 25, false},
+		{NewGalaxy(), 4, 40, true},
+		{NewMixture(7), 1, 3, false},
+		{mixOne(t), 2, 10, false},
 	}
 	if testing.Short() {
-		cases[1].sweeps, cases[2].sweeps = 3, 1
+		cases[1].sweeps, cases[2].sweeps = 10, 1
 	}
 	for _, tc := range cases {
+		live := make([]int, tc.m.p.K+1) // lane-rows by number of live components
+		proposals := 0
 		for _, first := range []int{0, 8} {
 			m, rows := tc.m, tc.rows
 			k, n := m.p.K, len(m.p.Data)
@@ -72,7 +94,28 @@ func TestMixtureBlockMatchesScalar(t *testing.T) {
 				First: make([]float64, rows*layout.Lanes),
 			}
 			blk.Init(rng, out)
+			// The MH proposals of every sweep, whose numbers reach the
+			// state only through rare discrete decisions, are compared
+			// too: bits of ΔL, R(w), R(w'), w' by row and lane.
+			type mhKey struct{ r, j int }
+			var blockMH, scalarMH map[mhKey][]uint64
+			record := func(to map[mhKey][]uint64, r, j int, dl float64, rr, rrp, wp []float64) {
+				v := []uint64{math.Float64bits(dl)}
+				for _, x := range [][]float64{rr, rrp, wp} {
+					for _, y := range x {
+						v = append(v, math.Float64bits(y))
+					}
+				}
+				to[mhKey{r, j}] = v
+			}
+			blk.trace = func(r, j int, dl float64, rr, rrp, wp []float64) { record(blockMH, r, j, dl, rr, rrp, wp) }
 			sc := m.Scalar()
+			scs := make([]Scalar, layout.Lanes)
+			for j := range scs {
+				scs[j] = mixScalar{m: m, trace: func(r int, dl float64, rr, rrp, wp []float64) {
+					record(scalarMH, r, j, dl, rr, rrp, wp)
+				}}
+			}
 			lanes := make([]Lane, layout.Lanes)
 			states := make([][][]float64, layout.Lanes)
 			w0s := make([][]float64, layout.Lanes)
@@ -110,6 +153,8 @@ func TestMixtureBlockMatchesScalar(t *testing.T) {
 					break
 				}
 				eta0, eta1 := mixEtas(etaRNG, rows)
+				mixLiveCounts(blk, eta0, eta1, live)
+				blockMH, scalarMH = map[mhKey][]uint64{}, map[mhKey][]uint64{}
 				blk.Explore(rng, eta0, eta1, out)
 				for j := range lanes {
 					e0 := make([]float64, rows)
@@ -117,9 +162,54 @@ func TestMixtureBlockMatchesScalar(t *testing.T) {
 					for r := range e0 {
 						e0[r], e1[r] = eta0[r*layout.Lanes+j], eta1[r*layout.Lanes+j]
 					}
-					w0s[j], w1s[j] = sc.Explore(lanes[j], states[j], e0, e1)
+					w0s[j], w1s[j] = scs[j].Explore(lanes[j], states[j], e0, e1)
+				}
+				if len(blockMH) != len(scalarMH) {
+					t.Fatalf("%s first=%d sweep %d: %d MH proposals, scalar %d", m.Name(), first, sweep, len(blockMH), len(scalarMH))
+				}
+				proposals += len(blockMH)
+				for key, v := range blockMH {
+					if !slices.Equal(v, scalarMH[key]) {
+						t.Fatalf("%s first=%d sweep %d row %d lane %d: MH proposal (ΔL, R(w), R(w'), w') differs from the scalar's",
+							m.Name(), first, sweep, key.r, key.j)
+					}
 				}
 			}
+		}
+		if proposals == 0 {
+			t.Errorf("%s: no MH proposal compared", tc.m.Name())
+		}
+		if k := tc.m.p.K; tc.checkLive {
+			t.Logf("%s: lane-rows by number of live components: %v", tc.m.Name(), live[1:])
+			several := 0
+			for _, c := range live[2:k] {
+				several += c
+			}
+			if live[1] == 0 || several == 0 || live[k] == 0 {
+				t.Errorf("%s: the sweeps did not meet one, several and all live components: %v", tc.m.Name(), live[1:])
+			}
+		}
+	}
+}
+
+// mixLiveCounts adds to live[m] the number of proper lane-rows of blk with
+// m live components (liveComponents) under the coefficients eta0, eta1, as
+// the block's next sweep will find them.
+func mixLiveCounts(blk *mixBlock, eta0, eta1 []float64, live []int) {
+	m, k := blk.m, blk.k
+	cc, cb := make([]float64, k), make([]float64, k)
+	for r := 0; r < blk.rows; r++ {
+		for j := 0; j < layout.Lanes; j++ {
+			q := r*layout.Lanes + j
+			beta, gamma, ok := m.Annealed(eta0[q], eta1[q])
+			if !ok {
+				continue
+			}
+			for i := 0; i < k; i++ {
+				p := (r*k+i)*layout.Lanes + j
+				cc[i], cb[i] = mixCoef(beta, gamma*m.hLik, blk.logw[p], blk.mu[p]-m.yBar)
+			}
+			live[len(m.liveComponents(cc, cb, nil))]++
 		}
 	}
 }

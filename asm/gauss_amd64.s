@@ -7,132 +7,135 @@
 // func gaussEnergyAVX512(w0 []float64, w1 []float64, first []float64, m []float64, s []float64, z []float64, dim int, mu0 float64, mu1 float64, h0 float64, h1 float64)
 // Requires: AVX, AVX512F
 TEXT ·gaussEnergyAVX512(SB), NOSPLIT, $0-184
-	MOVQ         w0_base+0(FP), AX
-	MOVQ         w1_base+24(FP), CX
-	MOVQ         first_base+48(FP), DX
-	MOVQ         m_base+72(FP), BX
-	MOVQ         s_base+96(FP), SI
-	MOVQ         z_base+120(FP), DI
-	MOVQ         m_len+80(FP), R8
-	SHRQ         $0x03, R8
-	MOVQ         dim+144(FP), R9
-	MOVQ         R9, R10
-	SHLQ         $0x06, R10
+	LEAQ         consts<>+0(SB), AX
+	ADDQ         $0x3f, AX
+	ANDQ         $-64, AX
+	MOVQ         w0_base+0(FP), CX
+	MOVQ         w1_base+24(FP), DX
+	MOVQ         first_base+48(FP), BX
+	MOVQ         m_base+72(FP), SI
+	MOVQ         s_base+96(FP), DI
+	MOVQ         z_base+120(FP), R8
+	MOVQ         m_len+80(FP), R9
+	SHRQ         $0x03, R9
+	MOVQ         dim+144(FP), R10
+	MOVQ         R10, R11
+	SHLQ         $0x06, R11
 	VBROADCASTSD mu0+152(FP), Z0
 	VBROADCASTSD mu1+160(FP), Z1
 	VBROADCASTSD h0+168(FP), Z2
 	VBROADCASTSD h1+176(FP), Z3
-	MOVQ         R8, R11
-	SHRQ         $0x01, R11
-	CMPQ         R11, $0x00
+	MOVQ         R9, R12
+	SHRQ         $0x01, R12
+	CMPQ         R12, $0x00
 	JE           gaussEnergyAVX512_pairs_done
 
 gaussEnergyAVX512_pairs:
-	MOVQ        DI, R12
-	ADDQ        R10, R12
-	VMOVUPD     (BX), Z4
-	VMOVUPD     (SI), Z5
+	MOVQ        R8, R13
+	ADDQ        R11, R13
+	VMOVUPD     (SI), Z4
+	VMOVUPD     (DI), Z5
 	VMOVAPD     Z4, Z6
-	VFMADD231PD (DI), Z5, Z6
-	VMOVUPD     Z6, (DX)
+	VFMADD231PD (R8), Z5, Z6
+	VMOVUPD     Z6, (BX)
 	VPXORQ      Z7, Z7, Z7
 	VPXORQ      Z8, Z8, Z8
-	VMOVUPD     64(BX), Z6
-	VMOVUPD     64(SI), Z13
+	VMOVUPD     64(SI), Z6
+	VMOVUPD     64(DI), Z13
 	VMOVAPD     Z6, Z14
-	VFMADD231PD (R12), Z13, Z14
-	VMOVUPD     Z14, 64(DX)
+	VFMADD231PD (R13), Z13, Z14
+	VMOVUPD     Z14, 64(BX)
 	VPXORQ      Z9, Z9, Z9
 	VPXORQ      Z10, Z10, Z10
-	MOVQ        R9, R13
-	MOVQ        DI, R14
-	CMPQ        R13, $0x00
+	MOVQ        R10, R14
+	MOVQ        R8, R15
+	CMPQ        R14, $0x00
 	JE          gaussEnergyAVX512_pairs_d_done
 
 gaussEnergyAVX512_pairs_d:
 	VMOVAPD     Z4, Z14
-	VFMADD231PD (R14), Z5, Z14
+	VFMADD231PD (R15), Z5, Z14
 	VSUBPD      Z1, Z14, Z15
 	VSUBPD      Z0, Z14, Z14
 	VFMADD231PD Z14, Z14, Z7
 	VFMADD231PD Z15, Z15, Z8
 	VMOVAPD     Z6, Z14
-	VFMADD231PD (R12), Z13, Z14
+	VFMADD231PD (R13), Z13, Z14
 	VSUBPD      Z1, Z14, Z15
 	VSUBPD      Z0, Z14, Z14
 	VFMADD231PD Z14, Z14, Z9
 	VFMADD231PD Z15, Z15, Z10
-	ADDQ        $0x40, R14
-	ADDQ        $0x40, R12
-	DECQ        R13
+	ADDQ        $0x40, R15
+	ADDQ        $0x40, R13
+	DECQ        R14
 	JNZ         gaussEnergyAVX512_pairs_d
 
 gaussEnergyAVX512_pairs_d_done:
-	VPXORQ  consts<>+0(SB), Z7, Z7
-	VPXORQ  consts<>+0(SB), Z8, Z8
+	VPXORQ  (AX), Z7, Z7
+	VPXORQ  (AX), Z8, Z8
 	VMULPD  Z2, Z7, Z7
 	VMULPD  Z3, Z8, Z8
-	VMOVUPD Z7, (AX)
-	VMOVUPD Z8, (CX)
-	VPXORQ  consts<>+0(SB), Z9, Z9
-	VPXORQ  consts<>+0(SB), Z10, Z10
+	VMOVUPD Z7, (CX)
+	VMOVUPD Z8, (DX)
+	VPXORQ  (AX), Z9, Z9
+	VPXORQ  (AX), Z10, Z10
 	VMULPD  Z2, Z9, Z9
 	VMULPD  Z3, Z10, Z10
-	VMOVUPD Z9, 64(AX)
-	VMOVUPD Z10, 64(CX)
-	ADDQ    $0x00000080, AX
+	VMOVUPD Z9, 64(CX)
+	VMOVUPD Z10, 64(DX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000080, DX
 	ADDQ    $0x00000080, BX
 	ADDQ    $0x00000080, SI
-	ADDQ    R10, DI
-	ADDQ    R10, DI
-	DECQ    R11
+	ADDQ    $0x00000080, DI
+	ADDQ    R11, R8
+	ADDQ    R11, R8
+	DECQ    R12
 	JNZ     gaussEnergyAVX512_pairs
 
 gaussEnergyAVX512_pairs_done:
-	ANDQ $0x01, R8
-	CMPQ R8, $0x00
+	ANDQ $0x01, R9
+	CMPQ R9, $0x00
 	JE   gaussEnergyAVX512_odd_done
 
 gaussEnergyAVX512_odd:
-	VMOVUPD     (BX), Z4
-	VMOVUPD     (SI), Z5
+	VMOVUPD     (SI), Z4
+	VMOVUPD     (DI), Z5
 	VMOVAPD     Z4, Z6
-	VFMADD231PD (DI), Z5, Z6
-	VMOVUPD     Z6, (DX)
+	VFMADD231PD (R8), Z5, Z6
+	VMOVUPD     Z6, (BX)
 	VPXORQ      Z11, Z11, Z11
 	VPXORQ      Z12, Z12, Z12
-	MOVQ        R9, R11
-	MOVQ        DI, R12
-	CMPQ        R11, $0x00
+	MOVQ        R10, R12
+	MOVQ        R8, R13
+	CMPQ        R12, $0x00
 	JE          gaussEnergyAVX512_odd_d_done
 
 gaussEnergyAVX512_odd_d:
 	VMOVAPD     Z4, Z6
-	VFMADD231PD (R12), Z5, Z6
+	VFMADD231PD (R13), Z5, Z6
 	VSUBPD      Z1, Z6, Z7
 	VSUBPD      Z0, Z6, Z6
 	VFMADD231PD Z6, Z6, Z11
 	VFMADD231PD Z7, Z7, Z12
-	ADDQ        $0x40, R12
-	DECQ        R11
+	ADDQ        $0x40, R13
+	DECQ        R12
 	JNZ         gaussEnergyAVX512_odd_d
 
 gaussEnergyAVX512_odd_d_done:
-	VPXORQ  consts<>+0(SB), Z11, Z11
-	VPXORQ  consts<>+0(SB), Z12, Z12
+	VPXORQ  (AX), Z11, Z11
+	VPXORQ  (AX), Z12, Z12
 	VMULPD  Z2, Z11, Z11
 	VMULPD  Z3, Z12, Z12
-	VMOVUPD Z11, (AX)
-	VMOVUPD Z12, (CX)
-	ADDQ    $0x00000040, AX
+	VMOVUPD Z11, (CX)
+	VMOVUPD Z12, (DX)
 	ADDQ    $0x00000040, CX
 	ADDQ    $0x00000040, DX
 	ADDQ    $0x00000040, BX
 	ADDQ    $0x00000040, SI
-	ADDQ    R10, DI
-	DECQ    R8
+	ADDQ    $0x00000040, DI
+	ADDQ    R11, R8
+	DECQ    R9
 	JNZ     gaussEnergyAVX512_odd
 
 gaussEnergyAVX512_odd_done:
@@ -142,81 +145,84 @@ gaussEnergyAVX512_odd_done:
 // func gaussEnergyAVX2(w0 []float64, w1 []float64, first []float64, m []float64, s []float64, z []float64, dim int, mu0 float64, mu1 float64, h0 float64, h1 float64)
 // Requires: AVX, AVX2, FMA3
 TEXT ·gaussEnergyAVX2(SB), NOSPLIT, $0-184
-	MOVQ         w0_base+0(FP), AX
-	MOVQ         w1_base+24(FP), CX
-	MOVQ         first_base+48(FP), DX
-	MOVQ         m_base+72(FP), BX
-	MOVQ         s_base+96(FP), SI
-	MOVQ         z_base+120(FP), DI
-	MOVQ         m_len+80(FP), R8
-	SHRQ         $0x03, R8
-	MOVQ         dim+144(FP), R9
-	MOVQ         R9, R10
-	SHLQ         $0x06, R10
+	LEAQ         consts<>+0(SB), AX
+	ADDQ         $0x3f, AX
+	ANDQ         $-64, AX
+	MOVQ         w0_base+0(FP), CX
+	MOVQ         w1_base+24(FP), DX
+	MOVQ         first_base+48(FP), BX
+	MOVQ         m_base+72(FP), SI
+	MOVQ         s_base+96(FP), DI
+	MOVQ         z_base+120(FP), R8
+	MOVQ         m_len+80(FP), R9
+	SHRQ         $0x03, R9
+	MOVQ         dim+144(FP), R10
+	MOVQ         R10, R11
+	SHLQ         $0x06, R11
 	VBROADCASTSD mu0+152(FP), Y0
 	VBROADCASTSD mu1+160(FP), Y1
 	VBROADCASTSD h0+168(FP), Y2
 	VBROADCASTSD h1+176(FP), Y3
-	CMPQ         R8, $0x00
+	CMPQ         R9, $0x00
 	JE           gaussEnergyAVX2_rows_done
 
 gaussEnergyAVX2_rows:
-	VMOVUPD     (BX), Y4
-	VMOVUPD     (SI), Y5
+	VMOVUPD     (SI), Y4
+	VMOVUPD     (DI), Y5
 	VMOVAPD     Y4, Y6
-	VFMADD231PD (DI), Y5, Y6
-	VMOVUPD     Y6, (DX)
+	VFMADD231PD (R8), Y5, Y6
+	VMOVUPD     Y6, (BX)
 	VPXOR       Y6, Y6, Y6
 	VPXOR       Y7, Y7, Y7
-	VMOVUPD     32(BX), Y8
-	VMOVUPD     32(SI), Y9
+	VMOVUPD     32(SI), Y8
+	VMOVUPD     32(DI), Y9
 	VMOVAPD     Y8, Y10
-	VFMADD231PD 32(DI), Y9, Y10
-	VMOVUPD     Y10, 32(DX)
+	VFMADD231PD 32(R8), Y9, Y10
+	VMOVUPD     Y10, 32(BX)
 	VPXOR       Y10, Y10, Y10
 	VPXOR       Y11, Y11, Y11
-	MOVQ        R9, R11
-	MOVQ        DI, R12
-	CMPQ        R11, $0x00
+	MOVQ        R10, R12
+	MOVQ        R8, R13
+	CMPQ        R12, $0x00
 	JE          gaussEnergyAVX2_rows_d_done
 
 gaussEnergyAVX2_rows_d:
 	VMOVAPD     Y4, Y12
-	VFMADD231PD (R12), Y5, Y12
+	VFMADD231PD (R13), Y5, Y12
 	VSUBPD      Y1, Y12, Y13
 	VSUBPD      Y0, Y12, Y12
 	VFMADD231PD Y12, Y12, Y6
 	VFMADD231PD Y13, Y13, Y7
 	VMOVAPD     Y8, Y12
-	VFMADD231PD 32(R12), Y9, Y12
+	VFMADD231PD 32(R13), Y9, Y12
 	VSUBPD      Y1, Y12, Y13
 	VSUBPD      Y0, Y12, Y12
 	VFMADD231PD Y12, Y12, Y10
 	VFMADD231PD Y13, Y13, Y11
-	ADDQ        $0x40, R12
-	DECQ        R11
+	ADDQ        $0x40, R13
+	DECQ        R12
 	JNZ         gaussEnergyAVX2_rows_d
 
 gaussEnergyAVX2_rows_d_done:
-	VPXOR   consts<>+0(SB), Y6, Y6
-	VPXOR   consts<>+0(SB), Y7, Y7
+	VPXOR   (AX), Y6, Y6
+	VPXOR   (AX), Y7, Y7
 	VMULPD  Y2, Y6, Y6
 	VMULPD  Y3, Y7, Y7
-	VMOVUPD Y6, (AX)
-	VMOVUPD Y7, (CX)
-	VPXOR   consts<>+0(SB), Y10, Y10
-	VPXOR   consts<>+0(SB), Y11, Y11
+	VMOVUPD Y6, (CX)
+	VMOVUPD Y7, (DX)
+	VPXOR   (AX), Y10, Y10
+	VPXOR   (AX), Y11, Y11
 	VMULPD  Y2, Y10, Y10
 	VMULPD  Y3, Y11, Y11
-	VMOVUPD Y10, 32(AX)
-	VMOVUPD Y11, 32(CX)
-	ADDQ    $0x00000040, AX
+	VMOVUPD Y10, 32(CX)
+	VMOVUPD Y11, 32(DX)
 	ADDQ    $0x00000040, CX
 	ADDQ    $0x00000040, DX
 	ADDQ    $0x00000040, BX
 	ADDQ    $0x00000040, SI
-	ADDQ    R10, DI
-	DECQ    R8
+	ADDQ    $0x00000040, DI
+	ADDQ    R11, R8
+	DECQ    R9
 	JNZ     gaussEnergyAVX2_rows
 
 gaussEnergyAVX2_rows_done:
@@ -231,4 +237,12 @@ DATA consts<>+32(SB)/8, $0x8000000000000000
 DATA consts<>+40(SB)/8, $0x8000000000000000
 DATA consts<>+48(SB)/8, $0x8000000000000000
 DATA consts<>+56(SB)/8, $0x8000000000000000
-GLOBL consts<>(SB), RODATA|NOPTR, $64
+DATA consts<>+64(SB)/8, $0x8000000000000000
+DATA consts<>+72(SB)/8, $0x8000000000000000
+DATA consts<>+80(SB)/8, $0x8000000000000000
+DATA consts<>+88(SB)/8, $0x8000000000000000
+DATA consts<>+96(SB)/8, $0x8000000000000000
+DATA consts<>+104(SB)/8, $0x8000000000000000
+DATA consts<>+112(SB)/8, $0x8000000000000000
+DATA consts<>+120(SB)/8, $0x8000000000000000
+GLOBL consts<>(SB), RODATA|NOPTR, $128

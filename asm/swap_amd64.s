@@ -7,74 +7,77 @@
 // func swapAlphaAVX512(alpha []float64, rej []float64, eta0 []float64, eta1 []float64, w0 []float64, w1 []float64)
 // Requires: AVX, AVX512F
 TEXT ·swapAlphaAVX512(SB), NOSPLIT, $0-144
-	MOVQ   alpha_base+0(FP), AX
-	MOVQ   rej_base+24(FP), CX
-	MOVQ   eta0_base+48(FP), DX
-	MOVQ   eta1_base+72(FP), BX
-	MOVQ   w0_base+96(FP), SI
-	MOVQ   w1_base+120(FP), DI
-	MOVQ   alpha_len+8(FP), R8
-	SHRQ   $0x03, R8
+	LEAQ   consts<>+0(SB), AX
+	ADDQ   $0x3f, AX
+	ANDQ   $-64, AX
+	MOVQ   alpha_base+0(FP), CX
+	MOVQ   rej_base+24(FP), DX
+	MOVQ   eta0_base+48(FP), BX
+	MOVQ   eta1_base+72(FP), SI
+	MOVQ   w0_base+96(FP), DI
+	MOVQ   w1_base+120(FP), R8
+	MOVQ   alpha_len+8(FP), R9
+	SHRQ   $0x03, R9
 	VPXORQ Z0, Z0, Z0
-	CMPQ   R8, $0x00
+	CMPQ   R9, $0x00
 	JE     swapAlphaAVX512_loop_done
 
 swapAlphaAVX512_loop:
-	VMOVUPD     (DX), Z1
-	VSUBPD      64(DX), Z1, Z1
-	VMOVUPD     64(SI), Z2
-	VSUBPD      (SI), Z2, Z2
-	VMOVUPD     (BX), Z3
-	VSUBPD      64(BX), Z3, Z3
-	VMOVUPD     64(DI), Z4
-	VSUBPD      (DI), Z4, Z4
+	VMOVUPD     (BX), Z1
+	VSUBPD      64(BX), Z1, Z1
+	VMOVUPD     64(DI), Z2
+	VSUBPD      (DI), Z2, Z2
+	VMOVUPD     (SI), Z3
+	VSUBPD      64(SI), Z3, Z3
+	VMOVUPD     64(R8), Z4
+	VSUBPD      (R8), Z4, Z4
 	VMULPD      Z4, Z3, Z3
 	VFMADD231PD Z2, Z1, Z3
 	VMINPD      Z3, Z0, Z1
-	VMOVUPD     consts<>+0(SB), Z2
-	VFMADD231PD consts<>+64(SB), Z1, Z2
-	VSUBPD      consts<>+0(SB), Z2, Z3
+	VMOVUPD     (AX), Z2
+	VFMADD231PD 128(AX), Z1, Z2
+	VSUBPD      (AX), Z2, Z3
 	VMOVAPD     Z1, Z4
-	VFMADD231PD consts<>+128(SB), Z3, Z4
-	VFMADD231PD consts<>+192(SB), Z3, Z4
+	VFMADD231PD 256(AX), Z3, Z4
+	VFMADD231PD 384(AX), Z3, Z4
 	VMULPD      Z4, Z4, Z3
 	VMULPD      Z3, Z3, Z5
 	VMULPD      Z5, Z5, Z6
-	VMOVUPD     consts<>+256(SB), Z7
-	VFMADD231PD consts<>+320(SB), Z4, Z7
-	VMOVUPD     consts<>+384(SB), Z8
-	VFMADD231PD consts<>+448(SB), Z4, Z8
+	VMOVUPD     512(AX), Z7
+	VFMADD231PD 640(AX), Z4, Z7
+	VMOVUPD     768(AX), Z8
+	VFMADD231PD 896(AX), Z4, Z8
 	VFMADD231PD Z8, Z3, Z7
-	VMOVUPD     consts<>+512(SB), Z8
-	VFMADD231PD consts<>+576(SB), Z4, Z8
-	VMOVUPD     consts<>+640(SB), Z9
-	VFMADD231PD consts<>+704(SB), Z4, Z9
+	VMOVUPD     1024(AX), Z8
+	VFMADD231PD 1152(AX), Z4, Z8
+	VMOVUPD     1280(AX), Z9
+	VFMADD231PD 1408(AX), Z4, Z9
 	VFMADD231PD Z9, Z3, Z8
 	VFMADD231PD Z8, Z5, Z7
-	VMOVUPD     consts<>+768(SB), Z5
-	VFMADD231PD consts<>+832(SB), Z4, Z5
-	VMOVUPD     consts<>+896(SB), Z8
+	VMOVUPD     1536(AX), Z5
+	VFMADD231PD 1664(AX), Z4, Z5
+	VMOVUPD     1792(AX), Z8
 	VFMADD231PD Z8, Z3, Z5
 	VFMADD231PD Z5, Z6, Z7
-	VFMADD213PD consts<>+960(SB), Z4, Z7
-	VFMADD213PD consts<>+960(SB), Z4, Z7
-	VPADDQ      consts<>+1024(SB), Z2, Z2
+	VFMADD213PD 1920(AX), Z4, Z7
+	VFMADD213PD 1920(AX), Z4, Z7
+	VPADDQ      2048(AX), Z2, Z2
 	VPSLLQ      $0x34, Z2, Z2
 	VMULPD      Z2, Z7, Z7
-	VCMPPD      $0x1d, consts<>+1088(SB), Z1, K1
+	VCMPPD      $0x1d, 2176(AX), Z1, K1
 	VMOVAPD.Z   Z7, K1, Z7
-	VMOVUPD     Z7, (AX)
-	VMOVUPD     consts<>+960(SB), Z1
+	VMOVUPD     Z7, (CX)
+	VMOVUPD     1920(AX), Z1
 	VSUBPD      Z7, Z1, Z1
-	VADDPD      (CX), Z1, Z1
-	VMOVUPD     Z1, (CX)
-	ADDQ        $0x40, AX
+	VADDPD      (DX), Z1, Z1
+	VMOVUPD     Z1, (DX)
 	ADDQ        $0x40, CX
 	ADDQ        $0x40, DX
 	ADDQ        $0x40, BX
 	ADDQ        $0x40, SI
 	ADDQ        $0x40, DI
-	DECQ        R8
+	ADDQ        $0x40, R8
+	DECQ        R9
 	JNZ         swapAlphaAVX512_loop
 
 swapAlphaAVX512_loop_done:
@@ -84,74 +87,77 @@ swapAlphaAVX512_loop_done:
 // func swapAlphaAVX2(alpha []float64, rej []float64, eta0 []float64, eta1 []float64, w0 []float64, w1 []float64)
 // Requires: AVX, AVX2, FMA3
 TEXT ·swapAlphaAVX2(SB), NOSPLIT, $0-144
-	MOVQ  alpha_base+0(FP), AX
-	MOVQ  rej_base+24(FP), CX
-	MOVQ  eta0_base+48(FP), DX
-	MOVQ  eta1_base+72(FP), BX
-	MOVQ  w0_base+96(FP), SI
-	MOVQ  w1_base+120(FP), DI
-	MOVQ  alpha_len+8(FP), R8
-	SHRQ  $0x02, R8
+	LEAQ  consts<>+0(SB), AX
+	ADDQ  $0x3f, AX
+	ANDQ  $-64, AX
+	MOVQ  alpha_base+0(FP), CX
+	MOVQ  rej_base+24(FP), DX
+	MOVQ  eta0_base+48(FP), BX
+	MOVQ  eta1_base+72(FP), SI
+	MOVQ  w0_base+96(FP), DI
+	MOVQ  w1_base+120(FP), R8
+	MOVQ  alpha_len+8(FP), R9
+	SHRQ  $0x02, R9
 	VPXOR Y0, Y0, Y0
-	CMPQ  R8, $0x00
+	CMPQ  R9, $0x00
 	JE    swapAlphaAVX2_loop_done
 
 swapAlphaAVX2_loop:
-	VMOVUPD     (DX), Y1
-	VSUBPD      64(DX), Y1, Y1
-	VMOVUPD     64(SI), Y2
-	VSUBPD      (SI), Y2, Y2
-	VMOVUPD     (BX), Y3
-	VSUBPD      64(BX), Y3, Y3
-	VMOVUPD     64(DI), Y4
-	VSUBPD      (DI), Y4, Y4
+	VMOVUPD     (BX), Y1
+	VSUBPD      64(BX), Y1, Y1
+	VMOVUPD     64(DI), Y2
+	VSUBPD      (DI), Y2, Y2
+	VMOVUPD     (SI), Y3
+	VSUBPD      64(SI), Y3, Y3
+	VMOVUPD     64(R8), Y4
+	VSUBPD      (R8), Y4, Y4
 	VMULPD      Y4, Y3, Y3
 	VFMADD231PD Y2, Y1, Y3
 	VMINPD      Y3, Y0, Y1
-	VMOVUPD     consts<>+0(SB), Y2
-	VFMADD231PD consts<>+64(SB), Y1, Y2
-	VSUBPD      consts<>+0(SB), Y2, Y3
+	VMOVUPD     (AX), Y2
+	VFMADD231PD 128(AX), Y1, Y2
+	VSUBPD      (AX), Y2, Y3
 	VMOVAPD     Y1, Y4
-	VFMADD231PD consts<>+128(SB), Y3, Y4
-	VFMADD231PD consts<>+192(SB), Y3, Y4
+	VFMADD231PD 256(AX), Y3, Y4
+	VFMADD231PD 384(AX), Y3, Y4
 	VMULPD      Y4, Y4, Y3
 	VMULPD      Y3, Y3, Y5
 	VMULPD      Y5, Y5, Y6
-	VMOVUPD     consts<>+256(SB), Y7
-	VFMADD231PD consts<>+320(SB), Y4, Y7
-	VMOVUPD     consts<>+384(SB), Y8
-	VFMADD231PD consts<>+448(SB), Y4, Y8
+	VMOVUPD     512(AX), Y7
+	VFMADD231PD 640(AX), Y4, Y7
+	VMOVUPD     768(AX), Y8
+	VFMADD231PD 896(AX), Y4, Y8
 	VFMADD231PD Y8, Y3, Y7
-	VMOVUPD     consts<>+512(SB), Y8
-	VFMADD231PD consts<>+576(SB), Y4, Y8
-	VMOVUPD     consts<>+640(SB), Y9
-	VFMADD231PD consts<>+704(SB), Y4, Y9
+	VMOVUPD     1024(AX), Y8
+	VFMADD231PD 1152(AX), Y4, Y8
+	VMOVUPD     1280(AX), Y9
+	VFMADD231PD 1408(AX), Y4, Y9
 	VFMADD231PD Y9, Y3, Y8
 	VFMADD231PD Y8, Y5, Y7
-	VMOVUPD     consts<>+768(SB), Y5
-	VFMADD231PD consts<>+832(SB), Y4, Y5
-	VMOVUPD     consts<>+896(SB), Y8
+	VMOVUPD     1536(AX), Y5
+	VFMADD231PD 1664(AX), Y4, Y5
+	VMOVUPD     1792(AX), Y8
 	VFMADD231PD Y8, Y3, Y5
 	VFMADD231PD Y5, Y6, Y7
-	VFMADD213PD consts<>+960(SB), Y4, Y7
-	VFMADD213PD consts<>+960(SB), Y4, Y7
-	VPADDQ      consts<>+1024(SB), Y2, Y2
+	VFMADD213PD 1920(AX), Y4, Y7
+	VFMADD213PD 1920(AX), Y4, Y7
+	VPADDQ      2048(AX), Y2, Y2
 	VPSLLQ      $0x34, Y2, Y2
 	VMULPD      Y2, Y7, Y7
-	VCMPPD      $0x1d, consts<>+1088(SB), Y1, Y1
+	VCMPPD      $0x1d, 2176(AX), Y1, Y1
 	VANDPD      Y1, Y7, Y7
-	VMOVUPD     Y7, (AX)
-	VMOVUPD     consts<>+960(SB), Y1
+	VMOVUPD     Y7, (CX)
+	VMOVUPD     1920(AX), Y1
 	VSUBPD      Y7, Y1, Y1
-	VADDPD      (CX), Y1, Y1
-	VMOVUPD     Y1, (CX)
-	ADDQ        $0x20, AX
+	VADDPD      (DX), Y1, Y1
+	VMOVUPD     Y1, (DX)
 	ADDQ        $0x20, CX
 	ADDQ        $0x20, DX
 	ADDQ        $0x20, BX
 	ADDQ        $0x20, SI
 	ADDQ        $0x20, DI
-	DECQ        R8
+	ADDQ        $0x20, R8
+	DECQ        R9
 	JNZ         swapAlphaAVX2_loop
 
 swapAlphaAVX2_loop_done:
@@ -166,140 +172,284 @@ DATA consts<>+32(SB)/8, $0x4338000000000000
 DATA consts<>+40(SB)/8, $0x4338000000000000
 DATA consts<>+48(SB)/8, $0x4338000000000000
 DATA consts<>+56(SB)/8, $0x4338000000000000
-DATA consts<>+64(SB)/8, $0x3ff71547652b82fe
-DATA consts<>+72(SB)/8, $0x3ff71547652b82fe
-DATA consts<>+80(SB)/8, $0x3ff71547652b82fe
-DATA consts<>+88(SB)/8, $0x3ff71547652b82fe
-DATA consts<>+96(SB)/8, $0x3ff71547652b82fe
-DATA consts<>+104(SB)/8, $0x3ff71547652b82fe
-DATA consts<>+112(SB)/8, $0x3ff71547652b82fe
-DATA consts<>+120(SB)/8, $0x3ff71547652b82fe
-DATA consts<>+128(SB)/8, $0xbfe62e42fee00000
-DATA consts<>+136(SB)/8, $0xbfe62e42fee00000
-DATA consts<>+144(SB)/8, $0xbfe62e42fee00000
-DATA consts<>+152(SB)/8, $0xbfe62e42fee00000
-DATA consts<>+160(SB)/8, $0xbfe62e42fee00000
-DATA consts<>+168(SB)/8, $0xbfe62e42fee00000
-DATA consts<>+176(SB)/8, $0xbfe62e42fee00000
-DATA consts<>+184(SB)/8, $0xbfe62e42fee00000
-DATA consts<>+192(SB)/8, $0xbdea39ef35793c76
-DATA consts<>+200(SB)/8, $0xbdea39ef35793c76
-DATA consts<>+208(SB)/8, $0xbdea39ef35793c76
-DATA consts<>+216(SB)/8, $0xbdea39ef35793c76
-DATA consts<>+224(SB)/8, $0xbdea39ef35793c76
-DATA consts<>+232(SB)/8, $0xbdea39ef35793c76
-DATA consts<>+240(SB)/8, $0xbdea39ef35793c76
-DATA consts<>+248(SB)/8, $0xbdea39ef35793c76
-DATA consts<>+256(SB)/8, $0x3fe0000000000000
-DATA consts<>+264(SB)/8, $0x3fe0000000000000
-DATA consts<>+272(SB)/8, $0x3fe0000000000000
-DATA consts<>+280(SB)/8, $0x3fe0000000000000
-DATA consts<>+288(SB)/8, $0x3fe0000000000000
-DATA consts<>+296(SB)/8, $0x3fe0000000000000
-DATA consts<>+304(SB)/8, $0x3fe0000000000000
-DATA consts<>+312(SB)/8, $0x3fe0000000000000
-DATA consts<>+320(SB)/8, $0x3fc5555555555557
-DATA consts<>+328(SB)/8, $0x3fc5555555555557
-DATA consts<>+336(SB)/8, $0x3fc5555555555557
-DATA consts<>+344(SB)/8, $0x3fc5555555555557
-DATA consts<>+352(SB)/8, $0x3fc5555555555557
-DATA consts<>+360(SB)/8, $0x3fc5555555555557
-DATA consts<>+368(SB)/8, $0x3fc5555555555557
-DATA consts<>+376(SB)/8, $0x3fc5555555555557
-DATA consts<>+384(SB)/8, $0x3fa5555555555556
-DATA consts<>+392(SB)/8, $0x3fa5555555555556
-DATA consts<>+400(SB)/8, $0x3fa5555555555556
-DATA consts<>+408(SB)/8, $0x3fa5555555555556
-DATA consts<>+416(SB)/8, $0x3fa5555555555556
-DATA consts<>+424(SB)/8, $0x3fa5555555555556
-DATA consts<>+432(SB)/8, $0x3fa5555555555556
-DATA consts<>+440(SB)/8, $0x3fa5555555555556
-DATA consts<>+448(SB)/8, $0x3f811111111100df
-DATA consts<>+456(SB)/8, $0x3f811111111100df
-DATA consts<>+464(SB)/8, $0x3f811111111100df
-DATA consts<>+472(SB)/8, $0x3f811111111100df
-DATA consts<>+480(SB)/8, $0x3f811111111100df
-DATA consts<>+488(SB)/8, $0x3f811111111100df
-DATA consts<>+496(SB)/8, $0x3f811111111100df
-DATA consts<>+504(SB)/8, $0x3f811111111100df
-DATA consts<>+512(SB)/8, $0x3f56c16c16c162d6
-DATA consts<>+520(SB)/8, $0x3f56c16c16c162d6
-DATA consts<>+528(SB)/8, $0x3f56c16c16c162d6
-DATA consts<>+536(SB)/8, $0x3f56c16c16c162d6
-DATA consts<>+544(SB)/8, $0x3f56c16c16c162d6
-DATA consts<>+552(SB)/8, $0x3f56c16c16c162d6
-DATA consts<>+560(SB)/8, $0x3f56c16c16c162d6
-DATA consts<>+568(SB)/8, $0x3f56c16c16c162d6
-DATA consts<>+576(SB)/8, $0x3f2a01a01abe62dd
-DATA consts<>+584(SB)/8, $0x3f2a01a01abe62dd
-DATA consts<>+592(SB)/8, $0x3f2a01a01abe62dd
-DATA consts<>+600(SB)/8, $0x3f2a01a01abe62dd
-DATA consts<>+608(SB)/8, $0x3f2a01a01abe62dd
-DATA consts<>+616(SB)/8, $0x3f2a01a01abe62dd
-DATA consts<>+624(SB)/8, $0x3f2a01a01abe62dd
-DATA consts<>+632(SB)/8, $0x3f2a01a01abe62dd
-DATA consts<>+640(SB)/8, $0x3efa01a01a6d7808
-DATA consts<>+648(SB)/8, $0x3efa01a01a6d7808
-DATA consts<>+656(SB)/8, $0x3efa01a01a6d7808
-DATA consts<>+664(SB)/8, $0x3efa01a01a6d7808
-DATA consts<>+672(SB)/8, $0x3efa01a01a6d7808
-DATA consts<>+680(SB)/8, $0x3efa01a01a6d7808
-DATA consts<>+688(SB)/8, $0x3efa01a01a6d7808
-DATA consts<>+696(SB)/8, $0x3efa01a01a6d7808
-DATA consts<>+704(SB)/8, $0x3ec71de02375656c
-DATA consts<>+712(SB)/8, $0x3ec71de02375656c
-DATA consts<>+720(SB)/8, $0x3ec71de02375656c
-DATA consts<>+728(SB)/8, $0x3ec71de02375656c
-DATA consts<>+736(SB)/8, $0x3ec71de02375656c
-DATA consts<>+744(SB)/8, $0x3ec71de02375656c
-DATA consts<>+752(SB)/8, $0x3ec71de02375656c
-DATA consts<>+760(SB)/8, $0x3ec71de02375656c
-DATA consts<>+768(SB)/8, $0x3e927e4db67b4303
-DATA consts<>+776(SB)/8, $0x3e927e4db67b4303
-DATA consts<>+784(SB)/8, $0x3e927e4db67b4303
-DATA consts<>+792(SB)/8, $0x3e927e4db67b4303
-DATA consts<>+800(SB)/8, $0x3e927e4db67b4303
-DATA consts<>+808(SB)/8, $0x3e927e4db67b4303
-DATA consts<>+816(SB)/8, $0x3e927e4db67b4303
-DATA consts<>+824(SB)/8, $0x3e927e4db67b4303
-DATA consts<>+832(SB)/8, $0x3e5af4ddd84882fe
-DATA consts<>+840(SB)/8, $0x3e5af4ddd84882fe
-DATA consts<>+848(SB)/8, $0x3e5af4ddd84882fe
-DATA consts<>+856(SB)/8, $0x3e5af4ddd84882fe
-DATA consts<>+864(SB)/8, $0x3e5af4ddd84882fe
-DATA consts<>+872(SB)/8, $0x3e5af4ddd84882fe
-DATA consts<>+880(SB)/8, $0x3e5af4ddd84882fe
-DATA consts<>+888(SB)/8, $0x3e5af4ddd84882fe
-DATA consts<>+896(SB)/8, $0x3e21f72fc730b4ff
-DATA consts<>+904(SB)/8, $0x3e21f72fc730b4ff
-DATA consts<>+912(SB)/8, $0x3e21f72fc730b4ff
-DATA consts<>+920(SB)/8, $0x3e21f72fc730b4ff
-DATA consts<>+928(SB)/8, $0x3e21f72fc730b4ff
-DATA consts<>+936(SB)/8, $0x3e21f72fc730b4ff
-DATA consts<>+944(SB)/8, $0x3e21f72fc730b4ff
-DATA consts<>+952(SB)/8, $0x3e21f72fc730b4ff
-DATA consts<>+960(SB)/8, $0x3ff0000000000000
-DATA consts<>+968(SB)/8, $0x3ff0000000000000
-DATA consts<>+976(SB)/8, $0x3ff0000000000000
-DATA consts<>+984(SB)/8, $0x3ff0000000000000
-DATA consts<>+992(SB)/8, $0x3ff0000000000000
-DATA consts<>+1000(SB)/8, $0x3ff0000000000000
-DATA consts<>+1008(SB)/8, $0x3ff0000000000000
-DATA consts<>+1016(SB)/8, $0x3ff0000000000000
-DATA consts<>+1024(SB)/8, $0x00000000000003ff
-DATA consts<>+1032(SB)/8, $0x00000000000003ff
-DATA consts<>+1040(SB)/8, $0x00000000000003ff
-DATA consts<>+1048(SB)/8, $0x00000000000003ff
-DATA consts<>+1056(SB)/8, $0x00000000000003ff
-DATA consts<>+1064(SB)/8, $0x00000000000003ff
-DATA consts<>+1072(SB)/8, $0x00000000000003ff
-DATA consts<>+1080(SB)/8, $0x00000000000003ff
-DATA consts<>+1088(SB)/8, $0xc086232bdd7abcd2
-DATA consts<>+1096(SB)/8, $0xc086232bdd7abcd2
-DATA consts<>+1104(SB)/8, $0xc086232bdd7abcd2
-DATA consts<>+1112(SB)/8, $0xc086232bdd7abcd2
-DATA consts<>+1120(SB)/8, $0xc086232bdd7abcd2
-DATA consts<>+1128(SB)/8, $0xc086232bdd7abcd2
-DATA consts<>+1136(SB)/8, $0xc086232bdd7abcd2
-DATA consts<>+1144(SB)/8, $0xc086232bdd7abcd2
-GLOBL consts<>(SB), RODATA|NOPTR, $1152
+DATA consts<>+64(SB)/8, $0x4338000000000000
+DATA consts<>+72(SB)/8, $0x4338000000000000
+DATA consts<>+80(SB)/8, $0x4338000000000000
+DATA consts<>+88(SB)/8, $0x4338000000000000
+DATA consts<>+96(SB)/8, $0x4338000000000000
+DATA consts<>+104(SB)/8, $0x4338000000000000
+DATA consts<>+112(SB)/8, $0x4338000000000000
+DATA consts<>+120(SB)/8, $0x4338000000000000
+DATA consts<>+128(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+136(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+144(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+152(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+160(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+168(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+176(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+184(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+192(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+200(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+208(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+216(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+224(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+232(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+240(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+248(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+256(SB)/8, $0xbfe62e42fee00000
+DATA consts<>+264(SB)/8, $0xbfe62e42fee00000
+DATA consts<>+272(SB)/8, $0xbfe62e42fee00000
+DATA consts<>+280(SB)/8, $0xbfe62e42fee00000
+DATA consts<>+288(SB)/8, $0xbfe62e42fee00000
+DATA consts<>+296(SB)/8, $0xbfe62e42fee00000
+DATA consts<>+304(SB)/8, $0xbfe62e42fee00000
+DATA consts<>+312(SB)/8, $0xbfe62e42fee00000
+DATA consts<>+320(SB)/8, $0xbfe62e42fee00000
+DATA consts<>+328(SB)/8, $0xbfe62e42fee00000
+DATA consts<>+336(SB)/8, $0xbfe62e42fee00000
+DATA consts<>+344(SB)/8, $0xbfe62e42fee00000
+DATA consts<>+352(SB)/8, $0xbfe62e42fee00000
+DATA consts<>+360(SB)/8, $0xbfe62e42fee00000
+DATA consts<>+368(SB)/8, $0xbfe62e42fee00000
+DATA consts<>+376(SB)/8, $0xbfe62e42fee00000
+DATA consts<>+384(SB)/8, $0xbdea39ef35793c76
+DATA consts<>+392(SB)/8, $0xbdea39ef35793c76
+DATA consts<>+400(SB)/8, $0xbdea39ef35793c76
+DATA consts<>+408(SB)/8, $0xbdea39ef35793c76
+DATA consts<>+416(SB)/8, $0xbdea39ef35793c76
+DATA consts<>+424(SB)/8, $0xbdea39ef35793c76
+DATA consts<>+432(SB)/8, $0xbdea39ef35793c76
+DATA consts<>+440(SB)/8, $0xbdea39ef35793c76
+DATA consts<>+448(SB)/8, $0xbdea39ef35793c76
+DATA consts<>+456(SB)/8, $0xbdea39ef35793c76
+DATA consts<>+464(SB)/8, $0xbdea39ef35793c76
+DATA consts<>+472(SB)/8, $0xbdea39ef35793c76
+DATA consts<>+480(SB)/8, $0xbdea39ef35793c76
+DATA consts<>+488(SB)/8, $0xbdea39ef35793c76
+DATA consts<>+496(SB)/8, $0xbdea39ef35793c76
+DATA consts<>+504(SB)/8, $0xbdea39ef35793c76
+DATA consts<>+512(SB)/8, $0x3fe0000000000000
+DATA consts<>+520(SB)/8, $0x3fe0000000000000
+DATA consts<>+528(SB)/8, $0x3fe0000000000000
+DATA consts<>+536(SB)/8, $0x3fe0000000000000
+DATA consts<>+544(SB)/8, $0x3fe0000000000000
+DATA consts<>+552(SB)/8, $0x3fe0000000000000
+DATA consts<>+560(SB)/8, $0x3fe0000000000000
+DATA consts<>+568(SB)/8, $0x3fe0000000000000
+DATA consts<>+576(SB)/8, $0x3fe0000000000000
+DATA consts<>+584(SB)/8, $0x3fe0000000000000
+DATA consts<>+592(SB)/8, $0x3fe0000000000000
+DATA consts<>+600(SB)/8, $0x3fe0000000000000
+DATA consts<>+608(SB)/8, $0x3fe0000000000000
+DATA consts<>+616(SB)/8, $0x3fe0000000000000
+DATA consts<>+624(SB)/8, $0x3fe0000000000000
+DATA consts<>+632(SB)/8, $0x3fe0000000000000
+DATA consts<>+640(SB)/8, $0x3fc5555555555557
+DATA consts<>+648(SB)/8, $0x3fc5555555555557
+DATA consts<>+656(SB)/8, $0x3fc5555555555557
+DATA consts<>+664(SB)/8, $0x3fc5555555555557
+DATA consts<>+672(SB)/8, $0x3fc5555555555557
+DATA consts<>+680(SB)/8, $0x3fc5555555555557
+DATA consts<>+688(SB)/8, $0x3fc5555555555557
+DATA consts<>+696(SB)/8, $0x3fc5555555555557
+DATA consts<>+704(SB)/8, $0x3fc5555555555557
+DATA consts<>+712(SB)/8, $0x3fc5555555555557
+DATA consts<>+720(SB)/8, $0x3fc5555555555557
+DATA consts<>+728(SB)/8, $0x3fc5555555555557
+DATA consts<>+736(SB)/8, $0x3fc5555555555557
+DATA consts<>+744(SB)/8, $0x3fc5555555555557
+DATA consts<>+752(SB)/8, $0x3fc5555555555557
+DATA consts<>+760(SB)/8, $0x3fc5555555555557
+DATA consts<>+768(SB)/8, $0x3fa5555555555556
+DATA consts<>+776(SB)/8, $0x3fa5555555555556
+DATA consts<>+784(SB)/8, $0x3fa5555555555556
+DATA consts<>+792(SB)/8, $0x3fa5555555555556
+DATA consts<>+800(SB)/8, $0x3fa5555555555556
+DATA consts<>+808(SB)/8, $0x3fa5555555555556
+DATA consts<>+816(SB)/8, $0x3fa5555555555556
+DATA consts<>+824(SB)/8, $0x3fa5555555555556
+DATA consts<>+832(SB)/8, $0x3fa5555555555556
+DATA consts<>+840(SB)/8, $0x3fa5555555555556
+DATA consts<>+848(SB)/8, $0x3fa5555555555556
+DATA consts<>+856(SB)/8, $0x3fa5555555555556
+DATA consts<>+864(SB)/8, $0x3fa5555555555556
+DATA consts<>+872(SB)/8, $0x3fa5555555555556
+DATA consts<>+880(SB)/8, $0x3fa5555555555556
+DATA consts<>+888(SB)/8, $0x3fa5555555555556
+DATA consts<>+896(SB)/8, $0x3f811111111100df
+DATA consts<>+904(SB)/8, $0x3f811111111100df
+DATA consts<>+912(SB)/8, $0x3f811111111100df
+DATA consts<>+920(SB)/8, $0x3f811111111100df
+DATA consts<>+928(SB)/8, $0x3f811111111100df
+DATA consts<>+936(SB)/8, $0x3f811111111100df
+DATA consts<>+944(SB)/8, $0x3f811111111100df
+DATA consts<>+952(SB)/8, $0x3f811111111100df
+DATA consts<>+960(SB)/8, $0x3f811111111100df
+DATA consts<>+968(SB)/8, $0x3f811111111100df
+DATA consts<>+976(SB)/8, $0x3f811111111100df
+DATA consts<>+984(SB)/8, $0x3f811111111100df
+DATA consts<>+992(SB)/8, $0x3f811111111100df
+DATA consts<>+1000(SB)/8, $0x3f811111111100df
+DATA consts<>+1008(SB)/8, $0x3f811111111100df
+DATA consts<>+1016(SB)/8, $0x3f811111111100df
+DATA consts<>+1024(SB)/8, $0x3f56c16c16c162d6
+DATA consts<>+1032(SB)/8, $0x3f56c16c16c162d6
+DATA consts<>+1040(SB)/8, $0x3f56c16c16c162d6
+DATA consts<>+1048(SB)/8, $0x3f56c16c16c162d6
+DATA consts<>+1056(SB)/8, $0x3f56c16c16c162d6
+DATA consts<>+1064(SB)/8, $0x3f56c16c16c162d6
+DATA consts<>+1072(SB)/8, $0x3f56c16c16c162d6
+DATA consts<>+1080(SB)/8, $0x3f56c16c16c162d6
+DATA consts<>+1088(SB)/8, $0x3f56c16c16c162d6
+DATA consts<>+1096(SB)/8, $0x3f56c16c16c162d6
+DATA consts<>+1104(SB)/8, $0x3f56c16c16c162d6
+DATA consts<>+1112(SB)/8, $0x3f56c16c16c162d6
+DATA consts<>+1120(SB)/8, $0x3f56c16c16c162d6
+DATA consts<>+1128(SB)/8, $0x3f56c16c16c162d6
+DATA consts<>+1136(SB)/8, $0x3f56c16c16c162d6
+DATA consts<>+1144(SB)/8, $0x3f56c16c16c162d6
+DATA consts<>+1152(SB)/8, $0x3f2a01a01abe62dd
+DATA consts<>+1160(SB)/8, $0x3f2a01a01abe62dd
+DATA consts<>+1168(SB)/8, $0x3f2a01a01abe62dd
+DATA consts<>+1176(SB)/8, $0x3f2a01a01abe62dd
+DATA consts<>+1184(SB)/8, $0x3f2a01a01abe62dd
+DATA consts<>+1192(SB)/8, $0x3f2a01a01abe62dd
+DATA consts<>+1200(SB)/8, $0x3f2a01a01abe62dd
+DATA consts<>+1208(SB)/8, $0x3f2a01a01abe62dd
+DATA consts<>+1216(SB)/8, $0x3f2a01a01abe62dd
+DATA consts<>+1224(SB)/8, $0x3f2a01a01abe62dd
+DATA consts<>+1232(SB)/8, $0x3f2a01a01abe62dd
+DATA consts<>+1240(SB)/8, $0x3f2a01a01abe62dd
+DATA consts<>+1248(SB)/8, $0x3f2a01a01abe62dd
+DATA consts<>+1256(SB)/8, $0x3f2a01a01abe62dd
+DATA consts<>+1264(SB)/8, $0x3f2a01a01abe62dd
+DATA consts<>+1272(SB)/8, $0x3f2a01a01abe62dd
+DATA consts<>+1280(SB)/8, $0x3efa01a01a6d7808
+DATA consts<>+1288(SB)/8, $0x3efa01a01a6d7808
+DATA consts<>+1296(SB)/8, $0x3efa01a01a6d7808
+DATA consts<>+1304(SB)/8, $0x3efa01a01a6d7808
+DATA consts<>+1312(SB)/8, $0x3efa01a01a6d7808
+DATA consts<>+1320(SB)/8, $0x3efa01a01a6d7808
+DATA consts<>+1328(SB)/8, $0x3efa01a01a6d7808
+DATA consts<>+1336(SB)/8, $0x3efa01a01a6d7808
+DATA consts<>+1344(SB)/8, $0x3efa01a01a6d7808
+DATA consts<>+1352(SB)/8, $0x3efa01a01a6d7808
+DATA consts<>+1360(SB)/8, $0x3efa01a01a6d7808
+DATA consts<>+1368(SB)/8, $0x3efa01a01a6d7808
+DATA consts<>+1376(SB)/8, $0x3efa01a01a6d7808
+DATA consts<>+1384(SB)/8, $0x3efa01a01a6d7808
+DATA consts<>+1392(SB)/8, $0x3efa01a01a6d7808
+DATA consts<>+1400(SB)/8, $0x3efa01a01a6d7808
+DATA consts<>+1408(SB)/8, $0x3ec71de02375656c
+DATA consts<>+1416(SB)/8, $0x3ec71de02375656c
+DATA consts<>+1424(SB)/8, $0x3ec71de02375656c
+DATA consts<>+1432(SB)/8, $0x3ec71de02375656c
+DATA consts<>+1440(SB)/8, $0x3ec71de02375656c
+DATA consts<>+1448(SB)/8, $0x3ec71de02375656c
+DATA consts<>+1456(SB)/8, $0x3ec71de02375656c
+DATA consts<>+1464(SB)/8, $0x3ec71de02375656c
+DATA consts<>+1472(SB)/8, $0x3ec71de02375656c
+DATA consts<>+1480(SB)/8, $0x3ec71de02375656c
+DATA consts<>+1488(SB)/8, $0x3ec71de02375656c
+DATA consts<>+1496(SB)/8, $0x3ec71de02375656c
+DATA consts<>+1504(SB)/8, $0x3ec71de02375656c
+DATA consts<>+1512(SB)/8, $0x3ec71de02375656c
+DATA consts<>+1520(SB)/8, $0x3ec71de02375656c
+DATA consts<>+1528(SB)/8, $0x3ec71de02375656c
+DATA consts<>+1536(SB)/8, $0x3e927e4db67b4303
+DATA consts<>+1544(SB)/8, $0x3e927e4db67b4303
+DATA consts<>+1552(SB)/8, $0x3e927e4db67b4303
+DATA consts<>+1560(SB)/8, $0x3e927e4db67b4303
+DATA consts<>+1568(SB)/8, $0x3e927e4db67b4303
+DATA consts<>+1576(SB)/8, $0x3e927e4db67b4303
+DATA consts<>+1584(SB)/8, $0x3e927e4db67b4303
+DATA consts<>+1592(SB)/8, $0x3e927e4db67b4303
+DATA consts<>+1600(SB)/8, $0x3e927e4db67b4303
+DATA consts<>+1608(SB)/8, $0x3e927e4db67b4303
+DATA consts<>+1616(SB)/8, $0x3e927e4db67b4303
+DATA consts<>+1624(SB)/8, $0x3e927e4db67b4303
+DATA consts<>+1632(SB)/8, $0x3e927e4db67b4303
+DATA consts<>+1640(SB)/8, $0x3e927e4db67b4303
+DATA consts<>+1648(SB)/8, $0x3e927e4db67b4303
+DATA consts<>+1656(SB)/8, $0x3e927e4db67b4303
+DATA consts<>+1664(SB)/8, $0x3e5af4ddd84882fe
+DATA consts<>+1672(SB)/8, $0x3e5af4ddd84882fe
+DATA consts<>+1680(SB)/8, $0x3e5af4ddd84882fe
+DATA consts<>+1688(SB)/8, $0x3e5af4ddd84882fe
+DATA consts<>+1696(SB)/8, $0x3e5af4ddd84882fe
+DATA consts<>+1704(SB)/8, $0x3e5af4ddd84882fe
+DATA consts<>+1712(SB)/8, $0x3e5af4ddd84882fe
+DATA consts<>+1720(SB)/8, $0x3e5af4ddd84882fe
+DATA consts<>+1728(SB)/8, $0x3e5af4ddd84882fe
+DATA consts<>+1736(SB)/8, $0x3e5af4ddd84882fe
+DATA consts<>+1744(SB)/8, $0x3e5af4ddd84882fe
+DATA consts<>+1752(SB)/8, $0x3e5af4ddd84882fe
+DATA consts<>+1760(SB)/8, $0x3e5af4ddd84882fe
+DATA consts<>+1768(SB)/8, $0x3e5af4ddd84882fe
+DATA consts<>+1776(SB)/8, $0x3e5af4ddd84882fe
+DATA consts<>+1784(SB)/8, $0x3e5af4ddd84882fe
+DATA consts<>+1792(SB)/8, $0x3e21f72fc730b4ff
+DATA consts<>+1800(SB)/8, $0x3e21f72fc730b4ff
+DATA consts<>+1808(SB)/8, $0x3e21f72fc730b4ff
+DATA consts<>+1816(SB)/8, $0x3e21f72fc730b4ff
+DATA consts<>+1824(SB)/8, $0x3e21f72fc730b4ff
+DATA consts<>+1832(SB)/8, $0x3e21f72fc730b4ff
+DATA consts<>+1840(SB)/8, $0x3e21f72fc730b4ff
+DATA consts<>+1848(SB)/8, $0x3e21f72fc730b4ff
+DATA consts<>+1856(SB)/8, $0x3e21f72fc730b4ff
+DATA consts<>+1864(SB)/8, $0x3e21f72fc730b4ff
+DATA consts<>+1872(SB)/8, $0x3e21f72fc730b4ff
+DATA consts<>+1880(SB)/8, $0x3e21f72fc730b4ff
+DATA consts<>+1888(SB)/8, $0x3e21f72fc730b4ff
+DATA consts<>+1896(SB)/8, $0x3e21f72fc730b4ff
+DATA consts<>+1904(SB)/8, $0x3e21f72fc730b4ff
+DATA consts<>+1912(SB)/8, $0x3e21f72fc730b4ff
+DATA consts<>+1920(SB)/8, $0x3ff0000000000000
+DATA consts<>+1928(SB)/8, $0x3ff0000000000000
+DATA consts<>+1936(SB)/8, $0x3ff0000000000000
+DATA consts<>+1944(SB)/8, $0x3ff0000000000000
+DATA consts<>+1952(SB)/8, $0x3ff0000000000000
+DATA consts<>+1960(SB)/8, $0x3ff0000000000000
+DATA consts<>+1968(SB)/8, $0x3ff0000000000000
+DATA consts<>+1976(SB)/8, $0x3ff0000000000000
+DATA consts<>+1984(SB)/8, $0x3ff0000000000000
+DATA consts<>+1992(SB)/8, $0x3ff0000000000000
+DATA consts<>+2000(SB)/8, $0x3ff0000000000000
+DATA consts<>+2008(SB)/8, $0x3ff0000000000000
+DATA consts<>+2016(SB)/8, $0x3ff0000000000000
+DATA consts<>+2024(SB)/8, $0x3ff0000000000000
+DATA consts<>+2032(SB)/8, $0x3ff0000000000000
+DATA consts<>+2040(SB)/8, $0x3ff0000000000000
+DATA consts<>+2048(SB)/8, $0x00000000000003ff
+DATA consts<>+2056(SB)/8, $0x00000000000003ff
+DATA consts<>+2064(SB)/8, $0x00000000000003ff
+DATA consts<>+2072(SB)/8, $0x00000000000003ff
+DATA consts<>+2080(SB)/8, $0x00000000000003ff
+DATA consts<>+2088(SB)/8, $0x00000000000003ff
+DATA consts<>+2096(SB)/8, $0x00000000000003ff
+DATA consts<>+2104(SB)/8, $0x00000000000003ff
+DATA consts<>+2112(SB)/8, $0x00000000000003ff
+DATA consts<>+2120(SB)/8, $0x00000000000003ff
+DATA consts<>+2128(SB)/8, $0x00000000000003ff
+DATA consts<>+2136(SB)/8, $0x00000000000003ff
+DATA consts<>+2144(SB)/8, $0x00000000000003ff
+DATA consts<>+2152(SB)/8, $0x00000000000003ff
+DATA consts<>+2160(SB)/8, $0x00000000000003ff
+DATA consts<>+2168(SB)/8, $0x00000000000003ff
+DATA consts<>+2176(SB)/8, $0xc086232bdd7abcd2
+DATA consts<>+2184(SB)/8, $0xc086232bdd7abcd2
+DATA consts<>+2192(SB)/8, $0xc086232bdd7abcd2
+DATA consts<>+2200(SB)/8, $0xc086232bdd7abcd2
+DATA consts<>+2208(SB)/8, $0xc086232bdd7abcd2
+DATA consts<>+2216(SB)/8, $0xc086232bdd7abcd2
+DATA consts<>+2224(SB)/8, $0xc086232bdd7abcd2
+DATA consts<>+2232(SB)/8, $0xc086232bdd7abcd2
+DATA consts<>+2240(SB)/8, $0xc086232bdd7abcd2
+DATA consts<>+2248(SB)/8, $0xc086232bdd7abcd2
+DATA consts<>+2256(SB)/8, $0xc086232bdd7abcd2
+DATA consts<>+2264(SB)/8, $0xc086232bdd7abcd2
+DATA consts<>+2272(SB)/8, $0xc086232bdd7abcd2
+DATA consts<>+2280(SB)/8, $0xc086232bdd7abcd2
+DATA consts<>+2288(SB)/8, $0xc086232bdd7abcd2
+DATA consts<>+2296(SB)/8, $0xc086232bdd7abcd2
+GLOBL consts<>(SB), RODATA|NOPTR, $2304

@@ -7,15 +7,18 @@
 // func xoshiroUniformAVX512(dst []float64, s *[32]uint64)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·xoshiroUniformAVX512(SB), NOSPLIT, $0-32
-	MOVQ    s+24(FP), AX
-	MOVQ    dst_base+0(FP), CX
-	MOVQ    dst_len+8(FP), DX
-	SHRQ    $0x03, DX
-	VMOVUPD (AX), Z0
-	VMOVUPD 64(AX), Z1
-	VMOVUPD 128(AX), Z2
-	VMOVUPD 192(AX), Z3
-	CMPQ    DX, $0x00
+	LEAQ    consts<>+0(SB), AX
+	ADDQ    $0x3f, AX
+	ANDQ    $-64, AX
+	MOVQ    s+24(FP), CX
+	MOVQ    dst_base+0(FP), DX
+	MOVQ    dst_len+8(FP), BX
+	SHRQ    $0x03, BX
+	VMOVUPD (CX), Z0
+	VMOVUPD 64(CX), Z1
+	VMOVUPD 128(CX), Z2
+	VMOVUPD 192(CX), Z3
+	CMPQ    BX, $0x00
 	JE      xoshiroUniformAVX512_0_done
 
 xoshiroUniformAVX512_0:
@@ -31,33 +34,36 @@ xoshiroUniformAVX512_0:
 	VPROLQ     $0x2d, Z3, Z3
 	VPSRLQ     $0x0b, Z4, Z4
 	VCVTUQQ2PD Z4, Z4
-	VADDPD     consts<>+0(SB), Z4, Z4
-	VPSUBQ     consts<>+64(SB), Z4, Z4
-	VMOVUPD    Z4, (CX)
-	ADDQ       $0x00000040, CX
-	DECQ       DX
+	VADDPD     (AX), Z4, Z4
+	VPSUBQ     128(AX), Z4, Z4
+	VMOVUPD    Z4, (DX)
+	ADDQ       $0x00000040, DX
+	DECQ       BX
 	JNZ        xoshiroUniformAVX512_0
 
 xoshiroUniformAVX512_0_done:
-	VMOVUPD Z0, (AX)
-	VMOVUPD Z1, 64(AX)
-	VMOVUPD Z2, 128(AX)
-	VMOVUPD Z3, 192(AX)
+	VMOVUPD Z0, (CX)
+	VMOVUPD Z1, 64(CX)
+	VMOVUPD Z2, 128(CX)
+	VMOVUPD Z3, 192(CX)
 	VZEROUPPER
 	RET
 
 // func xoshiroNormalAVX512(dst []float64, s *[32]uint64)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·xoshiroNormalAVX512(SB), NOSPLIT, $0-32
-	MOVQ    s+24(FP), AX
-	MOVQ    dst_base+0(FP), CX
-	MOVQ    dst_len+8(FP), DX
-	SHRQ    $0x04, DX
-	VMOVUPD (AX), Z0
-	VMOVUPD 64(AX), Z1
-	VMOVUPD 128(AX), Z2
-	VMOVUPD 192(AX), Z3
-	CMPQ    DX, $0x00
+	LEAQ    consts<>+0(SB), AX
+	ADDQ    $0x3f, AX
+	ANDQ    $-64, AX
+	MOVQ    s+24(FP), CX
+	MOVQ    dst_base+0(FP), DX
+	MOVQ    dst_len+8(FP), BX
+	SHRQ    $0x04, BX
+	VMOVUPD (CX), Z0
+	VMOVUPD 64(CX), Z1
+	VMOVUPD 128(CX), Z2
+	VMOVUPD 192(CX), Z3
+	CMPQ    BX, $0x00
 	JE      xoshiroNormalAVX512_0_done
 
 xoshiroNormalAVX512_0:
@@ -83,120 +89,123 @@ xoshiroNormalAVX512_0:
 	VPROLQ      $0x2d, Z3, Z3
 	VPSRLQ      $0x0b, Z4, Z4
 	VCVTUQQ2PD  Z4, Z4
-	VADDPD      consts<>+0(SB), Z4, Z4
-	VPSUBQ      consts<>+64(SB), Z4, Z4
+	VADDPD      (AX), Z4, Z4
+	VPSUBQ      128(AX), Z4, Z4
 	VPSRLQ      $0x0b, Z5, Z5
 	VCVTUQQ2PD  Z5, Z5
-	VADDPD      consts<>+0(SB), Z5, Z5
-	VPSUBQ      consts<>+128(SB), Z5, Z5
-	VPADDQ      consts<>+192(SB), Z4, Z4
+	VADDPD      (AX), Z5, Z5
+	VPSUBQ      256(AX), Z5, Z5
+	VPADDQ      384(AX), Z4, Z4
 	VPSRLQ      $0x34, Z4, Z8
-	VPORQ       consts<>+256(SB), Z8, Z8
-	VSUBPD      consts<>+320(SB), Z8, Z8
-	VPANDQ      consts<>+384(SB), Z4, Z4
-	VPADDQ      consts<>+448(SB), Z4, Z4
-	VPADDQ      consts<>+512(SB), Z4, Z9
-	VSUBPD      consts<>+576(SB), Z9, Z9
-	VSUBPD      consts<>+640(SB), Z4, Z4
+	VPORQ       512(AX), Z8, Z8
+	VSUBPD      640(AX), Z8, Z8
+	VPANDQ      768(AX), Z4, Z4
+	VPADDQ      896(AX), Z4, Z4
+	VPADDQ      1024(AX), Z4, Z9
+	VSUBPD      1152(AX), Z9, Z9
+	VSUBPD      1280(AX), Z4, Z4
 	VMULPD      Z4, Z4, Z10
 	VMULPD      Z10, Z10, Z11
 	VMULPD      Z11, Z11, Z12
 	VMULPD      Z12, Z12, Z13
-	VMOVUPD     consts<>+640(SB), Z14
-	VFMADD231PD consts<>+704(SB), Z4, Z14
-	VMOVUPD     consts<>+768(SB), Z15
-	VFMADD231PD consts<>+832(SB), Z4, Z15
+	VMOVUPD     1280(AX), Z14
+	VFMADD231PD 1408(AX), Z4, Z14
+	VMOVUPD     1536(AX), Z15
+	VFMADD231PD 1664(AX), Z4, Z15
 	VFMADD231PD Z15, Z10, Z14
-	VMOVUPD     consts<>+896(SB), Z15
-	VFMADD231PD consts<>+960(SB), Z4, Z15
-	VMOVUPD     consts<>+1024(SB), Z16
-	VFMADD231PD consts<>+1088(SB), Z4, Z16
+	VMOVUPD     1792(AX), Z15
+	VFMADD231PD 1920(AX), Z4, Z15
+	VMOVUPD     2048(AX), Z16
+	VFMADD231PD 2176(AX), Z4, Z16
 	VFMADD231PD Z16, Z10, Z15
 	VFMADD231PD Z15, Z11, Z14
-	VMOVUPD     consts<>+1152(SB), Z15
-	VFMADD231PD consts<>+1216(SB), Z4, Z15
-	VMOVUPD     consts<>+1280(SB), Z16
-	VFMADD231PD consts<>+1344(SB), Z4, Z16
+	VMOVUPD     2304(AX), Z15
+	VFMADD231PD 2432(AX), Z4, Z15
+	VMOVUPD     2560(AX), Z16
+	VFMADD231PD 2688(AX), Z4, Z16
 	VFMADD231PD Z16, Z10, Z15
-	VMOVUPD     consts<>+1408(SB), Z16
-	VFMADD231PD consts<>+1472(SB), Z4, Z16
-	VMOVUPD     consts<>+1536(SB), Z17
-	VFMADD231PD consts<>+1600(SB), Z4, Z17
+	VMOVUPD     2816(AX), Z16
+	VFMADD231PD 2944(AX), Z4, Z16
+	VMOVUPD     3072(AX), Z17
+	VFMADD231PD 3200(AX), Z4, Z17
 	VFMADD231PD Z17, Z10, Z16
 	VFMADD231PD Z16, Z11, Z15
 	VFMADD231PD Z15, Z12, Z14
-	VMOVUPD     consts<>+1664(SB), Z12
-	VFMADD231PD consts<>+1728(SB), Z4, Z12
-	VMOVUPD     consts<>+1792(SB), Z15
-	VFMADD231PD consts<>+1856(SB), Z4, Z15
+	VMOVUPD     3328(AX), Z12
+	VFMADD231PD 3456(AX), Z4, Z12
+	VMOVUPD     3584(AX), Z15
+	VFMADD231PD 3712(AX), Z4, Z15
 	VFMADD231PD Z15, Z10, Z12
-	VMOVUPD     consts<>+1920(SB), Z4
+	VMOVUPD     3840(AX), Z4
 	VFMADD231PD Z4, Z11, Z12
 	VFMADD231PD Z12, Z13, Z14
-	VMULPD      consts<>+1984(SB), Z8, Z4
+	VMULPD      3968(AX), Z8, Z4
 	VFMADD231PD Z14, Z10, Z4
 	VSUBPD      Z9, Z4, Z4
-	VFMADD231PD consts<>+2048(SB), Z8, Z4
+	VFMADD231PD 4096(AX), Z8, Z4
 	VSQRTPD     Z4, Z4
-	VADDPD      consts<>+2112(SB), Z5, Z8
-	VSUBPD      consts<>+2112(SB), Z8, Z9
+	VADDPD      4224(AX), Z5, Z8
+	VSUBPD      4224(AX), Z8, Z9
 	VSUBPD      Z9, Z5, Z9
 	VMULPD      Z9, Z9, Z5
-	VMOVUPD     consts<>+2176(SB), Z10
-	VFMADD213PD consts<>+2240(SB), Z5, Z10
-	VFMADD213PD consts<>+2304(SB), Z5, Z10
-	VFMADD213PD consts<>+2368(SB), Z5, Z10
-	VFMADD213PD consts<>+2432(SB), Z5, Z10
-	VFMADD213PD consts<>+2496(SB), Z5, Z10
-	VFMADD213PD consts<>+2560(SB), Z5, Z10
+	VMOVUPD     4352(AX), Z10
+	VFMADD213PD 4480(AX), Z5, Z10
+	VFMADD213PD 4608(AX), Z5, Z10
+	VFMADD213PD 4736(AX), Z5, Z10
+	VFMADD213PD 4864(AX), Z5, Z10
+	VFMADD213PD 4992(AX), Z5, Z10
+	VFMADD213PD 5120(AX), Z5, Z10
 	VMULPD      Z9, Z10, Z10
-	VFMADD231PD consts<>+2624(SB), Z9, Z10
-	VMOVUPD     consts<>+2688(SB), Z9
-	VFMADD213PD consts<>+2752(SB), Z5, Z9
-	VFMADD213PD consts<>+2816(SB), Z5, Z9
-	VFMADD213PD consts<>+2880(SB), Z5, Z9
-	VFMADD213PD consts<>+2944(SB), Z5, Z9
-	VFMADD213PD consts<>+3008(SB), Z5, Z9
-	VFMADD213PD consts<>+3072(SB), Z5, Z9
-	VFMADD213PD consts<>+640(SB), Z5, Z9
-	VPTESTMQ    consts<>+3136(SB), Z8, K1
+	VFMADD231PD 5248(AX), Z9, Z10
+	VMOVUPD     5376(AX), Z9
+	VFMADD213PD 5504(AX), Z5, Z9
+	VFMADD213PD 5632(AX), Z5, Z9
+	VFMADD213PD 5760(AX), Z5, Z9
+	VFMADD213PD 5888(AX), Z5, Z9
+	VFMADD213PD 6016(AX), Z5, Z9
+	VFMADD213PD 6144(AX), Z5, Z9
+	VFMADD213PD 1280(AX), Z5, Z9
+	VPTESTMQ    6272(AX), Z8, K1
 	VBLENDMPD   Z9, Z10, K1, Z6
 	VBLENDMPD   Z10, Z9, K1, Z7
-	VPANDQ      consts<>+3200(SB), Z8, Z10
+	VPANDQ      6400(AX), Z8, Z10
 	VPSLLQ      $0x3e, Z10, Z10
 	VPXORQ      Z10, Z6, Z6
-	VPADDQ      consts<>+3136(SB), Z8, Z8
-	VPANDQ      consts<>+3200(SB), Z8, Z8
+	VPADDQ      6272(AX), Z8, Z8
+	VPANDQ      6400(AX), Z8, Z8
 	VPSLLQ      $0x3e, Z8, Z8
 	VPXORQ      Z8, Z7, Z7
 	VMULPD      Z7, Z4, Z7
 	VMULPD      Z6, Z4, Z6
-	VMOVUPD     Z7, (CX)
-	VMOVUPD     Z6, 64(CX)
-	ADDQ        $0x00000080, CX
-	DECQ        DX
+	VMOVUPD     Z7, (DX)
+	VMOVUPD     Z6, 64(DX)
+	ADDQ        $0x00000080, DX
+	DECQ        BX
 	JNZ         xoshiroNormalAVX512_0
 
 xoshiroNormalAVX512_0_done:
-	VMOVUPD Z0, (AX)
-	VMOVUPD Z1, 64(AX)
-	VMOVUPD Z2, 128(AX)
-	VMOVUPD Z3, 192(AX)
+	VMOVUPD Z0, (CX)
+	VMOVUPD Z1, 64(CX)
+	VMOVUPD Z2, 128(CX)
+	VMOVUPD Z3, 192(CX)
 	VZEROUPPER
 	RET
 
 // func xoshiroUniformAVX2(dst []float64, s *[32]uint64)
 // Requires: AVX, AVX2
 TEXT ·xoshiroUniformAVX2(SB), NOSPLIT, $0-32
-	MOVQ    s+24(FP), AX
-	MOVQ    dst_base+0(FP), CX
-	MOVQ    dst_len+8(FP), DX
-	SHRQ    $0x03, DX
-	VMOVUPD (AX), Y0
-	VMOVUPD 64(AX), Y1
-	VMOVUPD 128(AX), Y2
-	VMOVUPD 192(AX), Y3
-	CMPQ    DX, $0x00
+	LEAQ    consts<>+0(SB), AX
+	ADDQ    $0x3f, AX
+	ANDQ    $-64, AX
+	MOVQ    s+24(FP), CX
+	MOVQ    dst_base+0(FP), DX
+	MOVQ    dst_len+8(FP), BX
+	SHRQ    $0x03, BX
+	VMOVUPD (CX), Y0
+	VMOVUPD 64(CX), Y1
+	VMOVUPD 128(CX), Y2
+	VMOVUPD 192(CX), Y3
+	CMPQ    BX, $0x00
 	JE      xoshiroUniformAVX2_0_done
 
 xoshiroUniformAVX2_0:
@@ -215,32 +224,32 @@ xoshiroUniformAVX2_0:
 	VPSRLQ  $0x13, Y3, Y3
 	VPOR    Y5, Y3, Y3
 	VPSRLQ  $0x2b, Y4, Y5
-	VPOR    consts<>+3264(SB), Y5, Y5
-	VSUBPD  consts<>+3264(SB), Y5, Y5
+	VPOR    6528(AX), Y5, Y5
+	VSUBPD  6528(AX), Y5, Y5
 	VPSRLQ  $0x0b, Y4, Y4
-	VPAND   consts<>+3328(SB), Y4, Y4
-	VPOR    consts<>+256(SB), Y4, Y4
-	VSUBPD  consts<>+3392(SB), Y4, Y4
+	VPAND   6656(AX), Y4, Y4
+	VPOR    512(AX), Y4, Y4
+	VSUBPD  6784(AX), Y4, Y4
 	VADDPD  Y4, Y5, Y5
-	VPSUBQ  consts<>+64(SB), Y5, Y5
-	VMOVUPD Y5, (CX)
-	ADDQ    $0x00000040, CX
-	DECQ    DX
+	VPSUBQ  128(AX), Y5, Y5
+	VMOVUPD Y5, (DX)
+	ADDQ    $0x00000040, DX
+	DECQ    BX
 	JNZ     xoshiroUniformAVX2_0
 
 xoshiroUniformAVX2_0_done:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 64(AX)
-	VMOVUPD Y2, 128(AX)
-	VMOVUPD Y3, 192(AX)
-	MOVQ    dst_base+0(FP), CX
-	MOVQ    dst_len+8(FP), DX
-	SHRQ    $0x03, DX
-	VMOVUPD 32(AX), Y0
-	VMOVUPD 96(AX), Y1
-	VMOVUPD 160(AX), Y2
-	VMOVUPD 224(AX), Y3
-	CMPQ    DX, $0x00
+	VMOVUPD Y0, (CX)
+	VMOVUPD Y1, 64(CX)
+	VMOVUPD Y2, 128(CX)
+	VMOVUPD Y3, 192(CX)
+	MOVQ    dst_base+0(FP), DX
+	MOVQ    dst_len+8(FP), BX
+	SHRQ    $0x03, BX
+	VMOVUPD 32(CX), Y0
+	VMOVUPD 96(CX), Y1
+	VMOVUPD 160(CX), Y2
+	VMOVUPD 224(CX), Y3
+	CMPQ    BX, $0x00
 	JE      xoshiroUniformAVX2_1_done
 
 xoshiroUniformAVX2_1:
@@ -259,39 +268,42 @@ xoshiroUniformAVX2_1:
 	VPSRLQ  $0x13, Y3, Y3
 	VPOR    Y5, Y3, Y3
 	VPSRLQ  $0x2b, Y4, Y5
-	VPOR    consts<>+3264(SB), Y5, Y5
-	VSUBPD  consts<>+3264(SB), Y5, Y5
+	VPOR    6528(AX), Y5, Y5
+	VSUBPD  6528(AX), Y5, Y5
 	VPSRLQ  $0x0b, Y4, Y4
-	VPAND   consts<>+3328(SB), Y4, Y4
-	VPOR    consts<>+256(SB), Y4, Y4
-	VSUBPD  consts<>+3392(SB), Y4, Y4
+	VPAND   6656(AX), Y4, Y4
+	VPOR    512(AX), Y4, Y4
+	VSUBPD  6784(AX), Y4, Y4
 	VADDPD  Y4, Y5, Y5
-	VPSUBQ  consts<>+64(SB), Y5, Y5
-	VMOVUPD Y5, 32(CX)
-	ADDQ    $0x00000040, CX
-	DECQ    DX
+	VPSUBQ  128(AX), Y5, Y5
+	VMOVUPD Y5, 32(DX)
+	ADDQ    $0x00000040, DX
+	DECQ    BX
 	JNZ     xoshiroUniformAVX2_1
 
 xoshiroUniformAVX2_1_done:
-	VMOVUPD Y0, 32(AX)
-	VMOVUPD Y1, 96(AX)
-	VMOVUPD Y2, 160(AX)
-	VMOVUPD Y3, 224(AX)
+	VMOVUPD Y0, 32(CX)
+	VMOVUPD Y1, 96(CX)
+	VMOVUPD Y2, 160(CX)
+	VMOVUPD Y3, 224(CX)
 	VZEROUPPER
 	RET
 
 // func xoshiroNormalAVX2(dst []float64, s *[32]uint64)
 // Requires: AVX, AVX2, FMA3
 TEXT ·xoshiroNormalAVX2(SB), NOSPLIT, $0-32
-	MOVQ    s+24(FP), AX
-	MOVQ    dst_base+0(FP), CX
-	MOVQ    dst_len+8(FP), DX
-	SHRQ    $0x04, DX
-	VMOVUPD (AX), Y0
-	VMOVUPD 64(AX), Y1
-	VMOVUPD 128(AX), Y2
-	VMOVUPD 192(AX), Y3
-	CMPQ    DX, $0x00
+	LEAQ    consts<>+0(SB), AX
+	ADDQ    $0x3f, AX
+	ANDQ    $-64, AX
+	MOVQ    s+24(FP), CX
+	MOVQ    dst_base+0(FP), DX
+	MOVQ    dst_len+8(FP), BX
+	SHRQ    $0x04, BX
+	VMOVUPD (CX), Y0
+	VMOVUPD 64(CX), Y1
+	VMOVUPD 128(CX), Y2
+	VMOVUPD 192(CX), Y3
+	CMPQ    BX, $0x00
 	JE      xoshiroNormalAVX2_0_done
 
 xoshiroNormalAVX2_0:
@@ -324,124 +336,124 @@ xoshiroNormalAVX2_0:
 	VPSRLQ      $0x13, Y3, Y3
 	VPOR        Y6, Y3, Y3
 	VPSRLQ      $0x2b, Y4, Y6
-	VPOR        consts<>+3264(SB), Y6, Y6
-	VSUBPD      consts<>+3264(SB), Y6, Y6
+	VPOR        6528(AX), Y6, Y6
+	VSUBPD      6528(AX), Y6, Y6
 	VPSRLQ      $0x0b, Y4, Y4
-	VPAND       consts<>+3328(SB), Y4, Y4
-	VPOR        consts<>+256(SB), Y4, Y4
-	VSUBPD      consts<>+3392(SB), Y4, Y4
+	VPAND       6656(AX), Y4, Y4
+	VPOR        512(AX), Y4, Y4
+	VSUBPD      6784(AX), Y4, Y4
 	VADDPD      Y4, Y6, Y6
-	VPSUBQ      consts<>+64(SB), Y6, Y6
+	VPSUBQ      128(AX), Y6, Y6
 	VPSRLQ      $0x2b, Y5, Y4
-	VPOR        consts<>+3264(SB), Y4, Y4
-	VSUBPD      consts<>+3264(SB), Y4, Y4
+	VPOR        6528(AX), Y4, Y4
+	VSUBPD      6528(AX), Y4, Y4
 	VPSRLQ      $0x0b, Y5, Y5
-	VPAND       consts<>+3328(SB), Y5, Y5
-	VPOR        consts<>+256(SB), Y5, Y5
-	VSUBPD      consts<>+3392(SB), Y5, Y5
+	VPAND       6656(AX), Y5, Y5
+	VPOR        512(AX), Y5, Y5
+	VSUBPD      6784(AX), Y5, Y5
 	VADDPD      Y5, Y4, Y4
-	VPSUBQ      consts<>+128(SB), Y4, Y4
-	VPADDQ      consts<>+192(SB), Y6, Y6
+	VPSUBQ      256(AX), Y4, Y4
+	VPADDQ      384(AX), Y6, Y6
 	VPSRLQ      $0x34, Y6, Y5
-	VPOR        consts<>+256(SB), Y5, Y5
-	VSUBPD      consts<>+320(SB), Y5, Y5
-	VPAND       consts<>+384(SB), Y6, Y6
-	VPADDQ      consts<>+448(SB), Y6, Y6
-	VPADDQ      consts<>+512(SB), Y6, Y7
-	VSUBPD      consts<>+576(SB), Y7, Y7
-	VSUBPD      consts<>+640(SB), Y6, Y6
+	VPOR        512(AX), Y5, Y5
+	VSUBPD      640(AX), Y5, Y5
+	VPAND       768(AX), Y6, Y6
+	VPADDQ      896(AX), Y6, Y6
+	VPADDQ      1024(AX), Y6, Y7
+	VSUBPD      1152(AX), Y7, Y7
+	VSUBPD      1280(AX), Y6, Y6
 	VMULPD      Y6, Y6, Y8
 	VMULPD      Y8, Y8, Y9
 	VMULPD      Y9, Y9, Y10
 	VMULPD      Y10, Y10, Y11
-	VMOVUPD     consts<>+640(SB), Y12
-	VFMADD231PD consts<>+704(SB), Y6, Y12
-	VMOVUPD     consts<>+768(SB), Y13
-	VFMADD231PD consts<>+832(SB), Y6, Y13
+	VMOVUPD     1280(AX), Y12
+	VFMADD231PD 1408(AX), Y6, Y12
+	VMOVUPD     1536(AX), Y13
+	VFMADD231PD 1664(AX), Y6, Y13
 	VFMADD231PD Y13, Y8, Y12
-	VMOVUPD     consts<>+896(SB), Y13
-	VFMADD231PD consts<>+960(SB), Y6, Y13
-	VMOVUPD     consts<>+1024(SB), Y14
-	VFMADD231PD consts<>+1088(SB), Y6, Y14
+	VMOVUPD     1792(AX), Y13
+	VFMADD231PD 1920(AX), Y6, Y13
+	VMOVUPD     2048(AX), Y14
+	VFMADD231PD 2176(AX), Y6, Y14
 	VFMADD231PD Y14, Y8, Y13
 	VFMADD231PD Y13, Y9, Y12
-	VMOVUPD     consts<>+1152(SB), Y13
-	VFMADD231PD consts<>+1216(SB), Y6, Y13
-	VMOVUPD     consts<>+1280(SB), Y14
-	VFMADD231PD consts<>+1344(SB), Y6, Y14
+	VMOVUPD     2304(AX), Y13
+	VFMADD231PD 2432(AX), Y6, Y13
+	VMOVUPD     2560(AX), Y14
+	VFMADD231PD 2688(AX), Y6, Y14
 	VFMADD231PD Y14, Y8, Y13
-	VMOVUPD     consts<>+1408(SB), Y14
-	VFMADD231PD consts<>+1472(SB), Y6, Y14
-	VMOVUPD     consts<>+1536(SB), Y15
-	VFMADD231PD consts<>+1600(SB), Y6, Y15
+	VMOVUPD     2816(AX), Y14
+	VFMADD231PD 2944(AX), Y6, Y14
+	VMOVUPD     3072(AX), Y15
+	VFMADD231PD 3200(AX), Y6, Y15
 	VFMADD231PD Y15, Y8, Y14
 	VFMADD231PD Y14, Y9, Y13
 	VFMADD231PD Y13, Y10, Y12
-	VMOVUPD     consts<>+1664(SB), Y10
-	VFMADD231PD consts<>+1728(SB), Y6, Y10
-	VMOVUPD     consts<>+1792(SB), Y13
-	VFMADD231PD consts<>+1856(SB), Y6, Y13
+	VMOVUPD     3328(AX), Y10
+	VFMADD231PD 3456(AX), Y6, Y10
+	VMOVUPD     3584(AX), Y13
+	VFMADD231PD 3712(AX), Y6, Y13
 	VFMADD231PD Y13, Y8, Y10
-	VMOVUPD     consts<>+1920(SB), Y6
+	VMOVUPD     3840(AX), Y6
 	VFMADD231PD Y6, Y9, Y10
 	VFMADD231PD Y10, Y11, Y12
-	VMULPD      consts<>+1984(SB), Y5, Y6
+	VMULPD      3968(AX), Y5, Y6
 	VFMADD231PD Y12, Y8, Y6
 	VSUBPD      Y7, Y6, Y6
-	VFMADD231PD consts<>+2048(SB), Y5, Y6
+	VFMADD231PD 4096(AX), Y5, Y6
 	VSQRTPD     Y6, Y6
-	VADDPD      consts<>+2112(SB), Y4, Y5
-	VSUBPD      consts<>+2112(SB), Y5, Y7
+	VADDPD      4224(AX), Y4, Y5
+	VSUBPD      4224(AX), Y5, Y7
 	VSUBPD      Y7, Y4, Y7
 	VMULPD      Y7, Y7, Y4
-	VMOVUPD     consts<>+2176(SB), Y8
-	VFMADD213PD consts<>+2240(SB), Y4, Y8
-	VFMADD213PD consts<>+2304(SB), Y4, Y8
-	VFMADD213PD consts<>+2368(SB), Y4, Y8
-	VFMADD213PD consts<>+2432(SB), Y4, Y8
-	VFMADD213PD consts<>+2496(SB), Y4, Y8
-	VFMADD213PD consts<>+2560(SB), Y4, Y8
+	VMOVUPD     4352(AX), Y8
+	VFMADD213PD 4480(AX), Y4, Y8
+	VFMADD213PD 4608(AX), Y4, Y8
+	VFMADD213PD 4736(AX), Y4, Y8
+	VFMADD213PD 4864(AX), Y4, Y8
+	VFMADD213PD 4992(AX), Y4, Y8
+	VFMADD213PD 5120(AX), Y4, Y8
 	VMULPD      Y7, Y8, Y8
-	VFMADD231PD consts<>+2624(SB), Y7, Y8
-	VMOVUPD     consts<>+2688(SB), Y7
-	VFMADD213PD consts<>+2752(SB), Y4, Y7
-	VFMADD213PD consts<>+2816(SB), Y4, Y7
-	VFMADD213PD consts<>+2880(SB), Y4, Y7
-	VFMADD213PD consts<>+2944(SB), Y4, Y7
-	VFMADD213PD consts<>+3008(SB), Y4, Y7
-	VFMADD213PD consts<>+3072(SB), Y4, Y7
-	VFMADD213PD consts<>+640(SB), Y4, Y7
+	VFMADD231PD 5248(AX), Y7, Y8
+	VMOVUPD     5376(AX), Y7
+	VFMADD213PD 5504(AX), Y4, Y7
+	VFMADD213PD 5632(AX), Y4, Y7
+	VFMADD213PD 5760(AX), Y4, Y7
+	VFMADD213PD 5888(AX), Y4, Y7
+	VFMADD213PD 6016(AX), Y4, Y7
+	VFMADD213PD 6144(AX), Y4, Y7
+	VFMADD213PD 1280(AX), Y4, Y7
 	VPSLLQ      $0x3f, Y5, Y9
 	VBLENDVPD   Y9, Y7, Y8, Y4
 	VBLENDVPD   Y9, Y8, Y7, Y7
-	VPAND       consts<>+3200(SB), Y5, Y8
+	VPAND       6400(AX), Y5, Y8
 	VPSLLQ      $0x3e, Y8, Y8
 	VPXOR       Y8, Y4, Y4
-	VPADDQ      consts<>+3136(SB), Y5, Y5
-	VPAND       consts<>+3200(SB), Y5, Y5
+	VPADDQ      6272(AX), Y5, Y5
+	VPAND       6400(AX), Y5, Y5
 	VPSLLQ      $0x3e, Y5, Y5
 	VPXOR       Y5, Y7, Y7
 	VMULPD      Y7, Y6, Y7
 	VMULPD      Y4, Y6, Y4
-	VMOVUPD     Y7, (CX)
-	VMOVUPD     Y4, 64(CX)
-	ADDQ        $0x00000080, CX
-	DECQ        DX
+	VMOVUPD     Y7, (DX)
+	VMOVUPD     Y4, 64(DX)
+	ADDQ        $0x00000080, DX
+	DECQ        BX
 	JNZ         xoshiroNormalAVX2_0
 
 xoshiroNormalAVX2_0_done:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 64(AX)
-	VMOVUPD Y2, 128(AX)
-	VMOVUPD Y3, 192(AX)
-	MOVQ    dst_base+0(FP), CX
-	MOVQ    dst_len+8(FP), DX
-	SHRQ    $0x04, DX
-	VMOVUPD 32(AX), Y0
-	VMOVUPD 96(AX), Y1
-	VMOVUPD 160(AX), Y2
-	VMOVUPD 224(AX), Y3
-	CMPQ    DX, $0x00
+	VMOVUPD Y0, (CX)
+	VMOVUPD Y1, 64(CX)
+	VMOVUPD Y2, 128(CX)
+	VMOVUPD Y3, 192(CX)
+	MOVQ    dst_base+0(FP), DX
+	MOVQ    dst_len+8(FP), BX
+	SHRQ    $0x04, BX
+	VMOVUPD 32(CX), Y0
+	VMOVUPD 96(CX), Y1
+	VMOVUPD 160(CX), Y2
+	VMOVUPD 224(CX), Y3
+	CMPQ    BX, $0x00
 	JE      xoshiroNormalAVX2_1_done
 
 xoshiroNormalAVX2_1:
@@ -474,116 +486,116 @@ xoshiroNormalAVX2_1:
 	VPSRLQ      $0x13, Y3, Y3
 	VPOR        Y6, Y3, Y3
 	VPSRLQ      $0x2b, Y4, Y6
-	VPOR        consts<>+3264(SB), Y6, Y6
-	VSUBPD      consts<>+3264(SB), Y6, Y6
+	VPOR        6528(AX), Y6, Y6
+	VSUBPD      6528(AX), Y6, Y6
 	VPSRLQ      $0x0b, Y4, Y4
-	VPAND       consts<>+3328(SB), Y4, Y4
-	VPOR        consts<>+256(SB), Y4, Y4
-	VSUBPD      consts<>+3392(SB), Y4, Y4
+	VPAND       6656(AX), Y4, Y4
+	VPOR        512(AX), Y4, Y4
+	VSUBPD      6784(AX), Y4, Y4
 	VADDPD      Y4, Y6, Y6
-	VPSUBQ      consts<>+64(SB), Y6, Y6
+	VPSUBQ      128(AX), Y6, Y6
 	VPSRLQ      $0x2b, Y5, Y4
-	VPOR        consts<>+3264(SB), Y4, Y4
-	VSUBPD      consts<>+3264(SB), Y4, Y4
+	VPOR        6528(AX), Y4, Y4
+	VSUBPD      6528(AX), Y4, Y4
 	VPSRLQ      $0x0b, Y5, Y5
-	VPAND       consts<>+3328(SB), Y5, Y5
-	VPOR        consts<>+256(SB), Y5, Y5
-	VSUBPD      consts<>+3392(SB), Y5, Y5
+	VPAND       6656(AX), Y5, Y5
+	VPOR        512(AX), Y5, Y5
+	VSUBPD      6784(AX), Y5, Y5
 	VADDPD      Y5, Y4, Y4
-	VPSUBQ      consts<>+128(SB), Y4, Y4
-	VPADDQ      consts<>+192(SB), Y6, Y6
+	VPSUBQ      256(AX), Y4, Y4
+	VPADDQ      384(AX), Y6, Y6
 	VPSRLQ      $0x34, Y6, Y5
-	VPOR        consts<>+256(SB), Y5, Y5
-	VSUBPD      consts<>+320(SB), Y5, Y5
-	VPAND       consts<>+384(SB), Y6, Y6
-	VPADDQ      consts<>+448(SB), Y6, Y6
-	VPADDQ      consts<>+512(SB), Y6, Y7
-	VSUBPD      consts<>+576(SB), Y7, Y7
-	VSUBPD      consts<>+640(SB), Y6, Y6
+	VPOR        512(AX), Y5, Y5
+	VSUBPD      640(AX), Y5, Y5
+	VPAND       768(AX), Y6, Y6
+	VPADDQ      896(AX), Y6, Y6
+	VPADDQ      1024(AX), Y6, Y7
+	VSUBPD      1152(AX), Y7, Y7
+	VSUBPD      1280(AX), Y6, Y6
 	VMULPD      Y6, Y6, Y8
 	VMULPD      Y8, Y8, Y9
 	VMULPD      Y9, Y9, Y10
 	VMULPD      Y10, Y10, Y11
-	VMOVUPD     consts<>+640(SB), Y12
-	VFMADD231PD consts<>+704(SB), Y6, Y12
-	VMOVUPD     consts<>+768(SB), Y13
-	VFMADD231PD consts<>+832(SB), Y6, Y13
+	VMOVUPD     1280(AX), Y12
+	VFMADD231PD 1408(AX), Y6, Y12
+	VMOVUPD     1536(AX), Y13
+	VFMADD231PD 1664(AX), Y6, Y13
 	VFMADD231PD Y13, Y8, Y12
-	VMOVUPD     consts<>+896(SB), Y13
-	VFMADD231PD consts<>+960(SB), Y6, Y13
-	VMOVUPD     consts<>+1024(SB), Y14
-	VFMADD231PD consts<>+1088(SB), Y6, Y14
+	VMOVUPD     1792(AX), Y13
+	VFMADD231PD 1920(AX), Y6, Y13
+	VMOVUPD     2048(AX), Y14
+	VFMADD231PD 2176(AX), Y6, Y14
 	VFMADD231PD Y14, Y8, Y13
 	VFMADD231PD Y13, Y9, Y12
-	VMOVUPD     consts<>+1152(SB), Y13
-	VFMADD231PD consts<>+1216(SB), Y6, Y13
-	VMOVUPD     consts<>+1280(SB), Y14
-	VFMADD231PD consts<>+1344(SB), Y6, Y14
+	VMOVUPD     2304(AX), Y13
+	VFMADD231PD 2432(AX), Y6, Y13
+	VMOVUPD     2560(AX), Y14
+	VFMADD231PD 2688(AX), Y6, Y14
 	VFMADD231PD Y14, Y8, Y13
-	VMOVUPD     consts<>+1408(SB), Y14
-	VFMADD231PD consts<>+1472(SB), Y6, Y14
-	VMOVUPD     consts<>+1536(SB), Y15
-	VFMADD231PD consts<>+1600(SB), Y6, Y15
+	VMOVUPD     2816(AX), Y14
+	VFMADD231PD 2944(AX), Y6, Y14
+	VMOVUPD     3072(AX), Y15
+	VFMADD231PD 3200(AX), Y6, Y15
 	VFMADD231PD Y15, Y8, Y14
 	VFMADD231PD Y14, Y9, Y13
 	VFMADD231PD Y13, Y10, Y12
-	VMOVUPD     consts<>+1664(SB), Y10
-	VFMADD231PD consts<>+1728(SB), Y6, Y10
-	VMOVUPD     consts<>+1792(SB), Y13
-	VFMADD231PD consts<>+1856(SB), Y6, Y13
+	VMOVUPD     3328(AX), Y10
+	VFMADD231PD 3456(AX), Y6, Y10
+	VMOVUPD     3584(AX), Y13
+	VFMADD231PD 3712(AX), Y6, Y13
 	VFMADD231PD Y13, Y8, Y10
-	VMOVUPD     consts<>+1920(SB), Y6
+	VMOVUPD     3840(AX), Y6
 	VFMADD231PD Y6, Y9, Y10
 	VFMADD231PD Y10, Y11, Y12
-	VMULPD      consts<>+1984(SB), Y5, Y6
+	VMULPD      3968(AX), Y5, Y6
 	VFMADD231PD Y12, Y8, Y6
 	VSUBPD      Y7, Y6, Y6
-	VFMADD231PD consts<>+2048(SB), Y5, Y6
+	VFMADD231PD 4096(AX), Y5, Y6
 	VSQRTPD     Y6, Y6
-	VADDPD      consts<>+2112(SB), Y4, Y5
-	VSUBPD      consts<>+2112(SB), Y5, Y7
+	VADDPD      4224(AX), Y4, Y5
+	VSUBPD      4224(AX), Y5, Y7
 	VSUBPD      Y7, Y4, Y7
 	VMULPD      Y7, Y7, Y4
-	VMOVUPD     consts<>+2176(SB), Y8
-	VFMADD213PD consts<>+2240(SB), Y4, Y8
-	VFMADD213PD consts<>+2304(SB), Y4, Y8
-	VFMADD213PD consts<>+2368(SB), Y4, Y8
-	VFMADD213PD consts<>+2432(SB), Y4, Y8
-	VFMADD213PD consts<>+2496(SB), Y4, Y8
-	VFMADD213PD consts<>+2560(SB), Y4, Y8
+	VMOVUPD     4352(AX), Y8
+	VFMADD213PD 4480(AX), Y4, Y8
+	VFMADD213PD 4608(AX), Y4, Y8
+	VFMADD213PD 4736(AX), Y4, Y8
+	VFMADD213PD 4864(AX), Y4, Y8
+	VFMADD213PD 4992(AX), Y4, Y8
+	VFMADD213PD 5120(AX), Y4, Y8
 	VMULPD      Y7, Y8, Y8
-	VFMADD231PD consts<>+2624(SB), Y7, Y8
-	VMOVUPD     consts<>+2688(SB), Y7
-	VFMADD213PD consts<>+2752(SB), Y4, Y7
-	VFMADD213PD consts<>+2816(SB), Y4, Y7
-	VFMADD213PD consts<>+2880(SB), Y4, Y7
-	VFMADD213PD consts<>+2944(SB), Y4, Y7
-	VFMADD213PD consts<>+3008(SB), Y4, Y7
-	VFMADD213PD consts<>+3072(SB), Y4, Y7
-	VFMADD213PD consts<>+640(SB), Y4, Y7
+	VFMADD231PD 5248(AX), Y7, Y8
+	VMOVUPD     5376(AX), Y7
+	VFMADD213PD 5504(AX), Y4, Y7
+	VFMADD213PD 5632(AX), Y4, Y7
+	VFMADD213PD 5760(AX), Y4, Y7
+	VFMADD213PD 5888(AX), Y4, Y7
+	VFMADD213PD 6016(AX), Y4, Y7
+	VFMADD213PD 6144(AX), Y4, Y7
+	VFMADD213PD 1280(AX), Y4, Y7
 	VPSLLQ      $0x3f, Y5, Y9
 	VBLENDVPD   Y9, Y7, Y8, Y4
 	VBLENDVPD   Y9, Y8, Y7, Y7
-	VPAND       consts<>+3200(SB), Y5, Y8
+	VPAND       6400(AX), Y5, Y8
 	VPSLLQ      $0x3e, Y8, Y8
 	VPXOR       Y8, Y4, Y4
-	VPADDQ      consts<>+3136(SB), Y5, Y5
-	VPAND       consts<>+3200(SB), Y5, Y5
+	VPADDQ      6272(AX), Y5, Y5
+	VPAND       6400(AX), Y5, Y5
 	VPSLLQ      $0x3e, Y5, Y5
 	VPXOR       Y5, Y7, Y7
 	VMULPD      Y7, Y6, Y7
 	VMULPD      Y4, Y6, Y4
-	VMOVUPD     Y7, 32(CX)
-	VMOVUPD     Y4, 96(CX)
-	ADDQ        $0x00000080, CX
-	DECQ        DX
+	VMOVUPD     Y7, 32(DX)
+	VMOVUPD     Y4, 96(DX)
+	ADDQ        $0x00000080, DX
+	DECQ        BX
 	JNZ         xoshiroNormalAVX2_1
 
 xoshiroNormalAVX2_1_done:
-	VMOVUPD Y0, 32(AX)
-	VMOVUPD Y1, 96(AX)
-	VMOVUPD Y2, 160(AX)
-	VMOVUPD Y3, 224(AX)
+	VMOVUPD Y0, 32(CX)
+	VMOVUPD Y1, 96(CX)
+	VMOVUPD Y2, 160(CX)
+	VMOVUPD Y3, 224(CX)
 	VZEROUPPER
 	RET
 
@@ -595,428 +607,860 @@ DATA consts<>+32(SB)/8, $0x3fe0000000000000
 DATA consts<>+40(SB)/8, $0x3fe0000000000000
 DATA consts<>+48(SB)/8, $0x3fe0000000000000
 DATA consts<>+56(SB)/8, $0x3fe0000000000000
-DATA consts<>+64(SB)/8, $0x0350000000000000
-DATA consts<>+72(SB)/8, $0x0350000000000000
-DATA consts<>+80(SB)/8, $0x0350000000000000
-DATA consts<>+88(SB)/8, $0x0350000000000000
-DATA consts<>+96(SB)/8, $0x0350000000000000
-DATA consts<>+104(SB)/8, $0x0350000000000000
-DATA consts<>+112(SB)/8, $0x0350000000000000
-DATA consts<>+120(SB)/8, $0x0350000000000000
-DATA consts<>+128(SB)/8, $0x0330000000000000
-DATA consts<>+136(SB)/8, $0x0330000000000000
-DATA consts<>+144(SB)/8, $0x0330000000000000
-DATA consts<>+152(SB)/8, $0x0330000000000000
-DATA consts<>+160(SB)/8, $0x0330000000000000
-DATA consts<>+168(SB)/8, $0x0330000000000000
-DATA consts<>+176(SB)/8, $0x0330000000000000
-DATA consts<>+184(SB)/8, $0x0330000000000000
-DATA consts<>+192(SB)/8, $0x00095f619980c433
-DATA consts<>+200(SB)/8, $0x00095f619980c433
-DATA consts<>+208(SB)/8, $0x00095f619980c433
-DATA consts<>+216(SB)/8, $0x00095f619980c433
-DATA consts<>+224(SB)/8, $0x00095f619980c433
-DATA consts<>+232(SB)/8, $0x00095f619980c433
-DATA consts<>+240(SB)/8, $0x00095f619980c433
-DATA consts<>+248(SB)/8, $0x00095f619980c433
-DATA consts<>+256(SB)/8, $0x4330000000000000
-DATA consts<>+264(SB)/8, $0x4330000000000000
-DATA consts<>+272(SB)/8, $0x4330000000000000
-DATA consts<>+280(SB)/8, $0x4330000000000000
-DATA consts<>+288(SB)/8, $0x4330000000000000
-DATA consts<>+296(SB)/8, $0x4330000000000000
-DATA consts<>+304(SB)/8, $0x4330000000000000
-DATA consts<>+312(SB)/8, $0x4330000000000000
-DATA consts<>+320(SB)/8, $0x43300000000003ff
-DATA consts<>+328(SB)/8, $0x43300000000003ff
-DATA consts<>+336(SB)/8, $0x43300000000003ff
-DATA consts<>+344(SB)/8, $0x43300000000003ff
-DATA consts<>+352(SB)/8, $0x43300000000003ff
-DATA consts<>+360(SB)/8, $0x43300000000003ff
-DATA consts<>+368(SB)/8, $0x43300000000003ff
-DATA consts<>+376(SB)/8, $0x43300000000003ff
-DATA consts<>+384(SB)/8, $0x000fffffffffffff
-DATA consts<>+392(SB)/8, $0x000fffffffffffff
-DATA consts<>+400(SB)/8, $0x000fffffffffffff
-DATA consts<>+408(SB)/8, $0x000fffffffffffff
-DATA consts<>+416(SB)/8, $0x000fffffffffffff
-DATA consts<>+424(SB)/8, $0x000fffffffffffff
-DATA consts<>+432(SB)/8, $0x000fffffffffffff
-DATA consts<>+440(SB)/8, $0x000fffffffffffff
-DATA consts<>+448(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+456(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+464(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+472(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+480(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+488(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+496(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+504(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+512(SB)/8, $0x0010000000000000
-DATA consts<>+520(SB)/8, $0x0010000000000000
-DATA consts<>+528(SB)/8, $0x0010000000000000
-DATA consts<>+536(SB)/8, $0x0010000000000000
-DATA consts<>+544(SB)/8, $0x0010000000000000
-DATA consts<>+552(SB)/8, $0x0010000000000000
-DATA consts<>+560(SB)/8, $0x0010000000000000
-DATA consts<>+568(SB)/8, $0x0010000000000000
-DATA consts<>+576(SB)/8, $0x4000000000000000
-DATA consts<>+584(SB)/8, $0x4000000000000000
-DATA consts<>+592(SB)/8, $0x4000000000000000
-DATA consts<>+600(SB)/8, $0x4000000000000000
-DATA consts<>+608(SB)/8, $0x4000000000000000
-DATA consts<>+616(SB)/8, $0x4000000000000000
-DATA consts<>+624(SB)/8, $0x4000000000000000
-DATA consts<>+632(SB)/8, $0x4000000000000000
-DATA consts<>+640(SB)/8, $0x3ff0000000000000
-DATA consts<>+648(SB)/8, $0x3ff0000000000000
-DATA consts<>+656(SB)/8, $0x3ff0000000000000
-DATA consts<>+664(SB)/8, $0x3ff0000000000000
-DATA consts<>+672(SB)/8, $0x3ff0000000000000
-DATA consts<>+680(SB)/8, $0x3ff0000000000000
-DATA consts<>+688(SB)/8, $0x3ff0000000000000
-DATA consts<>+696(SB)/8, $0x3ff0000000000000
-DATA consts<>+704(SB)/8, $0xbfe555555555555c
-DATA consts<>+712(SB)/8, $0xbfe555555555555c
-DATA consts<>+720(SB)/8, $0xbfe555555555555c
-DATA consts<>+728(SB)/8, $0xbfe555555555555c
-DATA consts<>+736(SB)/8, $0xbfe555555555555c
-DATA consts<>+744(SB)/8, $0xbfe555555555555c
-DATA consts<>+752(SB)/8, $0xbfe555555555555c
-DATA consts<>+760(SB)/8, $0xbfe555555555555c
-DATA consts<>+768(SB)/8, $0x3fdfffffffffff34
-DATA consts<>+776(SB)/8, $0x3fdfffffffffff34
-DATA consts<>+784(SB)/8, $0x3fdfffffffffff34
-DATA consts<>+792(SB)/8, $0x3fdfffffffffff34
-DATA consts<>+800(SB)/8, $0x3fdfffffffffff34
-DATA consts<>+808(SB)/8, $0x3fdfffffffffff34
-DATA consts<>+816(SB)/8, $0x3fdfffffffffff34
-DATA consts<>+824(SB)/8, $0x3fdfffffffffff34
-DATA consts<>+832(SB)/8, $0xbfd999999999772b
-DATA consts<>+840(SB)/8, $0xbfd999999999772b
-DATA consts<>+848(SB)/8, $0xbfd999999999772b
-DATA consts<>+856(SB)/8, $0xbfd999999999772b
-DATA consts<>+864(SB)/8, $0xbfd999999999772b
-DATA consts<>+872(SB)/8, $0xbfd999999999772b
-DATA consts<>+880(SB)/8, $0xbfd999999999772b
-DATA consts<>+888(SB)/8, $0xbfd999999999772b
-DATA consts<>+896(SB)/8, $0x3fd5555555561ddd
-DATA consts<>+904(SB)/8, $0x3fd5555555561ddd
-DATA consts<>+912(SB)/8, $0x3fd5555555561ddd
-DATA consts<>+920(SB)/8, $0x3fd5555555561ddd
-DATA consts<>+928(SB)/8, $0x3fd5555555561ddd
-DATA consts<>+936(SB)/8, $0x3fd5555555561ddd
-DATA consts<>+944(SB)/8, $0x3fd5555555561ddd
-DATA consts<>+952(SB)/8, $0x3fd5555555561ddd
-DATA consts<>+960(SB)/8, $0xbfd249249261f2cc
-DATA consts<>+968(SB)/8, $0xbfd249249261f2cc
-DATA consts<>+976(SB)/8, $0xbfd249249261f2cc
-DATA consts<>+984(SB)/8, $0xbfd249249261f2cc
-DATA consts<>+992(SB)/8, $0xbfd249249261f2cc
-DATA consts<>+1000(SB)/8, $0xbfd249249261f2cc
-DATA consts<>+1008(SB)/8, $0xbfd249249261f2cc
-DATA consts<>+1016(SB)/8, $0xbfd249249261f2cc
-DATA consts<>+1024(SB)/8, $0x3fcfffffff7e955c
-DATA consts<>+1032(SB)/8, $0x3fcfffffff7e955c
-DATA consts<>+1040(SB)/8, $0x3fcfffffff7e955c
-DATA consts<>+1048(SB)/8, $0x3fcfffffff7e955c
-DATA consts<>+1056(SB)/8, $0x3fcfffffff7e955c
-DATA consts<>+1064(SB)/8, $0x3fcfffffff7e955c
-DATA consts<>+1072(SB)/8, $0x3fcfffffff7e955c
-DATA consts<>+1080(SB)/8, $0x3fcfffffff7e955c
-DATA consts<>+1088(SB)/8, $0xbfcc71c70c1303cb
-DATA consts<>+1096(SB)/8, $0xbfcc71c70c1303cb
-DATA consts<>+1104(SB)/8, $0xbfcc71c70c1303cb
-DATA consts<>+1112(SB)/8, $0xbfcc71c70c1303cb
-DATA consts<>+1120(SB)/8, $0xbfcc71c70c1303cb
-DATA consts<>+1128(SB)/8, $0xbfcc71c70c1303cb
-DATA consts<>+1136(SB)/8, $0xbfcc71c70c1303cb
-DATA consts<>+1144(SB)/8, $0xbfcc71c70c1303cb
-DATA consts<>+1152(SB)/8, $0x3fc99999a6364b62
-DATA consts<>+1160(SB)/8, $0x3fc99999a6364b62
-DATA consts<>+1168(SB)/8, $0x3fc99999a6364b62
-DATA consts<>+1176(SB)/8, $0x3fc99999a6364b62
-DATA consts<>+1184(SB)/8, $0x3fc99999a6364b62
-DATA consts<>+1192(SB)/8, $0x3fc99999a6364b62
-DATA consts<>+1200(SB)/8, $0x3fc99999a6364b62
-DATA consts<>+1208(SB)/8, $0x3fc99999a6364b62
-DATA consts<>+1216(SB)/8, $0xbfc745d460eacbc4
-DATA consts<>+1224(SB)/8, $0xbfc745d460eacbc4
-DATA consts<>+1232(SB)/8, $0xbfc745d460eacbc4
-DATA consts<>+1240(SB)/8, $0xbfc745d460eacbc4
-DATA consts<>+1248(SB)/8, $0xbfc745d460eacbc4
-DATA consts<>+1256(SB)/8, $0xbfc745d460eacbc4
-DATA consts<>+1264(SB)/8, $0xbfc745d460eacbc4
-DATA consts<>+1272(SB)/8, $0xbfc745d460eacbc4
-DATA consts<>+1280(SB)/8, $0x3fc55556c388aedd
-DATA consts<>+1288(SB)/8, $0x3fc55556c388aedd
-DATA consts<>+1296(SB)/8, $0x3fc55556c388aedd
-DATA consts<>+1304(SB)/8, $0x3fc55556c388aedd
-DATA consts<>+1312(SB)/8, $0x3fc55556c388aedd
-DATA consts<>+1320(SB)/8, $0x3fc55556c388aedd
-DATA consts<>+1328(SB)/8, $0x3fc55556c388aedd
-DATA consts<>+1336(SB)/8, $0x3fc55556c388aedd
-DATA consts<>+1344(SB)/8, $0xbfc3b0eda8f5d75c
-DATA consts<>+1352(SB)/8, $0xbfc3b0eda8f5d75c
-DATA consts<>+1360(SB)/8, $0xbfc3b0eda8f5d75c
-DATA consts<>+1368(SB)/8, $0xbfc3b0eda8f5d75c
-DATA consts<>+1376(SB)/8, $0xbfc3b0eda8f5d75c
-DATA consts<>+1384(SB)/8, $0xbfc3b0eda8f5d75c
-DATA consts<>+1392(SB)/8, $0xbfc3b0eda8f5d75c
-DATA consts<>+1400(SB)/8, $0xbfc3b0eda8f5d75c
-DATA consts<>+1408(SB)/8, $0x3fc248b2a78bff20
-DATA consts<>+1416(SB)/8, $0x3fc248b2a78bff20
-DATA consts<>+1424(SB)/8, $0x3fc248b2a78bff20
-DATA consts<>+1432(SB)/8, $0x3fc248b2a78bff20
-DATA consts<>+1440(SB)/8, $0x3fc248b2a78bff20
-DATA consts<>+1448(SB)/8, $0x3fc248b2a78bff20
-DATA consts<>+1456(SB)/8, $0x3fc248b2a78bff20
-DATA consts<>+1464(SB)/8, $0x3fc248b2a78bff20
-DATA consts<>+1472(SB)/8, $0xbfc115b4daceee38
-DATA consts<>+1480(SB)/8, $0xbfc115b4daceee38
-DATA consts<>+1488(SB)/8, $0xbfc115b4daceee38
-DATA consts<>+1496(SB)/8, $0xbfc115b4daceee38
-DATA consts<>+1504(SB)/8, $0xbfc115b4daceee38
-DATA consts<>+1512(SB)/8, $0xbfc115b4daceee38
-DATA consts<>+1520(SB)/8, $0xbfc115b4daceee38
-DATA consts<>+1528(SB)/8, $0xbfc115b4daceee38
-DATA consts<>+1536(SB)/8, $0x3fc00b0e81fd59f4
-DATA consts<>+1544(SB)/8, $0x3fc00b0e81fd59f4
-DATA consts<>+1552(SB)/8, $0x3fc00b0e81fd59f4
-DATA consts<>+1560(SB)/8, $0x3fc00b0e81fd59f4
-DATA consts<>+1568(SB)/8, $0x3fc00b0e81fd59f4
-DATA consts<>+1576(SB)/8, $0x3fc00b0e81fd59f4
-DATA consts<>+1584(SB)/8, $0x3fc00b0e81fd59f4
-DATA consts<>+1592(SB)/8, $0x3fc00b0e81fd59f4
-DATA consts<>+1600(SB)/8, $0xbfbdd3093b701211
-DATA consts<>+1608(SB)/8, $0xbfbdd3093b701211
-DATA consts<>+1616(SB)/8, $0xbfbdd3093b701211
-DATA consts<>+1624(SB)/8, $0xbfbdd3093b701211
-DATA consts<>+1632(SB)/8, $0xbfbdd3093b701211
-DATA consts<>+1640(SB)/8, $0xbfbdd3093b701211
-DATA consts<>+1648(SB)/8, $0xbfbdd3093b701211
-DATA consts<>+1656(SB)/8, $0xbfbdd3093b701211
-DATA consts<>+1664(SB)/8, $0x3fbb635ac30a3dac
-DATA consts<>+1672(SB)/8, $0x3fbb635ac30a3dac
-DATA consts<>+1680(SB)/8, $0x3fbb635ac30a3dac
-DATA consts<>+1688(SB)/8, $0x3fbb635ac30a3dac
-DATA consts<>+1696(SB)/8, $0x3fbb635ac30a3dac
-DATA consts<>+1704(SB)/8, $0x3fbb635ac30a3dac
-DATA consts<>+1712(SB)/8, $0x3fbb635ac30a3dac
-DATA consts<>+1720(SB)/8, $0x3fbb635ac30a3dac
-DATA consts<>+1728(SB)/8, $0xbfbbb08e0be73d94
-DATA consts<>+1736(SB)/8, $0xbfbbb08e0be73d94
-DATA consts<>+1744(SB)/8, $0xbfbbb08e0be73d94
-DATA consts<>+1752(SB)/8, $0xbfbbb08e0be73d94
-DATA consts<>+1760(SB)/8, $0xbfbbb08e0be73d94
-DATA consts<>+1768(SB)/8, $0xbfbbb08e0be73d94
-DATA consts<>+1776(SB)/8, $0xbfbbb08e0be73d94
-DATA consts<>+1784(SB)/8, $0xbfbbb08e0be73d94
-DATA consts<>+1792(SB)/8, $0x3fbfc84a09888c57
-DATA consts<>+1800(SB)/8, $0x3fbfc84a09888c57
-DATA consts<>+1808(SB)/8, $0x3fbfc84a09888c57
-DATA consts<>+1816(SB)/8, $0x3fbfc84a09888c57
-DATA consts<>+1824(SB)/8, $0x3fbfc84a09888c57
-DATA consts<>+1832(SB)/8, $0x3fbfc84a09888c57
-DATA consts<>+1840(SB)/8, $0x3fbfc84a09888c57
-DATA consts<>+1848(SB)/8, $0x3fbfc84a09888c57
-DATA consts<>+1856(SB)/8, $0xbfbceab3eecb74d9
-DATA consts<>+1864(SB)/8, $0xbfbceab3eecb74d9
-DATA consts<>+1872(SB)/8, $0xbfbceab3eecb74d9
-DATA consts<>+1880(SB)/8, $0xbfbceab3eecb74d9
-DATA consts<>+1888(SB)/8, $0xbfbceab3eecb74d9
-DATA consts<>+1896(SB)/8, $0xbfbceab3eecb74d9
-DATA consts<>+1904(SB)/8, $0xbfbceab3eecb74d9
-DATA consts<>+1912(SB)/8, $0xbfbceab3eecb74d9
-DATA consts<>+1920(SB)/8, $0x3fa8e8f5f6d78efb
-DATA consts<>+1928(SB)/8, $0x3fa8e8f5f6d78efb
-DATA consts<>+1936(SB)/8, $0x3fa8e8f5f6d78efb
-DATA consts<>+1944(SB)/8, $0x3fa8e8f5f6d78efb
-DATA consts<>+1952(SB)/8, $0x3fa8e8f5f6d78efb
-DATA consts<>+1960(SB)/8, $0x3fa8e8f5f6d78efb
-DATA consts<>+1968(SB)/8, $0x3fa8e8f5f6d78efb
-DATA consts<>+1976(SB)/8, $0x3fa8e8f5f6d78efb
-DATA consts<>+1984(SB)/8, $0xbc8abc9e3b39803f
-DATA consts<>+1992(SB)/8, $0xbc8abc9e3b39803f
-DATA consts<>+2000(SB)/8, $0xbc8abc9e3b39803f
-DATA consts<>+2008(SB)/8, $0xbc8abc9e3b39803f
-DATA consts<>+2016(SB)/8, $0xbc8abc9e3b39803f
-DATA consts<>+2024(SB)/8, $0xbc8abc9e3b39803f
-DATA consts<>+2032(SB)/8, $0xbc8abc9e3b39803f
-DATA consts<>+2040(SB)/8, $0xbc8abc9e3b39803f
-DATA consts<>+2048(SB)/8, $0xbff62e42fefa39ef
-DATA consts<>+2056(SB)/8, $0xbff62e42fefa39ef
-DATA consts<>+2064(SB)/8, $0xbff62e42fefa39ef
-DATA consts<>+2072(SB)/8, $0xbff62e42fefa39ef
-DATA consts<>+2080(SB)/8, $0xbff62e42fefa39ef
-DATA consts<>+2088(SB)/8, $0xbff62e42fefa39ef
-DATA consts<>+2096(SB)/8, $0xbff62e42fefa39ef
-DATA consts<>+2104(SB)/8, $0xbff62e42fefa39ef
-DATA consts<>+2112(SB)/8, $0x4338000000000000
-DATA consts<>+2120(SB)/8, $0x4338000000000000
-DATA consts<>+2128(SB)/8, $0x4338000000000000
-DATA consts<>+2136(SB)/8, $0x4338000000000000
-DATA consts<>+2144(SB)/8, $0x4338000000000000
-DATA consts<>+2152(SB)/8, $0x4338000000000000
-DATA consts<>+2160(SB)/8, $0x4338000000000000
-DATA consts<>+2168(SB)/8, $0x4338000000000000
-DATA consts<>+2176(SB)/8, $0x3e6e4a9d9166f052
-DATA consts<>+2184(SB)/8, $0x3e6e4a9d9166f052
-DATA consts<>+2192(SB)/8, $0x3e6e4a9d9166f052
-DATA consts<>+2200(SB)/8, $0x3e6e4a9d9166f052
-DATA consts<>+2208(SB)/8, $0x3e6e4a9d9166f052
-DATA consts<>+2216(SB)/8, $0x3e6e4a9d9166f052
-DATA consts<>+2224(SB)/8, $0x3e6e4a9d9166f052
-DATA consts<>+2232(SB)/8, $0x3e6e4a9d9166f052
-DATA consts<>+2240(SB)/8, $0xbece3027dea82bd7
-DATA consts<>+2248(SB)/8, $0xbece3027dea82bd7
-DATA consts<>+2256(SB)/8, $0xbece3027dea82bd7
-DATA consts<>+2264(SB)/8, $0xbece3027dea82bd7
-DATA consts<>+2272(SB)/8, $0xbece3027dea82bd7
-DATA consts<>+2280(SB)/8, $0xbece3027dea82bd7
-DATA consts<>+2288(SB)/8, $0xbece3027dea82bd7
-DATA consts<>+2296(SB)/8, $0xbece3027dea82bd7
-DATA consts<>+2304(SB)/8, $0x3f250783208843eb
-DATA consts<>+2312(SB)/8, $0x3f250783208843eb
-DATA consts<>+2320(SB)/8, $0x3f250783208843eb
-DATA consts<>+2328(SB)/8, $0x3f250783208843eb
-DATA consts<>+2336(SB)/8, $0x3f250783208843eb
-DATA consts<>+2344(SB)/8, $0x3f250783208843eb
-DATA consts<>+2352(SB)/8, $0x3f250783208843eb
-DATA consts<>+2360(SB)/8, $0x3f250783208843eb
-DATA consts<>+2368(SB)/8, $0xbf732d2cce500387
-DATA consts<>+2376(SB)/8, $0xbf732d2cce500387
-DATA consts<>+2384(SB)/8, $0xbf732d2cce500387
-DATA consts<>+2392(SB)/8, $0xbf732d2cce500387
-DATA consts<>+2400(SB)/8, $0xbf732d2cce500387
-DATA consts<>+2408(SB)/8, $0xbf732d2cce500387
-DATA consts<>+2416(SB)/8, $0xbf732d2cce500387
-DATA consts<>+2424(SB)/8, $0xbf732d2cce500387
-DATA consts<>+2432(SB)/8, $0x3fb466bc6775a476
-DATA consts<>+2440(SB)/8, $0x3fb466bc6775a476
-DATA consts<>+2448(SB)/8, $0x3fb466bc6775a476
-DATA consts<>+2456(SB)/8, $0x3fb466bc6775a476
-DATA consts<>+2464(SB)/8, $0x3fb466bc6775a476
-DATA consts<>+2472(SB)/8, $0x3fb466bc6775a476
-DATA consts<>+2480(SB)/8, $0x3fb466bc6775a476
-DATA consts<>+2488(SB)/8, $0x3fb466bc6775a476
-DATA consts<>+2496(SB)/8, $0xbfe4abbce625be52
-DATA consts<>+2504(SB)/8, $0xbfe4abbce625be52
-DATA consts<>+2512(SB)/8, $0xbfe4abbce625be52
-DATA consts<>+2520(SB)/8, $0xbfe4abbce625be52
-DATA consts<>+2528(SB)/8, $0xbfe4abbce625be52
-DATA consts<>+2536(SB)/8, $0xbfe4abbce625be52
-DATA consts<>+2544(SB)/8, $0xbfe4abbce625be52
-DATA consts<>+2552(SB)/8, $0xbfe4abbce625be52
-DATA consts<>+2560(SB)/8, $0x3c91a62633145c07
-DATA consts<>+2568(SB)/8, $0x3c91a62633145c07
-DATA consts<>+2576(SB)/8, $0x3c91a62633145c07
-DATA consts<>+2584(SB)/8, $0x3c91a62633145c07
-DATA consts<>+2592(SB)/8, $0x3c91a62633145c07
-DATA consts<>+2600(SB)/8, $0x3c91a62633145c07
-DATA consts<>+2608(SB)/8, $0x3c91a62633145c07
-DATA consts<>+2616(SB)/8, $0x3c91a62633145c07
-DATA consts<>+2624(SB)/8, $0x3ff921fb54442d18
-DATA consts<>+2632(SB)/8, $0x3ff921fb54442d18
-DATA consts<>+2640(SB)/8, $0x3ff921fb54442d18
-DATA consts<>+2648(SB)/8, $0x3ff921fb54442d18
-DATA consts<>+2656(SB)/8, $0x3ff921fb54442d18
-DATA consts<>+2664(SB)/8, $0x3ff921fb54442d18
-DATA consts<>+2672(SB)/8, $0x3ff921fb54442d18
-DATA consts<>+2680(SB)/8, $0x3ff921fb54442d18
-DATA consts<>+2688(SB)/8, $0xbe3b2f3eb054afcd
-DATA consts<>+2696(SB)/8, $0xbe3b2f3eb054afcd
-DATA consts<>+2704(SB)/8, $0xbe3b2f3eb054afcd
-DATA consts<>+2712(SB)/8, $0xbe3b2f3eb054afcd
-DATA consts<>+2720(SB)/8, $0xbe3b2f3eb054afcd
-DATA consts<>+2728(SB)/8, $0xbe3b2f3eb054afcd
-DATA consts<>+2736(SB)/8, $0xbe3b2f3eb054afcd
-DATA consts<>+2744(SB)/8, $0xbe3b2f3eb054afcd
-DATA consts<>+2752(SB)/8, $0x3e9f9ce245cada0b
-DATA consts<>+2760(SB)/8, $0x3e9f9ce245cada0b
-DATA consts<>+2768(SB)/8, $0x3e9f9ce245cada0b
-DATA consts<>+2776(SB)/8, $0x3e9f9ce245cada0b
-DATA consts<>+2784(SB)/8, $0x3e9f9ce245cada0b
-DATA consts<>+2792(SB)/8, $0x3e9f9ce245cada0b
-DATA consts<>+2800(SB)/8, $0x3e9f9ce245cada0b
-DATA consts<>+2808(SB)/8, $0x3e9f9ce245cada0b
-DATA consts<>+2816(SB)/8, $0xbefa6d1eef479be1
-DATA consts<>+2824(SB)/8, $0xbefa6d1eef479be1
-DATA consts<>+2832(SB)/8, $0xbefa6d1eef479be1
-DATA consts<>+2840(SB)/8, $0xbefa6d1eef479be1
-DATA consts<>+2848(SB)/8, $0xbefa6d1eef479be1
-DATA consts<>+2856(SB)/8, $0xbefa6d1eef479be1
-DATA consts<>+2864(SB)/8, $0xbefa6d1eef479be1
-DATA consts<>+2872(SB)/8, $0xbefa6d1eef479be1
-DATA consts<>+2880(SB)/8, $0x3f4e1f5068688d5b
-DATA consts<>+2888(SB)/8, $0x3f4e1f5068688d5b
-DATA consts<>+2896(SB)/8, $0x3f4e1f5068688d5b
-DATA consts<>+2904(SB)/8, $0x3f4e1f5068688d5b
-DATA consts<>+2912(SB)/8, $0x3f4e1f5068688d5b
-DATA consts<>+2920(SB)/8, $0x3f4e1f5068688d5b
-DATA consts<>+2928(SB)/8, $0x3f4e1f5068688d5b
-DATA consts<>+2936(SB)/8, $0x3f4e1f5068688d5b
-DATA consts<>+2944(SB)/8, $0xbf955d3c7e3cb241
-DATA consts<>+2952(SB)/8, $0xbf955d3c7e3cb241
-DATA consts<>+2960(SB)/8, $0xbf955d3c7e3cb241
-DATA consts<>+2968(SB)/8, $0xbf955d3c7e3cb241
-DATA consts<>+2976(SB)/8, $0xbf955d3c7e3cb241
-DATA consts<>+2984(SB)/8, $0xbf955d3c7e3cb241
-DATA consts<>+2992(SB)/8, $0xbf955d3c7e3cb241
-DATA consts<>+3000(SB)/8, $0xbf955d3c7e3cb241
-DATA consts<>+3008(SB)/8, $0x3fd03c1f081b5ac0
-DATA consts<>+3016(SB)/8, $0x3fd03c1f081b5ac0
-DATA consts<>+3024(SB)/8, $0x3fd03c1f081b5ac0
-DATA consts<>+3032(SB)/8, $0x3fd03c1f081b5ac0
-DATA consts<>+3040(SB)/8, $0x3fd03c1f081b5ac0
-DATA consts<>+3048(SB)/8, $0x3fd03c1f081b5ac0
-DATA consts<>+3056(SB)/8, $0x3fd03c1f081b5ac0
-DATA consts<>+3064(SB)/8, $0x3fd03c1f081b5ac0
-DATA consts<>+3072(SB)/8, $0xbff3bd3cc9be45de
-DATA consts<>+3080(SB)/8, $0xbff3bd3cc9be45de
-DATA consts<>+3088(SB)/8, $0xbff3bd3cc9be45de
-DATA consts<>+3096(SB)/8, $0xbff3bd3cc9be45de
-DATA consts<>+3104(SB)/8, $0xbff3bd3cc9be45de
-DATA consts<>+3112(SB)/8, $0xbff3bd3cc9be45de
-DATA consts<>+3120(SB)/8, $0xbff3bd3cc9be45de
-DATA consts<>+3128(SB)/8, $0xbff3bd3cc9be45de
-DATA consts<>+3136(SB)/8, $0x0000000000000001
-DATA consts<>+3144(SB)/8, $0x0000000000000001
-DATA consts<>+3152(SB)/8, $0x0000000000000001
-DATA consts<>+3160(SB)/8, $0x0000000000000001
-DATA consts<>+3168(SB)/8, $0x0000000000000001
-DATA consts<>+3176(SB)/8, $0x0000000000000001
-DATA consts<>+3184(SB)/8, $0x0000000000000001
-DATA consts<>+3192(SB)/8, $0x0000000000000001
-DATA consts<>+3200(SB)/8, $0x0000000000000002
-DATA consts<>+3208(SB)/8, $0x0000000000000002
-DATA consts<>+3216(SB)/8, $0x0000000000000002
-DATA consts<>+3224(SB)/8, $0x0000000000000002
-DATA consts<>+3232(SB)/8, $0x0000000000000002
-DATA consts<>+3240(SB)/8, $0x0000000000000002
-DATA consts<>+3248(SB)/8, $0x0000000000000002
-DATA consts<>+3256(SB)/8, $0x0000000000000002
-DATA consts<>+3264(SB)/8, $0x4530000000000000
-DATA consts<>+3272(SB)/8, $0x4530000000000000
-DATA consts<>+3280(SB)/8, $0x4530000000000000
-DATA consts<>+3288(SB)/8, $0x4530000000000000
-DATA consts<>+3296(SB)/8, $0x4530000000000000
-DATA consts<>+3304(SB)/8, $0x4530000000000000
-DATA consts<>+3312(SB)/8, $0x4530000000000000
-DATA consts<>+3320(SB)/8, $0x4530000000000000
-DATA consts<>+3328(SB)/8, $0x00000000ffffffff
-DATA consts<>+3336(SB)/8, $0x00000000ffffffff
-DATA consts<>+3344(SB)/8, $0x00000000ffffffff
-DATA consts<>+3352(SB)/8, $0x00000000ffffffff
-DATA consts<>+3360(SB)/8, $0x00000000ffffffff
-DATA consts<>+3368(SB)/8, $0x00000000ffffffff
-DATA consts<>+3376(SB)/8, $0x00000000ffffffff
-DATA consts<>+3384(SB)/8, $0x00000000ffffffff
-DATA consts<>+3392(SB)/8, $0x432fffffffffffff
-DATA consts<>+3400(SB)/8, $0x432fffffffffffff
-DATA consts<>+3408(SB)/8, $0x432fffffffffffff
-DATA consts<>+3416(SB)/8, $0x432fffffffffffff
-DATA consts<>+3424(SB)/8, $0x432fffffffffffff
-DATA consts<>+3432(SB)/8, $0x432fffffffffffff
-DATA consts<>+3440(SB)/8, $0x432fffffffffffff
-DATA consts<>+3448(SB)/8, $0x432fffffffffffff
-GLOBL consts<>(SB), RODATA|NOPTR, $3456
+DATA consts<>+64(SB)/8, $0x3fe0000000000000
+DATA consts<>+72(SB)/8, $0x3fe0000000000000
+DATA consts<>+80(SB)/8, $0x3fe0000000000000
+DATA consts<>+88(SB)/8, $0x3fe0000000000000
+DATA consts<>+96(SB)/8, $0x3fe0000000000000
+DATA consts<>+104(SB)/8, $0x3fe0000000000000
+DATA consts<>+112(SB)/8, $0x3fe0000000000000
+DATA consts<>+120(SB)/8, $0x3fe0000000000000
+DATA consts<>+128(SB)/8, $0x0350000000000000
+DATA consts<>+136(SB)/8, $0x0350000000000000
+DATA consts<>+144(SB)/8, $0x0350000000000000
+DATA consts<>+152(SB)/8, $0x0350000000000000
+DATA consts<>+160(SB)/8, $0x0350000000000000
+DATA consts<>+168(SB)/8, $0x0350000000000000
+DATA consts<>+176(SB)/8, $0x0350000000000000
+DATA consts<>+184(SB)/8, $0x0350000000000000
+DATA consts<>+192(SB)/8, $0x0350000000000000
+DATA consts<>+200(SB)/8, $0x0350000000000000
+DATA consts<>+208(SB)/8, $0x0350000000000000
+DATA consts<>+216(SB)/8, $0x0350000000000000
+DATA consts<>+224(SB)/8, $0x0350000000000000
+DATA consts<>+232(SB)/8, $0x0350000000000000
+DATA consts<>+240(SB)/8, $0x0350000000000000
+DATA consts<>+248(SB)/8, $0x0350000000000000
+DATA consts<>+256(SB)/8, $0x0330000000000000
+DATA consts<>+264(SB)/8, $0x0330000000000000
+DATA consts<>+272(SB)/8, $0x0330000000000000
+DATA consts<>+280(SB)/8, $0x0330000000000000
+DATA consts<>+288(SB)/8, $0x0330000000000000
+DATA consts<>+296(SB)/8, $0x0330000000000000
+DATA consts<>+304(SB)/8, $0x0330000000000000
+DATA consts<>+312(SB)/8, $0x0330000000000000
+DATA consts<>+320(SB)/8, $0x0330000000000000
+DATA consts<>+328(SB)/8, $0x0330000000000000
+DATA consts<>+336(SB)/8, $0x0330000000000000
+DATA consts<>+344(SB)/8, $0x0330000000000000
+DATA consts<>+352(SB)/8, $0x0330000000000000
+DATA consts<>+360(SB)/8, $0x0330000000000000
+DATA consts<>+368(SB)/8, $0x0330000000000000
+DATA consts<>+376(SB)/8, $0x0330000000000000
+DATA consts<>+384(SB)/8, $0x00095f619980c433
+DATA consts<>+392(SB)/8, $0x00095f619980c433
+DATA consts<>+400(SB)/8, $0x00095f619980c433
+DATA consts<>+408(SB)/8, $0x00095f619980c433
+DATA consts<>+416(SB)/8, $0x00095f619980c433
+DATA consts<>+424(SB)/8, $0x00095f619980c433
+DATA consts<>+432(SB)/8, $0x00095f619980c433
+DATA consts<>+440(SB)/8, $0x00095f619980c433
+DATA consts<>+448(SB)/8, $0x00095f619980c433
+DATA consts<>+456(SB)/8, $0x00095f619980c433
+DATA consts<>+464(SB)/8, $0x00095f619980c433
+DATA consts<>+472(SB)/8, $0x00095f619980c433
+DATA consts<>+480(SB)/8, $0x00095f619980c433
+DATA consts<>+488(SB)/8, $0x00095f619980c433
+DATA consts<>+496(SB)/8, $0x00095f619980c433
+DATA consts<>+504(SB)/8, $0x00095f619980c433
+DATA consts<>+512(SB)/8, $0x4330000000000000
+DATA consts<>+520(SB)/8, $0x4330000000000000
+DATA consts<>+528(SB)/8, $0x4330000000000000
+DATA consts<>+536(SB)/8, $0x4330000000000000
+DATA consts<>+544(SB)/8, $0x4330000000000000
+DATA consts<>+552(SB)/8, $0x4330000000000000
+DATA consts<>+560(SB)/8, $0x4330000000000000
+DATA consts<>+568(SB)/8, $0x4330000000000000
+DATA consts<>+576(SB)/8, $0x4330000000000000
+DATA consts<>+584(SB)/8, $0x4330000000000000
+DATA consts<>+592(SB)/8, $0x4330000000000000
+DATA consts<>+600(SB)/8, $0x4330000000000000
+DATA consts<>+608(SB)/8, $0x4330000000000000
+DATA consts<>+616(SB)/8, $0x4330000000000000
+DATA consts<>+624(SB)/8, $0x4330000000000000
+DATA consts<>+632(SB)/8, $0x4330000000000000
+DATA consts<>+640(SB)/8, $0x43300000000003ff
+DATA consts<>+648(SB)/8, $0x43300000000003ff
+DATA consts<>+656(SB)/8, $0x43300000000003ff
+DATA consts<>+664(SB)/8, $0x43300000000003ff
+DATA consts<>+672(SB)/8, $0x43300000000003ff
+DATA consts<>+680(SB)/8, $0x43300000000003ff
+DATA consts<>+688(SB)/8, $0x43300000000003ff
+DATA consts<>+696(SB)/8, $0x43300000000003ff
+DATA consts<>+704(SB)/8, $0x43300000000003ff
+DATA consts<>+712(SB)/8, $0x43300000000003ff
+DATA consts<>+720(SB)/8, $0x43300000000003ff
+DATA consts<>+728(SB)/8, $0x43300000000003ff
+DATA consts<>+736(SB)/8, $0x43300000000003ff
+DATA consts<>+744(SB)/8, $0x43300000000003ff
+DATA consts<>+752(SB)/8, $0x43300000000003ff
+DATA consts<>+760(SB)/8, $0x43300000000003ff
+DATA consts<>+768(SB)/8, $0x000fffffffffffff
+DATA consts<>+776(SB)/8, $0x000fffffffffffff
+DATA consts<>+784(SB)/8, $0x000fffffffffffff
+DATA consts<>+792(SB)/8, $0x000fffffffffffff
+DATA consts<>+800(SB)/8, $0x000fffffffffffff
+DATA consts<>+808(SB)/8, $0x000fffffffffffff
+DATA consts<>+816(SB)/8, $0x000fffffffffffff
+DATA consts<>+824(SB)/8, $0x000fffffffffffff
+DATA consts<>+832(SB)/8, $0x000fffffffffffff
+DATA consts<>+840(SB)/8, $0x000fffffffffffff
+DATA consts<>+848(SB)/8, $0x000fffffffffffff
+DATA consts<>+856(SB)/8, $0x000fffffffffffff
+DATA consts<>+864(SB)/8, $0x000fffffffffffff
+DATA consts<>+872(SB)/8, $0x000fffffffffffff
+DATA consts<>+880(SB)/8, $0x000fffffffffffff
+DATA consts<>+888(SB)/8, $0x000fffffffffffff
+DATA consts<>+896(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+904(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+912(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+920(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+928(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+936(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+944(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+952(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+960(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+968(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+976(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+984(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+992(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+1000(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+1008(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+1016(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+1024(SB)/8, $0x0010000000000000
+DATA consts<>+1032(SB)/8, $0x0010000000000000
+DATA consts<>+1040(SB)/8, $0x0010000000000000
+DATA consts<>+1048(SB)/8, $0x0010000000000000
+DATA consts<>+1056(SB)/8, $0x0010000000000000
+DATA consts<>+1064(SB)/8, $0x0010000000000000
+DATA consts<>+1072(SB)/8, $0x0010000000000000
+DATA consts<>+1080(SB)/8, $0x0010000000000000
+DATA consts<>+1088(SB)/8, $0x0010000000000000
+DATA consts<>+1096(SB)/8, $0x0010000000000000
+DATA consts<>+1104(SB)/8, $0x0010000000000000
+DATA consts<>+1112(SB)/8, $0x0010000000000000
+DATA consts<>+1120(SB)/8, $0x0010000000000000
+DATA consts<>+1128(SB)/8, $0x0010000000000000
+DATA consts<>+1136(SB)/8, $0x0010000000000000
+DATA consts<>+1144(SB)/8, $0x0010000000000000
+DATA consts<>+1152(SB)/8, $0x4000000000000000
+DATA consts<>+1160(SB)/8, $0x4000000000000000
+DATA consts<>+1168(SB)/8, $0x4000000000000000
+DATA consts<>+1176(SB)/8, $0x4000000000000000
+DATA consts<>+1184(SB)/8, $0x4000000000000000
+DATA consts<>+1192(SB)/8, $0x4000000000000000
+DATA consts<>+1200(SB)/8, $0x4000000000000000
+DATA consts<>+1208(SB)/8, $0x4000000000000000
+DATA consts<>+1216(SB)/8, $0x4000000000000000
+DATA consts<>+1224(SB)/8, $0x4000000000000000
+DATA consts<>+1232(SB)/8, $0x4000000000000000
+DATA consts<>+1240(SB)/8, $0x4000000000000000
+DATA consts<>+1248(SB)/8, $0x4000000000000000
+DATA consts<>+1256(SB)/8, $0x4000000000000000
+DATA consts<>+1264(SB)/8, $0x4000000000000000
+DATA consts<>+1272(SB)/8, $0x4000000000000000
+DATA consts<>+1280(SB)/8, $0x3ff0000000000000
+DATA consts<>+1288(SB)/8, $0x3ff0000000000000
+DATA consts<>+1296(SB)/8, $0x3ff0000000000000
+DATA consts<>+1304(SB)/8, $0x3ff0000000000000
+DATA consts<>+1312(SB)/8, $0x3ff0000000000000
+DATA consts<>+1320(SB)/8, $0x3ff0000000000000
+DATA consts<>+1328(SB)/8, $0x3ff0000000000000
+DATA consts<>+1336(SB)/8, $0x3ff0000000000000
+DATA consts<>+1344(SB)/8, $0x3ff0000000000000
+DATA consts<>+1352(SB)/8, $0x3ff0000000000000
+DATA consts<>+1360(SB)/8, $0x3ff0000000000000
+DATA consts<>+1368(SB)/8, $0x3ff0000000000000
+DATA consts<>+1376(SB)/8, $0x3ff0000000000000
+DATA consts<>+1384(SB)/8, $0x3ff0000000000000
+DATA consts<>+1392(SB)/8, $0x3ff0000000000000
+DATA consts<>+1400(SB)/8, $0x3ff0000000000000
+DATA consts<>+1408(SB)/8, $0xbfe555555555555c
+DATA consts<>+1416(SB)/8, $0xbfe555555555555c
+DATA consts<>+1424(SB)/8, $0xbfe555555555555c
+DATA consts<>+1432(SB)/8, $0xbfe555555555555c
+DATA consts<>+1440(SB)/8, $0xbfe555555555555c
+DATA consts<>+1448(SB)/8, $0xbfe555555555555c
+DATA consts<>+1456(SB)/8, $0xbfe555555555555c
+DATA consts<>+1464(SB)/8, $0xbfe555555555555c
+DATA consts<>+1472(SB)/8, $0xbfe555555555555c
+DATA consts<>+1480(SB)/8, $0xbfe555555555555c
+DATA consts<>+1488(SB)/8, $0xbfe555555555555c
+DATA consts<>+1496(SB)/8, $0xbfe555555555555c
+DATA consts<>+1504(SB)/8, $0xbfe555555555555c
+DATA consts<>+1512(SB)/8, $0xbfe555555555555c
+DATA consts<>+1520(SB)/8, $0xbfe555555555555c
+DATA consts<>+1528(SB)/8, $0xbfe555555555555c
+DATA consts<>+1536(SB)/8, $0x3fdfffffffffff34
+DATA consts<>+1544(SB)/8, $0x3fdfffffffffff34
+DATA consts<>+1552(SB)/8, $0x3fdfffffffffff34
+DATA consts<>+1560(SB)/8, $0x3fdfffffffffff34
+DATA consts<>+1568(SB)/8, $0x3fdfffffffffff34
+DATA consts<>+1576(SB)/8, $0x3fdfffffffffff34
+DATA consts<>+1584(SB)/8, $0x3fdfffffffffff34
+DATA consts<>+1592(SB)/8, $0x3fdfffffffffff34
+DATA consts<>+1600(SB)/8, $0x3fdfffffffffff34
+DATA consts<>+1608(SB)/8, $0x3fdfffffffffff34
+DATA consts<>+1616(SB)/8, $0x3fdfffffffffff34
+DATA consts<>+1624(SB)/8, $0x3fdfffffffffff34
+DATA consts<>+1632(SB)/8, $0x3fdfffffffffff34
+DATA consts<>+1640(SB)/8, $0x3fdfffffffffff34
+DATA consts<>+1648(SB)/8, $0x3fdfffffffffff34
+DATA consts<>+1656(SB)/8, $0x3fdfffffffffff34
+DATA consts<>+1664(SB)/8, $0xbfd999999999772b
+DATA consts<>+1672(SB)/8, $0xbfd999999999772b
+DATA consts<>+1680(SB)/8, $0xbfd999999999772b
+DATA consts<>+1688(SB)/8, $0xbfd999999999772b
+DATA consts<>+1696(SB)/8, $0xbfd999999999772b
+DATA consts<>+1704(SB)/8, $0xbfd999999999772b
+DATA consts<>+1712(SB)/8, $0xbfd999999999772b
+DATA consts<>+1720(SB)/8, $0xbfd999999999772b
+DATA consts<>+1728(SB)/8, $0xbfd999999999772b
+DATA consts<>+1736(SB)/8, $0xbfd999999999772b
+DATA consts<>+1744(SB)/8, $0xbfd999999999772b
+DATA consts<>+1752(SB)/8, $0xbfd999999999772b
+DATA consts<>+1760(SB)/8, $0xbfd999999999772b
+DATA consts<>+1768(SB)/8, $0xbfd999999999772b
+DATA consts<>+1776(SB)/8, $0xbfd999999999772b
+DATA consts<>+1784(SB)/8, $0xbfd999999999772b
+DATA consts<>+1792(SB)/8, $0x3fd5555555561ddd
+DATA consts<>+1800(SB)/8, $0x3fd5555555561ddd
+DATA consts<>+1808(SB)/8, $0x3fd5555555561ddd
+DATA consts<>+1816(SB)/8, $0x3fd5555555561ddd
+DATA consts<>+1824(SB)/8, $0x3fd5555555561ddd
+DATA consts<>+1832(SB)/8, $0x3fd5555555561ddd
+DATA consts<>+1840(SB)/8, $0x3fd5555555561ddd
+DATA consts<>+1848(SB)/8, $0x3fd5555555561ddd
+DATA consts<>+1856(SB)/8, $0x3fd5555555561ddd
+DATA consts<>+1864(SB)/8, $0x3fd5555555561ddd
+DATA consts<>+1872(SB)/8, $0x3fd5555555561ddd
+DATA consts<>+1880(SB)/8, $0x3fd5555555561ddd
+DATA consts<>+1888(SB)/8, $0x3fd5555555561ddd
+DATA consts<>+1896(SB)/8, $0x3fd5555555561ddd
+DATA consts<>+1904(SB)/8, $0x3fd5555555561ddd
+DATA consts<>+1912(SB)/8, $0x3fd5555555561ddd
+DATA consts<>+1920(SB)/8, $0xbfd249249261f2cc
+DATA consts<>+1928(SB)/8, $0xbfd249249261f2cc
+DATA consts<>+1936(SB)/8, $0xbfd249249261f2cc
+DATA consts<>+1944(SB)/8, $0xbfd249249261f2cc
+DATA consts<>+1952(SB)/8, $0xbfd249249261f2cc
+DATA consts<>+1960(SB)/8, $0xbfd249249261f2cc
+DATA consts<>+1968(SB)/8, $0xbfd249249261f2cc
+DATA consts<>+1976(SB)/8, $0xbfd249249261f2cc
+DATA consts<>+1984(SB)/8, $0xbfd249249261f2cc
+DATA consts<>+1992(SB)/8, $0xbfd249249261f2cc
+DATA consts<>+2000(SB)/8, $0xbfd249249261f2cc
+DATA consts<>+2008(SB)/8, $0xbfd249249261f2cc
+DATA consts<>+2016(SB)/8, $0xbfd249249261f2cc
+DATA consts<>+2024(SB)/8, $0xbfd249249261f2cc
+DATA consts<>+2032(SB)/8, $0xbfd249249261f2cc
+DATA consts<>+2040(SB)/8, $0xbfd249249261f2cc
+DATA consts<>+2048(SB)/8, $0x3fcfffffff7e955c
+DATA consts<>+2056(SB)/8, $0x3fcfffffff7e955c
+DATA consts<>+2064(SB)/8, $0x3fcfffffff7e955c
+DATA consts<>+2072(SB)/8, $0x3fcfffffff7e955c
+DATA consts<>+2080(SB)/8, $0x3fcfffffff7e955c
+DATA consts<>+2088(SB)/8, $0x3fcfffffff7e955c
+DATA consts<>+2096(SB)/8, $0x3fcfffffff7e955c
+DATA consts<>+2104(SB)/8, $0x3fcfffffff7e955c
+DATA consts<>+2112(SB)/8, $0x3fcfffffff7e955c
+DATA consts<>+2120(SB)/8, $0x3fcfffffff7e955c
+DATA consts<>+2128(SB)/8, $0x3fcfffffff7e955c
+DATA consts<>+2136(SB)/8, $0x3fcfffffff7e955c
+DATA consts<>+2144(SB)/8, $0x3fcfffffff7e955c
+DATA consts<>+2152(SB)/8, $0x3fcfffffff7e955c
+DATA consts<>+2160(SB)/8, $0x3fcfffffff7e955c
+DATA consts<>+2168(SB)/8, $0x3fcfffffff7e955c
+DATA consts<>+2176(SB)/8, $0xbfcc71c70c1303cb
+DATA consts<>+2184(SB)/8, $0xbfcc71c70c1303cb
+DATA consts<>+2192(SB)/8, $0xbfcc71c70c1303cb
+DATA consts<>+2200(SB)/8, $0xbfcc71c70c1303cb
+DATA consts<>+2208(SB)/8, $0xbfcc71c70c1303cb
+DATA consts<>+2216(SB)/8, $0xbfcc71c70c1303cb
+DATA consts<>+2224(SB)/8, $0xbfcc71c70c1303cb
+DATA consts<>+2232(SB)/8, $0xbfcc71c70c1303cb
+DATA consts<>+2240(SB)/8, $0xbfcc71c70c1303cb
+DATA consts<>+2248(SB)/8, $0xbfcc71c70c1303cb
+DATA consts<>+2256(SB)/8, $0xbfcc71c70c1303cb
+DATA consts<>+2264(SB)/8, $0xbfcc71c70c1303cb
+DATA consts<>+2272(SB)/8, $0xbfcc71c70c1303cb
+DATA consts<>+2280(SB)/8, $0xbfcc71c70c1303cb
+DATA consts<>+2288(SB)/8, $0xbfcc71c70c1303cb
+DATA consts<>+2296(SB)/8, $0xbfcc71c70c1303cb
+DATA consts<>+2304(SB)/8, $0x3fc99999a6364b62
+DATA consts<>+2312(SB)/8, $0x3fc99999a6364b62
+DATA consts<>+2320(SB)/8, $0x3fc99999a6364b62
+DATA consts<>+2328(SB)/8, $0x3fc99999a6364b62
+DATA consts<>+2336(SB)/8, $0x3fc99999a6364b62
+DATA consts<>+2344(SB)/8, $0x3fc99999a6364b62
+DATA consts<>+2352(SB)/8, $0x3fc99999a6364b62
+DATA consts<>+2360(SB)/8, $0x3fc99999a6364b62
+DATA consts<>+2368(SB)/8, $0x3fc99999a6364b62
+DATA consts<>+2376(SB)/8, $0x3fc99999a6364b62
+DATA consts<>+2384(SB)/8, $0x3fc99999a6364b62
+DATA consts<>+2392(SB)/8, $0x3fc99999a6364b62
+DATA consts<>+2400(SB)/8, $0x3fc99999a6364b62
+DATA consts<>+2408(SB)/8, $0x3fc99999a6364b62
+DATA consts<>+2416(SB)/8, $0x3fc99999a6364b62
+DATA consts<>+2424(SB)/8, $0x3fc99999a6364b62
+DATA consts<>+2432(SB)/8, $0xbfc745d460eacbc4
+DATA consts<>+2440(SB)/8, $0xbfc745d460eacbc4
+DATA consts<>+2448(SB)/8, $0xbfc745d460eacbc4
+DATA consts<>+2456(SB)/8, $0xbfc745d460eacbc4
+DATA consts<>+2464(SB)/8, $0xbfc745d460eacbc4
+DATA consts<>+2472(SB)/8, $0xbfc745d460eacbc4
+DATA consts<>+2480(SB)/8, $0xbfc745d460eacbc4
+DATA consts<>+2488(SB)/8, $0xbfc745d460eacbc4
+DATA consts<>+2496(SB)/8, $0xbfc745d460eacbc4
+DATA consts<>+2504(SB)/8, $0xbfc745d460eacbc4
+DATA consts<>+2512(SB)/8, $0xbfc745d460eacbc4
+DATA consts<>+2520(SB)/8, $0xbfc745d460eacbc4
+DATA consts<>+2528(SB)/8, $0xbfc745d460eacbc4
+DATA consts<>+2536(SB)/8, $0xbfc745d460eacbc4
+DATA consts<>+2544(SB)/8, $0xbfc745d460eacbc4
+DATA consts<>+2552(SB)/8, $0xbfc745d460eacbc4
+DATA consts<>+2560(SB)/8, $0x3fc55556c388aedd
+DATA consts<>+2568(SB)/8, $0x3fc55556c388aedd
+DATA consts<>+2576(SB)/8, $0x3fc55556c388aedd
+DATA consts<>+2584(SB)/8, $0x3fc55556c388aedd
+DATA consts<>+2592(SB)/8, $0x3fc55556c388aedd
+DATA consts<>+2600(SB)/8, $0x3fc55556c388aedd
+DATA consts<>+2608(SB)/8, $0x3fc55556c388aedd
+DATA consts<>+2616(SB)/8, $0x3fc55556c388aedd
+DATA consts<>+2624(SB)/8, $0x3fc55556c388aedd
+DATA consts<>+2632(SB)/8, $0x3fc55556c388aedd
+DATA consts<>+2640(SB)/8, $0x3fc55556c388aedd
+DATA consts<>+2648(SB)/8, $0x3fc55556c388aedd
+DATA consts<>+2656(SB)/8, $0x3fc55556c388aedd
+DATA consts<>+2664(SB)/8, $0x3fc55556c388aedd
+DATA consts<>+2672(SB)/8, $0x3fc55556c388aedd
+DATA consts<>+2680(SB)/8, $0x3fc55556c388aedd
+DATA consts<>+2688(SB)/8, $0xbfc3b0eda8f5d75c
+DATA consts<>+2696(SB)/8, $0xbfc3b0eda8f5d75c
+DATA consts<>+2704(SB)/8, $0xbfc3b0eda8f5d75c
+DATA consts<>+2712(SB)/8, $0xbfc3b0eda8f5d75c
+DATA consts<>+2720(SB)/8, $0xbfc3b0eda8f5d75c
+DATA consts<>+2728(SB)/8, $0xbfc3b0eda8f5d75c
+DATA consts<>+2736(SB)/8, $0xbfc3b0eda8f5d75c
+DATA consts<>+2744(SB)/8, $0xbfc3b0eda8f5d75c
+DATA consts<>+2752(SB)/8, $0xbfc3b0eda8f5d75c
+DATA consts<>+2760(SB)/8, $0xbfc3b0eda8f5d75c
+DATA consts<>+2768(SB)/8, $0xbfc3b0eda8f5d75c
+DATA consts<>+2776(SB)/8, $0xbfc3b0eda8f5d75c
+DATA consts<>+2784(SB)/8, $0xbfc3b0eda8f5d75c
+DATA consts<>+2792(SB)/8, $0xbfc3b0eda8f5d75c
+DATA consts<>+2800(SB)/8, $0xbfc3b0eda8f5d75c
+DATA consts<>+2808(SB)/8, $0xbfc3b0eda8f5d75c
+DATA consts<>+2816(SB)/8, $0x3fc248b2a78bff20
+DATA consts<>+2824(SB)/8, $0x3fc248b2a78bff20
+DATA consts<>+2832(SB)/8, $0x3fc248b2a78bff20
+DATA consts<>+2840(SB)/8, $0x3fc248b2a78bff20
+DATA consts<>+2848(SB)/8, $0x3fc248b2a78bff20
+DATA consts<>+2856(SB)/8, $0x3fc248b2a78bff20
+DATA consts<>+2864(SB)/8, $0x3fc248b2a78bff20
+DATA consts<>+2872(SB)/8, $0x3fc248b2a78bff20
+DATA consts<>+2880(SB)/8, $0x3fc248b2a78bff20
+DATA consts<>+2888(SB)/8, $0x3fc248b2a78bff20
+DATA consts<>+2896(SB)/8, $0x3fc248b2a78bff20
+DATA consts<>+2904(SB)/8, $0x3fc248b2a78bff20
+DATA consts<>+2912(SB)/8, $0x3fc248b2a78bff20
+DATA consts<>+2920(SB)/8, $0x3fc248b2a78bff20
+DATA consts<>+2928(SB)/8, $0x3fc248b2a78bff20
+DATA consts<>+2936(SB)/8, $0x3fc248b2a78bff20
+DATA consts<>+2944(SB)/8, $0xbfc115b4daceee38
+DATA consts<>+2952(SB)/8, $0xbfc115b4daceee38
+DATA consts<>+2960(SB)/8, $0xbfc115b4daceee38
+DATA consts<>+2968(SB)/8, $0xbfc115b4daceee38
+DATA consts<>+2976(SB)/8, $0xbfc115b4daceee38
+DATA consts<>+2984(SB)/8, $0xbfc115b4daceee38
+DATA consts<>+2992(SB)/8, $0xbfc115b4daceee38
+DATA consts<>+3000(SB)/8, $0xbfc115b4daceee38
+DATA consts<>+3008(SB)/8, $0xbfc115b4daceee38
+DATA consts<>+3016(SB)/8, $0xbfc115b4daceee38
+DATA consts<>+3024(SB)/8, $0xbfc115b4daceee38
+DATA consts<>+3032(SB)/8, $0xbfc115b4daceee38
+DATA consts<>+3040(SB)/8, $0xbfc115b4daceee38
+DATA consts<>+3048(SB)/8, $0xbfc115b4daceee38
+DATA consts<>+3056(SB)/8, $0xbfc115b4daceee38
+DATA consts<>+3064(SB)/8, $0xbfc115b4daceee38
+DATA consts<>+3072(SB)/8, $0x3fc00b0e81fd59f4
+DATA consts<>+3080(SB)/8, $0x3fc00b0e81fd59f4
+DATA consts<>+3088(SB)/8, $0x3fc00b0e81fd59f4
+DATA consts<>+3096(SB)/8, $0x3fc00b0e81fd59f4
+DATA consts<>+3104(SB)/8, $0x3fc00b0e81fd59f4
+DATA consts<>+3112(SB)/8, $0x3fc00b0e81fd59f4
+DATA consts<>+3120(SB)/8, $0x3fc00b0e81fd59f4
+DATA consts<>+3128(SB)/8, $0x3fc00b0e81fd59f4
+DATA consts<>+3136(SB)/8, $0x3fc00b0e81fd59f4
+DATA consts<>+3144(SB)/8, $0x3fc00b0e81fd59f4
+DATA consts<>+3152(SB)/8, $0x3fc00b0e81fd59f4
+DATA consts<>+3160(SB)/8, $0x3fc00b0e81fd59f4
+DATA consts<>+3168(SB)/8, $0x3fc00b0e81fd59f4
+DATA consts<>+3176(SB)/8, $0x3fc00b0e81fd59f4
+DATA consts<>+3184(SB)/8, $0x3fc00b0e81fd59f4
+DATA consts<>+3192(SB)/8, $0x3fc00b0e81fd59f4
+DATA consts<>+3200(SB)/8, $0xbfbdd3093b701211
+DATA consts<>+3208(SB)/8, $0xbfbdd3093b701211
+DATA consts<>+3216(SB)/8, $0xbfbdd3093b701211
+DATA consts<>+3224(SB)/8, $0xbfbdd3093b701211
+DATA consts<>+3232(SB)/8, $0xbfbdd3093b701211
+DATA consts<>+3240(SB)/8, $0xbfbdd3093b701211
+DATA consts<>+3248(SB)/8, $0xbfbdd3093b701211
+DATA consts<>+3256(SB)/8, $0xbfbdd3093b701211
+DATA consts<>+3264(SB)/8, $0xbfbdd3093b701211
+DATA consts<>+3272(SB)/8, $0xbfbdd3093b701211
+DATA consts<>+3280(SB)/8, $0xbfbdd3093b701211
+DATA consts<>+3288(SB)/8, $0xbfbdd3093b701211
+DATA consts<>+3296(SB)/8, $0xbfbdd3093b701211
+DATA consts<>+3304(SB)/8, $0xbfbdd3093b701211
+DATA consts<>+3312(SB)/8, $0xbfbdd3093b701211
+DATA consts<>+3320(SB)/8, $0xbfbdd3093b701211
+DATA consts<>+3328(SB)/8, $0x3fbb635ac30a3dac
+DATA consts<>+3336(SB)/8, $0x3fbb635ac30a3dac
+DATA consts<>+3344(SB)/8, $0x3fbb635ac30a3dac
+DATA consts<>+3352(SB)/8, $0x3fbb635ac30a3dac
+DATA consts<>+3360(SB)/8, $0x3fbb635ac30a3dac
+DATA consts<>+3368(SB)/8, $0x3fbb635ac30a3dac
+DATA consts<>+3376(SB)/8, $0x3fbb635ac30a3dac
+DATA consts<>+3384(SB)/8, $0x3fbb635ac30a3dac
+DATA consts<>+3392(SB)/8, $0x3fbb635ac30a3dac
+DATA consts<>+3400(SB)/8, $0x3fbb635ac30a3dac
+DATA consts<>+3408(SB)/8, $0x3fbb635ac30a3dac
+DATA consts<>+3416(SB)/8, $0x3fbb635ac30a3dac
+DATA consts<>+3424(SB)/8, $0x3fbb635ac30a3dac
+DATA consts<>+3432(SB)/8, $0x3fbb635ac30a3dac
+DATA consts<>+3440(SB)/8, $0x3fbb635ac30a3dac
+DATA consts<>+3448(SB)/8, $0x3fbb635ac30a3dac
+DATA consts<>+3456(SB)/8, $0xbfbbb08e0be73d94
+DATA consts<>+3464(SB)/8, $0xbfbbb08e0be73d94
+DATA consts<>+3472(SB)/8, $0xbfbbb08e0be73d94
+DATA consts<>+3480(SB)/8, $0xbfbbb08e0be73d94
+DATA consts<>+3488(SB)/8, $0xbfbbb08e0be73d94
+DATA consts<>+3496(SB)/8, $0xbfbbb08e0be73d94
+DATA consts<>+3504(SB)/8, $0xbfbbb08e0be73d94
+DATA consts<>+3512(SB)/8, $0xbfbbb08e0be73d94
+DATA consts<>+3520(SB)/8, $0xbfbbb08e0be73d94
+DATA consts<>+3528(SB)/8, $0xbfbbb08e0be73d94
+DATA consts<>+3536(SB)/8, $0xbfbbb08e0be73d94
+DATA consts<>+3544(SB)/8, $0xbfbbb08e0be73d94
+DATA consts<>+3552(SB)/8, $0xbfbbb08e0be73d94
+DATA consts<>+3560(SB)/8, $0xbfbbb08e0be73d94
+DATA consts<>+3568(SB)/8, $0xbfbbb08e0be73d94
+DATA consts<>+3576(SB)/8, $0xbfbbb08e0be73d94
+DATA consts<>+3584(SB)/8, $0x3fbfc84a09888c57
+DATA consts<>+3592(SB)/8, $0x3fbfc84a09888c57
+DATA consts<>+3600(SB)/8, $0x3fbfc84a09888c57
+DATA consts<>+3608(SB)/8, $0x3fbfc84a09888c57
+DATA consts<>+3616(SB)/8, $0x3fbfc84a09888c57
+DATA consts<>+3624(SB)/8, $0x3fbfc84a09888c57
+DATA consts<>+3632(SB)/8, $0x3fbfc84a09888c57
+DATA consts<>+3640(SB)/8, $0x3fbfc84a09888c57
+DATA consts<>+3648(SB)/8, $0x3fbfc84a09888c57
+DATA consts<>+3656(SB)/8, $0x3fbfc84a09888c57
+DATA consts<>+3664(SB)/8, $0x3fbfc84a09888c57
+DATA consts<>+3672(SB)/8, $0x3fbfc84a09888c57
+DATA consts<>+3680(SB)/8, $0x3fbfc84a09888c57
+DATA consts<>+3688(SB)/8, $0x3fbfc84a09888c57
+DATA consts<>+3696(SB)/8, $0x3fbfc84a09888c57
+DATA consts<>+3704(SB)/8, $0x3fbfc84a09888c57
+DATA consts<>+3712(SB)/8, $0xbfbceab3eecb74d9
+DATA consts<>+3720(SB)/8, $0xbfbceab3eecb74d9
+DATA consts<>+3728(SB)/8, $0xbfbceab3eecb74d9
+DATA consts<>+3736(SB)/8, $0xbfbceab3eecb74d9
+DATA consts<>+3744(SB)/8, $0xbfbceab3eecb74d9
+DATA consts<>+3752(SB)/8, $0xbfbceab3eecb74d9
+DATA consts<>+3760(SB)/8, $0xbfbceab3eecb74d9
+DATA consts<>+3768(SB)/8, $0xbfbceab3eecb74d9
+DATA consts<>+3776(SB)/8, $0xbfbceab3eecb74d9
+DATA consts<>+3784(SB)/8, $0xbfbceab3eecb74d9
+DATA consts<>+3792(SB)/8, $0xbfbceab3eecb74d9
+DATA consts<>+3800(SB)/8, $0xbfbceab3eecb74d9
+DATA consts<>+3808(SB)/8, $0xbfbceab3eecb74d9
+DATA consts<>+3816(SB)/8, $0xbfbceab3eecb74d9
+DATA consts<>+3824(SB)/8, $0xbfbceab3eecb74d9
+DATA consts<>+3832(SB)/8, $0xbfbceab3eecb74d9
+DATA consts<>+3840(SB)/8, $0x3fa8e8f5f6d78efb
+DATA consts<>+3848(SB)/8, $0x3fa8e8f5f6d78efb
+DATA consts<>+3856(SB)/8, $0x3fa8e8f5f6d78efb
+DATA consts<>+3864(SB)/8, $0x3fa8e8f5f6d78efb
+DATA consts<>+3872(SB)/8, $0x3fa8e8f5f6d78efb
+DATA consts<>+3880(SB)/8, $0x3fa8e8f5f6d78efb
+DATA consts<>+3888(SB)/8, $0x3fa8e8f5f6d78efb
+DATA consts<>+3896(SB)/8, $0x3fa8e8f5f6d78efb
+DATA consts<>+3904(SB)/8, $0x3fa8e8f5f6d78efb
+DATA consts<>+3912(SB)/8, $0x3fa8e8f5f6d78efb
+DATA consts<>+3920(SB)/8, $0x3fa8e8f5f6d78efb
+DATA consts<>+3928(SB)/8, $0x3fa8e8f5f6d78efb
+DATA consts<>+3936(SB)/8, $0x3fa8e8f5f6d78efb
+DATA consts<>+3944(SB)/8, $0x3fa8e8f5f6d78efb
+DATA consts<>+3952(SB)/8, $0x3fa8e8f5f6d78efb
+DATA consts<>+3960(SB)/8, $0x3fa8e8f5f6d78efb
+DATA consts<>+3968(SB)/8, $0xbc8abc9e3b39803f
+DATA consts<>+3976(SB)/8, $0xbc8abc9e3b39803f
+DATA consts<>+3984(SB)/8, $0xbc8abc9e3b39803f
+DATA consts<>+3992(SB)/8, $0xbc8abc9e3b39803f
+DATA consts<>+4000(SB)/8, $0xbc8abc9e3b39803f
+DATA consts<>+4008(SB)/8, $0xbc8abc9e3b39803f
+DATA consts<>+4016(SB)/8, $0xbc8abc9e3b39803f
+DATA consts<>+4024(SB)/8, $0xbc8abc9e3b39803f
+DATA consts<>+4032(SB)/8, $0xbc8abc9e3b39803f
+DATA consts<>+4040(SB)/8, $0xbc8abc9e3b39803f
+DATA consts<>+4048(SB)/8, $0xbc8abc9e3b39803f
+DATA consts<>+4056(SB)/8, $0xbc8abc9e3b39803f
+DATA consts<>+4064(SB)/8, $0xbc8abc9e3b39803f
+DATA consts<>+4072(SB)/8, $0xbc8abc9e3b39803f
+DATA consts<>+4080(SB)/8, $0xbc8abc9e3b39803f
+DATA consts<>+4088(SB)/8, $0xbc8abc9e3b39803f
+DATA consts<>+4096(SB)/8, $0xbff62e42fefa39ef
+DATA consts<>+4104(SB)/8, $0xbff62e42fefa39ef
+DATA consts<>+4112(SB)/8, $0xbff62e42fefa39ef
+DATA consts<>+4120(SB)/8, $0xbff62e42fefa39ef
+DATA consts<>+4128(SB)/8, $0xbff62e42fefa39ef
+DATA consts<>+4136(SB)/8, $0xbff62e42fefa39ef
+DATA consts<>+4144(SB)/8, $0xbff62e42fefa39ef
+DATA consts<>+4152(SB)/8, $0xbff62e42fefa39ef
+DATA consts<>+4160(SB)/8, $0xbff62e42fefa39ef
+DATA consts<>+4168(SB)/8, $0xbff62e42fefa39ef
+DATA consts<>+4176(SB)/8, $0xbff62e42fefa39ef
+DATA consts<>+4184(SB)/8, $0xbff62e42fefa39ef
+DATA consts<>+4192(SB)/8, $0xbff62e42fefa39ef
+DATA consts<>+4200(SB)/8, $0xbff62e42fefa39ef
+DATA consts<>+4208(SB)/8, $0xbff62e42fefa39ef
+DATA consts<>+4216(SB)/8, $0xbff62e42fefa39ef
+DATA consts<>+4224(SB)/8, $0x4338000000000000
+DATA consts<>+4232(SB)/8, $0x4338000000000000
+DATA consts<>+4240(SB)/8, $0x4338000000000000
+DATA consts<>+4248(SB)/8, $0x4338000000000000
+DATA consts<>+4256(SB)/8, $0x4338000000000000
+DATA consts<>+4264(SB)/8, $0x4338000000000000
+DATA consts<>+4272(SB)/8, $0x4338000000000000
+DATA consts<>+4280(SB)/8, $0x4338000000000000
+DATA consts<>+4288(SB)/8, $0x4338000000000000
+DATA consts<>+4296(SB)/8, $0x4338000000000000
+DATA consts<>+4304(SB)/8, $0x4338000000000000
+DATA consts<>+4312(SB)/8, $0x4338000000000000
+DATA consts<>+4320(SB)/8, $0x4338000000000000
+DATA consts<>+4328(SB)/8, $0x4338000000000000
+DATA consts<>+4336(SB)/8, $0x4338000000000000
+DATA consts<>+4344(SB)/8, $0x4338000000000000
+DATA consts<>+4352(SB)/8, $0x3e6e4a9d9166f052
+DATA consts<>+4360(SB)/8, $0x3e6e4a9d9166f052
+DATA consts<>+4368(SB)/8, $0x3e6e4a9d9166f052
+DATA consts<>+4376(SB)/8, $0x3e6e4a9d9166f052
+DATA consts<>+4384(SB)/8, $0x3e6e4a9d9166f052
+DATA consts<>+4392(SB)/8, $0x3e6e4a9d9166f052
+DATA consts<>+4400(SB)/8, $0x3e6e4a9d9166f052
+DATA consts<>+4408(SB)/8, $0x3e6e4a9d9166f052
+DATA consts<>+4416(SB)/8, $0x3e6e4a9d9166f052
+DATA consts<>+4424(SB)/8, $0x3e6e4a9d9166f052
+DATA consts<>+4432(SB)/8, $0x3e6e4a9d9166f052
+DATA consts<>+4440(SB)/8, $0x3e6e4a9d9166f052
+DATA consts<>+4448(SB)/8, $0x3e6e4a9d9166f052
+DATA consts<>+4456(SB)/8, $0x3e6e4a9d9166f052
+DATA consts<>+4464(SB)/8, $0x3e6e4a9d9166f052
+DATA consts<>+4472(SB)/8, $0x3e6e4a9d9166f052
+DATA consts<>+4480(SB)/8, $0xbece3027dea82bd7
+DATA consts<>+4488(SB)/8, $0xbece3027dea82bd7
+DATA consts<>+4496(SB)/8, $0xbece3027dea82bd7
+DATA consts<>+4504(SB)/8, $0xbece3027dea82bd7
+DATA consts<>+4512(SB)/8, $0xbece3027dea82bd7
+DATA consts<>+4520(SB)/8, $0xbece3027dea82bd7
+DATA consts<>+4528(SB)/8, $0xbece3027dea82bd7
+DATA consts<>+4536(SB)/8, $0xbece3027dea82bd7
+DATA consts<>+4544(SB)/8, $0xbece3027dea82bd7
+DATA consts<>+4552(SB)/8, $0xbece3027dea82bd7
+DATA consts<>+4560(SB)/8, $0xbece3027dea82bd7
+DATA consts<>+4568(SB)/8, $0xbece3027dea82bd7
+DATA consts<>+4576(SB)/8, $0xbece3027dea82bd7
+DATA consts<>+4584(SB)/8, $0xbece3027dea82bd7
+DATA consts<>+4592(SB)/8, $0xbece3027dea82bd7
+DATA consts<>+4600(SB)/8, $0xbece3027dea82bd7
+DATA consts<>+4608(SB)/8, $0x3f250783208843eb
+DATA consts<>+4616(SB)/8, $0x3f250783208843eb
+DATA consts<>+4624(SB)/8, $0x3f250783208843eb
+DATA consts<>+4632(SB)/8, $0x3f250783208843eb
+DATA consts<>+4640(SB)/8, $0x3f250783208843eb
+DATA consts<>+4648(SB)/8, $0x3f250783208843eb
+DATA consts<>+4656(SB)/8, $0x3f250783208843eb
+DATA consts<>+4664(SB)/8, $0x3f250783208843eb
+DATA consts<>+4672(SB)/8, $0x3f250783208843eb
+DATA consts<>+4680(SB)/8, $0x3f250783208843eb
+DATA consts<>+4688(SB)/8, $0x3f250783208843eb
+DATA consts<>+4696(SB)/8, $0x3f250783208843eb
+DATA consts<>+4704(SB)/8, $0x3f250783208843eb
+DATA consts<>+4712(SB)/8, $0x3f250783208843eb
+DATA consts<>+4720(SB)/8, $0x3f250783208843eb
+DATA consts<>+4728(SB)/8, $0x3f250783208843eb
+DATA consts<>+4736(SB)/8, $0xbf732d2cce500387
+DATA consts<>+4744(SB)/8, $0xbf732d2cce500387
+DATA consts<>+4752(SB)/8, $0xbf732d2cce500387
+DATA consts<>+4760(SB)/8, $0xbf732d2cce500387
+DATA consts<>+4768(SB)/8, $0xbf732d2cce500387
+DATA consts<>+4776(SB)/8, $0xbf732d2cce500387
+DATA consts<>+4784(SB)/8, $0xbf732d2cce500387
+DATA consts<>+4792(SB)/8, $0xbf732d2cce500387
+DATA consts<>+4800(SB)/8, $0xbf732d2cce500387
+DATA consts<>+4808(SB)/8, $0xbf732d2cce500387
+DATA consts<>+4816(SB)/8, $0xbf732d2cce500387
+DATA consts<>+4824(SB)/8, $0xbf732d2cce500387
+DATA consts<>+4832(SB)/8, $0xbf732d2cce500387
+DATA consts<>+4840(SB)/8, $0xbf732d2cce500387
+DATA consts<>+4848(SB)/8, $0xbf732d2cce500387
+DATA consts<>+4856(SB)/8, $0xbf732d2cce500387
+DATA consts<>+4864(SB)/8, $0x3fb466bc6775a476
+DATA consts<>+4872(SB)/8, $0x3fb466bc6775a476
+DATA consts<>+4880(SB)/8, $0x3fb466bc6775a476
+DATA consts<>+4888(SB)/8, $0x3fb466bc6775a476
+DATA consts<>+4896(SB)/8, $0x3fb466bc6775a476
+DATA consts<>+4904(SB)/8, $0x3fb466bc6775a476
+DATA consts<>+4912(SB)/8, $0x3fb466bc6775a476
+DATA consts<>+4920(SB)/8, $0x3fb466bc6775a476
+DATA consts<>+4928(SB)/8, $0x3fb466bc6775a476
+DATA consts<>+4936(SB)/8, $0x3fb466bc6775a476
+DATA consts<>+4944(SB)/8, $0x3fb466bc6775a476
+DATA consts<>+4952(SB)/8, $0x3fb466bc6775a476
+DATA consts<>+4960(SB)/8, $0x3fb466bc6775a476
+DATA consts<>+4968(SB)/8, $0x3fb466bc6775a476
+DATA consts<>+4976(SB)/8, $0x3fb466bc6775a476
+DATA consts<>+4984(SB)/8, $0x3fb466bc6775a476
+DATA consts<>+4992(SB)/8, $0xbfe4abbce625be52
+DATA consts<>+5000(SB)/8, $0xbfe4abbce625be52
+DATA consts<>+5008(SB)/8, $0xbfe4abbce625be52
+DATA consts<>+5016(SB)/8, $0xbfe4abbce625be52
+DATA consts<>+5024(SB)/8, $0xbfe4abbce625be52
+DATA consts<>+5032(SB)/8, $0xbfe4abbce625be52
+DATA consts<>+5040(SB)/8, $0xbfe4abbce625be52
+DATA consts<>+5048(SB)/8, $0xbfe4abbce625be52
+DATA consts<>+5056(SB)/8, $0xbfe4abbce625be52
+DATA consts<>+5064(SB)/8, $0xbfe4abbce625be52
+DATA consts<>+5072(SB)/8, $0xbfe4abbce625be52
+DATA consts<>+5080(SB)/8, $0xbfe4abbce625be52
+DATA consts<>+5088(SB)/8, $0xbfe4abbce625be52
+DATA consts<>+5096(SB)/8, $0xbfe4abbce625be52
+DATA consts<>+5104(SB)/8, $0xbfe4abbce625be52
+DATA consts<>+5112(SB)/8, $0xbfe4abbce625be52
+DATA consts<>+5120(SB)/8, $0x3c91a62633145c07
+DATA consts<>+5128(SB)/8, $0x3c91a62633145c07
+DATA consts<>+5136(SB)/8, $0x3c91a62633145c07
+DATA consts<>+5144(SB)/8, $0x3c91a62633145c07
+DATA consts<>+5152(SB)/8, $0x3c91a62633145c07
+DATA consts<>+5160(SB)/8, $0x3c91a62633145c07
+DATA consts<>+5168(SB)/8, $0x3c91a62633145c07
+DATA consts<>+5176(SB)/8, $0x3c91a62633145c07
+DATA consts<>+5184(SB)/8, $0x3c91a62633145c07
+DATA consts<>+5192(SB)/8, $0x3c91a62633145c07
+DATA consts<>+5200(SB)/8, $0x3c91a62633145c07
+DATA consts<>+5208(SB)/8, $0x3c91a62633145c07
+DATA consts<>+5216(SB)/8, $0x3c91a62633145c07
+DATA consts<>+5224(SB)/8, $0x3c91a62633145c07
+DATA consts<>+5232(SB)/8, $0x3c91a62633145c07
+DATA consts<>+5240(SB)/8, $0x3c91a62633145c07
+DATA consts<>+5248(SB)/8, $0x3ff921fb54442d18
+DATA consts<>+5256(SB)/8, $0x3ff921fb54442d18
+DATA consts<>+5264(SB)/8, $0x3ff921fb54442d18
+DATA consts<>+5272(SB)/8, $0x3ff921fb54442d18
+DATA consts<>+5280(SB)/8, $0x3ff921fb54442d18
+DATA consts<>+5288(SB)/8, $0x3ff921fb54442d18
+DATA consts<>+5296(SB)/8, $0x3ff921fb54442d18
+DATA consts<>+5304(SB)/8, $0x3ff921fb54442d18
+DATA consts<>+5312(SB)/8, $0x3ff921fb54442d18
+DATA consts<>+5320(SB)/8, $0x3ff921fb54442d18
+DATA consts<>+5328(SB)/8, $0x3ff921fb54442d18
+DATA consts<>+5336(SB)/8, $0x3ff921fb54442d18
+DATA consts<>+5344(SB)/8, $0x3ff921fb54442d18
+DATA consts<>+5352(SB)/8, $0x3ff921fb54442d18
+DATA consts<>+5360(SB)/8, $0x3ff921fb54442d18
+DATA consts<>+5368(SB)/8, $0x3ff921fb54442d18
+DATA consts<>+5376(SB)/8, $0xbe3b2f3eb054afcd
+DATA consts<>+5384(SB)/8, $0xbe3b2f3eb054afcd
+DATA consts<>+5392(SB)/8, $0xbe3b2f3eb054afcd
+DATA consts<>+5400(SB)/8, $0xbe3b2f3eb054afcd
+DATA consts<>+5408(SB)/8, $0xbe3b2f3eb054afcd
+DATA consts<>+5416(SB)/8, $0xbe3b2f3eb054afcd
+DATA consts<>+5424(SB)/8, $0xbe3b2f3eb054afcd
+DATA consts<>+5432(SB)/8, $0xbe3b2f3eb054afcd
+DATA consts<>+5440(SB)/8, $0xbe3b2f3eb054afcd
+DATA consts<>+5448(SB)/8, $0xbe3b2f3eb054afcd
+DATA consts<>+5456(SB)/8, $0xbe3b2f3eb054afcd
+DATA consts<>+5464(SB)/8, $0xbe3b2f3eb054afcd
+DATA consts<>+5472(SB)/8, $0xbe3b2f3eb054afcd
+DATA consts<>+5480(SB)/8, $0xbe3b2f3eb054afcd
+DATA consts<>+5488(SB)/8, $0xbe3b2f3eb054afcd
+DATA consts<>+5496(SB)/8, $0xbe3b2f3eb054afcd
+DATA consts<>+5504(SB)/8, $0x3e9f9ce245cada0b
+DATA consts<>+5512(SB)/8, $0x3e9f9ce245cada0b
+DATA consts<>+5520(SB)/8, $0x3e9f9ce245cada0b
+DATA consts<>+5528(SB)/8, $0x3e9f9ce245cada0b
+DATA consts<>+5536(SB)/8, $0x3e9f9ce245cada0b
+DATA consts<>+5544(SB)/8, $0x3e9f9ce245cada0b
+DATA consts<>+5552(SB)/8, $0x3e9f9ce245cada0b
+DATA consts<>+5560(SB)/8, $0x3e9f9ce245cada0b
+DATA consts<>+5568(SB)/8, $0x3e9f9ce245cada0b
+DATA consts<>+5576(SB)/8, $0x3e9f9ce245cada0b
+DATA consts<>+5584(SB)/8, $0x3e9f9ce245cada0b
+DATA consts<>+5592(SB)/8, $0x3e9f9ce245cada0b
+DATA consts<>+5600(SB)/8, $0x3e9f9ce245cada0b
+DATA consts<>+5608(SB)/8, $0x3e9f9ce245cada0b
+DATA consts<>+5616(SB)/8, $0x3e9f9ce245cada0b
+DATA consts<>+5624(SB)/8, $0x3e9f9ce245cada0b
+DATA consts<>+5632(SB)/8, $0xbefa6d1eef479be1
+DATA consts<>+5640(SB)/8, $0xbefa6d1eef479be1
+DATA consts<>+5648(SB)/8, $0xbefa6d1eef479be1
+DATA consts<>+5656(SB)/8, $0xbefa6d1eef479be1
+DATA consts<>+5664(SB)/8, $0xbefa6d1eef479be1
+DATA consts<>+5672(SB)/8, $0xbefa6d1eef479be1
+DATA consts<>+5680(SB)/8, $0xbefa6d1eef479be1
+DATA consts<>+5688(SB)/8, $0xbefa6d1eef479be1
+DATA consts<>+5696(SB)/8, $0xbefa6d1eef479be1
+DATA consts<>+5704(SB)/8, $0xbefa6d1eef479be1
+DATA consts<>+5712(SB)/8, $0xbefa6d1eef479be1
+DATA consts<>+5720(SB)/8, $0xbefa6d1eef479be1
+DATA consts<>+5728(SB)/8, $0xbefa6d1eef479be1
+DATA consts<>+5736(SB)/8, $0xbefa6d1eef479be1
+DATA consts<>+5744(SB)/8, $0xbefa6d1eef479be1
+DATA consts<>+5752(SB)/8, $0xbefa6d1eef479be1
+DATA consts<>+5760(SB)/8, $0x3f4e1f5068688d5b
+DATA consts<>+5768(SB)/8, $0x3f4e1f5068688d5b
+DATA consts<>+5776(SB)/8, $0x3f4e1f5068688d5b
+DATA consts<>+5784(SB)/8, $0x3f4e1f5068688d5b
+DATA consts<>+5792(SB)/8, $0x3f4e1f5068688d5b
+DATA consts<>+5800(SB)/8, $0x3f4e1f5068688d5b
+DATA consts<>+5808(SB)/8, $0x3f4e1f5068688d5b
+DATA consts<>+5816(SB)/8, $0x3f4e1f5068688d5b
+DATA consts<>+5824(SB)/8, $0x3f4e1f5068688d5b
+DATA consts<>+5832(SB)/8, $0x3f4e1f5068688d5b
+DATA consts<>+5840(SB)/8, $0x3f4e1f5068688d5b
+DATA consts<>+5848(SB)/8, $0x3f4e1f5068688d5b
+DATA consts<>+5856(SB)/8, $0x3f4e1f5068688d5b
+DATA consts<>+5864(SB)/8, $0x3f4e1f5068688d5b
+DATA consts<>+5872(SB)/8, $0x3f4e1f5068688d5b
+DATA consts<>+5880(SB)/8, $0x3f4e1f5068688d5b
+DATA consts<>+5888(SB)/8, $0xbf955d3c7e3cb241
+DATA consts<>+5896(SB)/8, $0xbf955d3c7e3cb241
+DATA consts<>+5904(SB)/8, $0xbf955d3c7e3cb241
+DATA consts<>+5912(SB)/8, $0xbf955d3c7e3cb241
+DATA consts<>+5920(SB)/8, $0xbf955d3c7e3cb241
+DATA consts<>+5928(SB)/8, $0xbf955d3c7e3cb241
+DATA consts<>+5936(SB)/8, $0xbf955d3c7e3cb241
+DATA consts<>+5944(SB)/8, $0xbf955d3c7e3cb241
+DATA consts<>+5952(SB)/8, $0xbf955d3c7e3cb241
+DATA consts<>+5960(SB)/8, $0xbf955d3c7e3cb241
+DATA consts<>+5968(SB)/8, $0xbf955d3c7e3cb241
+DATA consts<>+5976(SB)/8, $0xbf955d3c7e3cb241
+DATA consts<>+5984(SB)/8, $0xbf955d3c7e3cb241
+DATA consts<>+5992(SB)/8, $0xbf955d3c7e3cb241
+DATA consts<>+6000(SB)/8, $0xbf955d3c7e3cb241
+DATA consts<>+6008(SB)/8, $0xbf955d3c7e3cb241
+DATA consts<>+6016(SB)/8, $0x3fd03c1f081b5ac0
+DATA consts<>+6024(SB)/8, $0x3fd03c1f081b5ac0
+DATA consts<>+6032(SB)/8, $0x3fd03c1f081b5ac0
+DATA consts<>+6040(SB)/8, $0x3fd03c1f081b5ac0
+DATA consts<>+6048(SB)/8, $0x3fd03c1f081b5ac0
+DATA consts<>+6056(SB)/8, $0x3fd03c1f081b5ac0
+DATA consts<>+6064(SB)/8, $0x3fd03c1f081b5ac0
+DATA consts<>+6072(SB)/8, $0x3fd03c1f081b5ac0
+DATA consts<>+6080(SB)/8, $0x3fd03c1f081b5ac0
+DATA consts<>+6088(SB)/8, $0x3fd03c1f081b5ac0
+DATA consts<>+6096(SB)/8, $0x3fd03c1f081b5ac0
+DATA consts<>+6104(SB)/8, $0x3fd03c1f081b5ac0
+DATA consts<>+6112(SB)/8, $0x3fd03c1f081b5ac0
+DATA consts<>+6120(SB)/8, $0x3fd03c1f081b5ac0
+DATA consts<>+6128(SB)/8, $0x3fd03c1f081b5ac0
+DATA consts<>+6136(SB)/8, $0x3fd03c1f081b5ac0
+DATA consts<>+6144(SB)/8, $0xbff3bd3cc9be45de
+DATA consts<>+6152(SB)/8, $0xbff3bd3cc9be45de
+DATA consts<>+6160(SB)/8, $0xbff3bd3cc9be45de
+DATA consts<>+6168(SB)/8, $0xbff3bd3cc9be45de
+DATA consts<>+6176(SB)/8, $0xbff3bd3cc9be45de
+DATA consts<>+6184(SB)/8, $0xbff3bd3cc9be45de
+DATA consts<>+6192(SB)/8, $0xbff3bd3cc9be45de
+DATA consts<>+6200(SB)/8, $0xbff3bd3cc9be45de
+DATA consts<>+6208(SB)/8, $0xbff3bd3cc9be45de
+DATA consts<>+6216(SB)/8, $0xbff3bd3cc9be45de
+DATA consts<>+6224(SB)/8, $0xbff3bd3cc9be45de
+DATA consts<>+6232(SB)/8, $0xbff3bd3cc9be45de
+DATA consts<>+6240(SB)/8, $0xbff3bd3cc9be45de
+DATA consts<>+6248(SB)/8, $0xbff3bd3cc9be45de
+DATA consts<>+6256(SB)/8, $0xbff3bd3cc9be45de
+DATA consts<>+6264(SB)/8, $0xbff3bd3cc9be45de
+DATA consts<>+6272(SB)/8, $0x0000000000000001
+DATA consts<>+6280(SB)/8, $0x0000000000000001
+DATA consts<>+6288(SB)/8, $0x0000000000000001
+DATA consts<>+6296(SB)/8, $0x0000000000000001
+DATA consts<>+6304(SB)/8, $0x0000000000000001
+DATA consts<>+6312(SB)/8, $0x0000000000000001
+DATA consts<>+6320(SB)/8, $0x0000000000000001
+DATA consts<>+6328(SB)/8, $0x0000000000000001
+DATA consts<>+6336(SB)/8, $0x0000000000000001
+DATA consts<>+6344(SB)/8, $0x0000000000000001
+DATA consts<>+6352(SB)/8, $0x0000000000000001
+DATA consts<>+6360(SB)/8, $0x0000000000000001
+DATA consts<>+6368(SB)/8, $0x0000000000000001
+DATA consts<>+6376(SB)/8, $0x0000000000000001
+DATA consts<>+6384(SB)/8, $0x0000000000000001
+DATA consts<>+6392(SB)/8, $0x0000000000000001
+DATA consts<>+6400(SB)/8, $0x0000000000000002
+DATA consts<>+6408(SB)/8, $0x0000000000000002
+DATA consts<>+6416(SB)/8, $0x0000000000000002
+DATA consts<>+6424(SB)/8, $0x0000000000000002
+DATA consts<>+6432(SB)/8, $0x0000000000000002
+DATA consts<>+6440(SB)/8, $0x0000000000000002
+DATA consts<>+6448(SB)/8, $0x0000000000000002
+DATA consts<>+6456(SB)/8, $0x0000000000000002
+DATA consts<>+6464(SB)/8, $0x0000000000000002
+DATA consts<>+6472(SB)/8, $0x0000000000000002
+DATA consts<>+6480(SB)/8, $0x0000000000000002
+DATA consts<>+6488(SB)/8, $0x0000000000000002
+DATA consts<>+6496(SB)/8, $0x0000000000000002
+DATA consts<>+6504(SB)/8, $0x0000000000000002
+DATA consts<>+6512(SB)/8, $0x0000000000000002
+DATA consts<>+6520(SB)/8, $0x0000000000000002
+DATA consts<>+6528(SB)/8, $0x4530000000000000
+DATA consts<>+6536(SB)/8, $0x4530000000000000
+DATA consts<>+6544(SB)/8, $0x4530000000000000
+DATA consts<>+6552(SB)/8, $0x4530000000000000
+DATA consts<>+6560(SB)/8, $0x4530000000000000
+DATA consts<>+6568(SB)/8, $0x4530000000000000
+DATA consts<>+6576(SB)/8, $0x4530000000000000
+DATA consts<>+6584(SB)/8, $0x4530000000000000
+DATA consts<>+6592(SB)/8, $0x4530000000000000
+DATA consts<>+6600(SB)/8, $0x4530000000000000
+DATA consts<>+6608(SB)/8, $0x4530000000000000
+DATA consts<>+6616(SB)/8, $0x4530000000000000
+DATA consts<>+6624(SB)/8, $0x4530000000000000
+DATA consts<>+6632(SB)/8, $0x4530000000000000
+DATA consts<>+6640(SB)/8, $0x4530000000000000
+DATA consts<>+6648(SB)/8, $0x4530000000000000
+DATA consts<>+6656(SB)/8, $0x00000000ffffffff
+DATA consts<>+6664(SB)/8, $0x00000000ffffffff
+DATA consts<>+6672(SB)/8, $0x00000000ffffffff
+DATA consts<>+6680(SB)/8, $0x00000000ffffffff
+DATA consts<>+6688(SB)/8, $0x00000000ffffffff
+DATA consts<>+6696(SB)/8, $0x00000000ffffffff
+DATA consts<>+6704(SB)/8, $0x00000000ffffffff
+DATA consts<>+6712(SB)/8, $0x00000000ffffffff
+DATA consts<>+6720(SB)/8, $0x00000000ffffffff
+DATA consts<>+6728(SB)/8, $0x00000000ffffffff
+DATA consts<>+6736(SB)/8, $0x00000000ffffffff
+DATA consts<>+6744(SB)/8, $0x00000000ffffffff
+DATA consts<>+6752(SB)/8, $0x00000000ffffffff
+DATA consts<>+6760(SB)/8, $0x00000000ffffffff
+DATA consts<>+6768(SB)/8, $0x00000000ffffffff
+DATA consts<>+6776(SB)/8, $0x00000000ffffffff
+DATA consts<>+6784(SB)/8, $0x432fffffffffffff
+DATA consts<>+6792(SB)/8, $0x432fffffffffffff
+DATA consts<>+6800(SB)/8, $0x432fffffffffffff
+DATA consts<>+6808(SB)/8, $0x432fffffffffffff
+DATA consts<>+6816(SB)/8, $0x432fffffffffffff
+DATA consts<>+6824(SB)/8, $0x432fffffffffffff
+DATA consts<>+6832(SB)/8, $0x432fffffffffffff
+DATA consts<>+6840(SB)/8, $0x432fffffffffffff
+DATA consts<>+6848(SB)/8, $0x432fffffffffffff
+DATA consts<>+6856(SB)/8, $0x432fffffffffffff
+DATA consts<>+6864(SB)/8, $0x432fffffffffffff
+DATA consts<>+6872(SB)/8, $0x432fffffffffffff
+DATA consts<>+6880(SB)/8, $0x432fffffffffffff
+DATA consts<>+6888(SB)/8, $0x432fffffffffffff
+DATA consts<>+6896(SB)/8, $0x432fffffffffffff
+DATA consts<>+6904(SB)/8, $0x432fffffffffffff
+GLOBL consts<>(SB), RODATA|NOPTR, $6912

@@ -49,7 +49,7 @@ func benchmarkIteration(b *testing.B, impl string, dim, chains, reps int) {
 			b.Fatal(err)
 		}
 		defer restore()
-		cfg := Config{Model: g, Chains: chains, Replicates: reps, Iterations: 1, Scans: 1, Knots: 1}
+		cfg := Config{Model: g, Chains: chains, Replicates: reps, Iterations: 1, Scans: 1, Knots: 1, Seed: 1}
 		var blocks []*block
 		for i := 0; i < reps/layout.Lanes; i++ {
 			blocks = append(blocks, newBlock(&cfg, i*layout.Lanes, 1))

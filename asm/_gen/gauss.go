@@ -19,6 +19,7 @@ func genGauss() {
 func gaussEnergy(t tier) {
 	fn := "gaussEnergy" + t.name
 	TEXT(fn, NOSPLIT, "func(w0, w1, first, m, s, z []float64, dim int, mu0, mu1, h0, h1 float64)")
+	alignConsts()
 	Pragma("noescape")
 	Doc(fn + " computes GaussEnergyGeneric (" + t.name + ").")
 	w0 := Load(Param("w0").Base(), GP64())

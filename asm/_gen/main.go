@@ -41,22 +41,42 @@ func main() {
 	Generate()
 }
 
-// Constants live in one read-only table per file, 64 bytes (8 copies) per
-// value, so that a ZMM operand reads all 64 bytes and a YMM operand the
-// first 32.
+// Constants live in one read-only table per file, 128 bytes (16 copies) per
+// value, addressed through a base register that each kernel rounds up to a
+// multiple of 64 bytes on entry (alignConsts). Go's linker aligns data to at
+// most 32 bytes, so a 64-byte ZMM operand read straight from the table can
+// straddle two cache lines, which costs up to half the speed of the normal
+// kernel depending on where the binary's linker put the table; from the
+// rounded base every ZMM read is one aligned line, and since the base moves
+// by 0 or 32 bytes and each value fills its 128-byte slot, a 64-byte read at
+// base + 128 i sees only copies of value i. A YMM operand reads 32 bytes of
+// the same slot.
 var (
 	constOff   = map[uint64]int{}
 	constOrder []uint64
+	constBase  reg.GPVirtual
 )
+
+// alignConsts loads the table's 64-byte-aligned base into a register; every
+// kernel that uses constants calls it right after TEXT.
+func alignConsts() {
+	constBase = GP64()
+	LEAQ(NewDataAddr(NewStaticSymbol("consts"), 0), constBase)
+	ADDQ(U8(63), constBase)
+	ANDQ(I8(-64), constBase)
+}
 
 func c64(bits uint64) Mem {
 	off, ok := constOff[bits]
 	if !ok {
-		off = 64 * len(constOrder)
+		off = 128 * len(constOrder)
 		constOff[bits] = off
 		constOrder = append(constOrder, bits)
 	}
-	return NewDataAddr(NewStaticSymbol("consts"), off)
+	if constBase == nil {
+		panic("_gen: constant used before alignConsts")
+	}
+	return Mem{Base: constBase, Disp: off}
 }
 
 func cf(x float64) Mem { return c64(math.Float64bits(x)) }
@@ -67,8 +87,8 @@ func emitConsts() {
 	}
 	GLOBL("consts", RODATA|NOPTR)
 	for i, b := range constOrder {
-		for k := 0; k < 8; k++ {
-			DATA(64*i+8*k, U64(b))
+		for k := 0; k < 16; k++ {
+			DATA(128*i+8*k, U64(b))
 		}
 	}
 }

@@ -17,6 +17,7 @@ func genSwap() {
 func swapAlpha(t tier) {
 	fn := "swapAlpha" + t.name
 	TEXT(fn, NOSPLIT, "func(alpha, rej, eta0, eta1, w0, w1 []float64)")
+	alignConsts()
 	Pragma("noescape")
 	Doc(fn + " computes SwapAlphaGeneric (" + t.name + ").")
 	alpha := Load(Param("alpha").Base(), GP64())

@@ -39,6 +39,7 @@ func genXoshiro() {
 func xoshiroKernel(t tier, name string, per int, doc string, body func(st *[4]V, dst reg.Register, disp int)) {
 	fn := name + t.name
 	TEXT(fn, NOSPLIT, "func(dst []float64, s *[32]uint64)")
+	alignConsts()
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s %s (%s).", fn, doc, t.name))
 	sp := Load(Param("s"), GP64())

@@ -79,10 +79,23 @@ func (f figure) save(base string) error {
 			p.Add(sc)
 		}
 	}
+	// LogTicks labels powers of ten only: widen a log axis to whole decades
+	// so that it always has labels.
+	if f.logX && p.X.Min > 0 {
+		p.X.Min, p.X.Max = decades(p.X.Min, p.X.Max)
+	}
+	if f.logY && p.Y.Min > 0 {
+		p.Y.Min, p.Y.Max = decades(p.Y.Min, p.Y.Max)
+	}
 	for _, ext := range []string{"png", "svg"} {
 		if err := p.Save(7*vg.Inch, 4.5*vg.Inch, fmt.Sprintf("%s.%s", base, ext)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// decades returns the powers of ten at or below lo and at or above hi.
+func decades(lo, hi float64) (float64, float64) {
+	return math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)))
 }

@@ -287,7 +287,13 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 			return err
 		}
 	}
-	for base, f := range map[string]figure{"roundtrips": trips, "paths": paths, "objectives": objectives} {
+	// The tuned knots crowd near the origin on linear axes; the log-log view
+	// shows the interior knots (the endpoints have a zero component).
+	pathsLog := paths
+	pathsLog.title = e.title + ": tuned spline paths, interior knots (replicate 0)"
+	pathsLog.xlabel, pathsLog.ylabel = "η0 (reference exponent, log scale)", "η1 (target exponent, log scale)"
+	pathsLog.logX, pathsLog.logY = true, true
+	for base, f := range map[string]figure{"roundtrips": trips, "paths": paths, "paths_log": pathsLog, "objectives": objectives} {
 		if err := f.save(filepath.Join(dir, base)); err != nil {
 			return fmt.Errorf("%s figure %s: %w", e.name, base, err)
 		}

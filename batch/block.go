@@ -53,6 +53,7 @@ type block struct {
 	// block-form path gradient.
 	wShift0, wShift1, wSum0, wSum1 []float64
 	wSq00, wSq01, wSq11            []float64
+	tmp0, tmp1, tmp2               []float64 // scratch rows for accumulateEnergies
 
 	// Energies recorded for the full-covariance path gradient: iteration
 	// m, column 2n+i (W_i at chain n), lane j at (m*2C + 2n+i)*lanes + j.
@@ -146,6 +147,9 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 			b.wSq00 = make([]float64, c*lanes)
 			b.wSq01 = make([]float64, c*lanes)
 			b.wSq11 = make([]float64, c*lanes)
+			b.tmp0 = make([]float64, c*lanes)
+			b.tmp1 = make([]float64, c*lanes)
+			b.tmp2 = make([]float64, c*lanes)
 			b.mean = make([]float64, 2*c)
 			b.cov = make([]float64, 3*c)
 		}

@@ -184,12 +184,7 @@ func TestGradientFullVersusBlock(t *testing.T) {
 	cols := 2 * numChains
 	energies := make([]float64, iters*cols)
 	sampleEnergies(rand.New(rand.NewPCG(5, 6)), testPair, path, sched, iters, energies)
-	mean := make([]float64, cols)
-	for m := 0; m < iters; m++ {
-		for c := 0; c < cols; c++ {
-			mean[c] += energies[m*cols+c] / iters
-		}
-	}
+	mean := columnMeans(energies, iters, cols)
 	cov := make([]float64, cols*cols)
 	for a := 0; a < cols; a++ {
 		for b := 0; b < cols; b++ {
@@ -296,12 +291,7 @@ func TestMomentGradientMatchesBlockGradient(t *testing.T) {
 	cols := 2 * numChains
 	energies := make([]float64, iters*cols)
 	sampleEnergies(rand.New(rand.NewPCG(7, 8)), testPair, path, sched, iters, energies)
-	mean := make([]float64, cols)
-	for m := 0; m < iters; m++ {
-		for c := 0; c < cols; c++ {
-			mean[c] += energies[m*cols+c] / iters
-		}
-	}
+	mean := columnMeans(energies, iters, cols)
 	cov := make([]float64, 3*numChains)
 	for n := 0; n < numChains; n++ {
 		for m := 0; m < iters; m++ {
@@ -322,4 +312,15 @@ func TestMomentGradientMatchesBlockGradient(t *testing.T) {
 			t.Errorf("component %d: moments give %v, matrix %v", c, got[c], want[c])
 		}
 	}
+}
+
+// columnMeans returns the mean of each column of the iters × cols matrix.
+func columnMeans(energies []float64, iters, cols int) []float64 {
+	mean := make([]float64, cols)
+	for m := 0; m < iters; m++ {
+		for c := 0; c < cols; c++ {
+			mean[c] += energies[m*cols+c] / float64(iters)
+		}
+	}
+	return mean
 }

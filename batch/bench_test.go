@@ -19,7 +19,7 @@ func TestIterationAllocatesNothing(t *testing.T) {
 		m := 0
 		allocs := testing.AllocsPerRun(50, func() {
 			m++
-			b.iterate(cfg.Algorithm, m, m%100)
+			b.iterate(cfg.Algorithm, 1, m, m%100)
 		})
 		if allocs != 0 {
 			t.Errorf("%s: %.1f allocations per iteration, want 0", alg, allocs)
@@ -59,7 +59,7 @@ func benchmarkIteration(b *testing.B, impl string, dim, chains, reps int) {
 		for b.Loop() {
 			m++
 			for _, blk := range blocks {
-				blk.iterate(NRPT, m, 0)
+				blk.iterate(NRPT, 1, m, 0)
 			}
 		}
 		steps := float64(b.N) * float64(reps*chains)

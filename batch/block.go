@@ -11,75 +11,31 @@ import (
 
 const lanes = layout.Lanes
 
-// block is the whole state of layout.Lanes replicates: their states, the
-// chain-indexed energies and coefficients, the swap and round-trip
-// bookkeeping, and each replicate's tuning state. Rows of C chains are
-// stored row-major, row n lane j at n*lanes+j.
+// block is the whole state of layout.Lanes replicates, in named parts:
+// the model's states, the random streams, the communication state (index
+// process and swaps), the scan's energy moments, the per-replicate tuner,
+// and the observers of the run's statistics (round trips and target
+// moments first, then Config.Statistics in order).
 type block struct {
-	first     int // replicate index of lane 0
+	info      BlockInfo
 	numChains int
-	indep     bool // the model draws exact independent samples
 	rng       *kernel.Stream
 	states    models.Block
 
-	// By chain (numChains rows).
-	eta0, eta1     []float64 // η(t_n) of the lane's current path and schedule
-	w0, w1, firstX []float64 // energies and first coordinate of the state at chain n
-	replica        []int32   // which replica (= slot) sits at chain n
+	x       exchange
+	moments energyMoments
+	tuner   tuner
 
-	// By slot (numChains rows), used only when !indep.
-	chainOf              []int32 // chain of slot s
-	eta0s, eta1s         []float64
-	w0s, w1s, firstSlots []float64
-
-	// Communication.
-	alpha  []float64 // numChains-1 rows
-	rej    []float64 // numChains-1 rows: Σ_m (1-α_n) over the scan
-	u      []float64 // swap uniforms, (numChains/2) rows
-	coin   []float64 // one row, reversible only
-	parity [lanes]int
-
-	// Round trips, per replica (slot) and lane.
-	leftZero   []bool // the replica has been at chain 0
-	reachedTop []bool // … and has reached the last chain since
-	trips      [lanes]int
-	tripsScan  [lanes]int
-
-	// Moments of the target chain's first coordinate over the scan,
-	// shifted by the first value seen to keep the sums well conditioned.
-	shift, sum1, sum2 [lanes]float64
-	// Means of the energies by chain over the scan, shifted likewise, and
-	// (with path tuning) their sums of squares and cross products, for the
-	// block-form path gradient.
-	wShift0, wShift1, wSum0, wSum1 []float64
-	wSq00, wSq01, wSq11            []float64
-	tmp0, tmp1, tmp2               []float64 // scratch rows for accumulateEnergies
-
-	// Energies recorded for the full-covariance path gradient: iteration
-	// m, column 2n+i (W_i at chain n), lane j at (m*2C + 2n+i)*lanes + j.
-	record []float64
-
-	// Per-lane tuning state.
-	sched  [lanes][]float64
-	path   [lanes]*tune.Spline
-	work   [lanes]*tune.SKLWorkspace
-	grad   []float64
-	matrix []float64 // one replicate's recorded energies, M × 2C
-	mean   []float64 // one replicate's E_n[W_i] at 2n+i
-	cov    []float64 // … and Cov_n(W) at 3n, 3n+1, 3n+2
+	trips     *roundTrips
+	target    *targetMoments
+	observers []Observer
+	view      View
 
 	hist [lanes][]ScanStats
-	last [lanes]lastScan
+	last [lanes][]float64 // the last scan's rejection per pair
 
 	// Time spent in iterations and at the ends of scans.
 	iterTime, tuneTime time.Duration
-}
-
-// lastScan keeps the statistics of the most recent scan of one replicate.
-type lastScan struct {
-	rejection         []float64
-	targetMean, tVar  float64
-	tripsPerIteration float64
 }
 
 // ScanStats are one replicate's statistics of one scan.
@@ -90,105 +46,113 @@ type ScanStats struct {
 	NonAsymptoticBarrier float64 // Σ_n r_n/(1-r_n) (eq:nonasympcb)
 	SKL                  float64 // Σ_n SKL(π_{t_n}, π_{t_{n+1}}) estimate (eq:bound)
 	MeanRejection        float64
+	TargetMean           float64 // the target chain's first observable: mean over the scan
+	TargetVar            float64 // … and variance (divisor M-1)
 }
 
+// newBlock allocates the block of run-relative replicates [first,
+// first+layout.Lanes) and sets every state to the model's initial one.
 func newBlock(cfg *Config, first, recordRows int) *block {
 	c := cfg.Chains
+	info := BlockInfo{
+		FirstReplicate: first,
+		Replicates:     min(lanes, cfg.Replicates-first),
+		Chains:         c,
+		Observables:    len(cfg.Model.Observables()),
+		Scans:          cfg.Scans,
+		KeepScans:      cfg.keepScans(),
+	}
 	b := &block{
-		first:      first,
-		numChains:  c,
-		indep:      cfg.Model.Independent(),
-		rng:        kernel.NewStream(cfg.Seed, first),
-		states:     cfg.Model.NewBlock(c),
-		eta0:       layout.Float64s(c * lanes),
-		eta1:       layout.Float64s(c * lanes),
-		w0:         layout.Float64s(c * lanes),
-		w1:         layout.Float64s(c * lanes),
-		firstX:     layout.Float64s(c * lanes),
-		replica:    make([]int32, c*lanes),
-		alpha:      layout.Float64s((c - 1) * lanes),
-		rej:        layout.Float64s((c - 1) * lanes),
-		u:          layout.Float64s(c / 2 * lanes),
-		coin:       layout.Float64s(lanes),
-		leftZero:   make([]bool, c*lanes),
-		reachedTop: make([]bool, c*lanes),
-		wShift0:    make([]float64, c*lanes),
-		wShift1:    make([]float64, c*lanes),
-		wSum0:      make([]float64, c*lanes),
-		wSum1:      make([]float64, c*lanes),
+		info:      info,
+		numChains: c,
+		rng:       kernel.NewStream(cfg.Seed, cfg.FirstReplicate+first),
+		states:    cfg.Model.NewBlock(models.BlockSpec{FirstReplicate: cfg.FirstReplicate + first, Rows: c}),
+		x:         newExchange(c, models.IsExact(cfg.Model)),
+		moments:   newEnergyMoments(cfg, recordRows),
+		tuner:     newTuner(cfg, recordRows),
+		trips:     newRoundTrips(info),
+		target:    newTargetMoments(info),
 	}
-	if !b.indep {
-		b.chainOf = make([]int32, c*lanes)
-		b.eta0s = layout.Float64s(c * lanes)
-		b.eta1s = layout.Float64s(c * lanes)
-		b.w0s = layout.Float64s(c * lanes)
-		b.w1s = layout.Float64s(c * lanes)
-		b.firstSlots = layout.Float64s(c * lanes)
-	}
-	for n := 0; n < c; n++ {
-		for j := 0; j < lanes; j++ {
-			b.replica[n*lanes+j] = int32(n)
-			if !b.indep {
-				b.chainOf[n*lanes+j] = int32(n)
-			}
-		}
+	b.view.b = b
+	b.observers = []Observer{b.trips, b.target}
+	for _, s := range cfg.Statistics {
+		b.observers = append(b.observers, s.NewObserver(info))
 	}
 	for j := 0; j < lanes; j++ {
-		b.leftZero[j] = true // replica 0 starts at chain 0
-		b.sched[j] = tune.UniformSchedule(c)
-		b.path[j] = tune.NewSpline(cfg.Knots)
-		b.last[j].rejection = make([]float64, c-1)
+		b.last[j] = make([]float64, c-1)
 	}
-	if cfg.TunePath {
-		if cfg.Gradient == FullGradient {
-			b.record = make([]float64, recordRows*2*c*lanes)
-			b.matrix = make([]float64, recordRows*2*c)
-		} else {
-			b.wSq00 = make([]float64, c*lanes)
-			b.wSq01 = make([]float64, c*lanes)
-			b.wSq11 = make([]float64, c*lanes)
-			b.tmp0 = make([]float64, c*lanes)
-			b.tmp1 = make([]float64, c*lanes)
-			b.tmp2 = make([]float64, c*lanes)
-			b.mean = make([]float64, 2*c)
-			b.cov = make([]float64, 3*c)
-		}
-		b.grad = make([]float64, 2*(cfg.Knots-1))
-		for j := range b.work {
-			b.work[j] = new(tune.SKLWorkspace)
-		}
-	}
-	b.setEta()
-	if b.indep {
-		b.states.Init(b.rng, models.Energies{W0: b.w0, W1: b.w1, First: b.firstX})
-	} else {
-		b.states.Init(b.rng, models.Energies{W0: b.w0s, W1: b.w1s, First: b.firstSlots})
-		b.scatter()
+	b.x.setEta(&b.tuner)
+	b.states.Init(b.rng, b.x.rows(), b.x.energies())
+	if !b.x.exact {
+		b.x.scatter()
 	}
 	return b
 }
 
-// setEta writes η(t_n) of every lane's path and schedule to the chain rows.
-func (b *block) setEta() {
+// iterate runs iteration m (1-based, alg:NRPT) of every lane of the block,
+// step mScan (0-based) of scan s: local exploration, the scan's energy
+// moments, communication, then the observers.
+func (b *block) iterate(alg Algorithm, s, m, mScan int) {
+	b.x.explore(b.states, b.rng)
+	b.moments.add(b.x.w0, b.x.w1, mScan)
+	b.x.communicate(alg, b.rng, m)
+	b.view.Iteration, b.view.Scan, b.view.Step = m, s, mScan
+	for _, o := range b.observers {
+		o.Iterate(&b.view)
+	}
+}
+
+// endScan closes scan s (1-based) of iters iterations for every lane: it
+// records the scan's statistics and lets the observers and the model close
+// the scan, then, as alg:PT_tuning does, takes the path gradient step (on
+// the samples' own schedule), updates the schedule (eq:equicrit) and
+// recomputes the coefficients η(t_n).
+func (b *block) endScan(cfg *Config, s, iters int) {
+	b.view.Scan, b.view.Step = s, iters
+	for _, o := range b.observers {
+		o.EndScan(&b.view)
+	}
+	if a, ok := b.states.(models.ScanEnder); ok {
+		a.EndScan()
+	}
+	c := b.numChains
+	inv := 1 / float64(iters)
 	for j := 0; j < lanes; j++ {
-		for n, t := range b.sched[j] {
-			b.eta0[n*lanes+j], b.eta1[n*lanes+j] = b.path[j].Eta(t)
+		rej := b.last[j]
+		st := ScanStats{Scan: s, RoundTrips: b.trips.total[j]}
+		for n := 0; n < c-1; n++ {
+			r := b.x.rej[n*lanes+j] * inv
+			rej[n] = r
+			st.Barrier += r
+		}
+		st.NonAsymptoticBarrier = tune.NonAsymptoticBarrier(rej)
+		st.MeanRejection = st.Barrier / float64(c-1)
+		st.SKL = b.sklEstimate(j, inv)
+		st.TargetMean, st.TargetVar = b.target.lastMean[j], b.target.lastVar[j]
+		b.hist[j] = append(b.hist[j], st)
+
+		if cfg.TunePath {
+			b.tuner.pathStep(cfg, &b.moments, j, iters)
+		}
+		if cfg.TuneSchedule {
+			tune.UpdateSchedule(b.tuner.sched[j], b.tuner.sched[j], rej)
 		}
 	}
+	b.x.setEta(&b.tuner)
+	clear(b.x.rej)
+	b.moments.reset()
 }
 
-// gather copies every slot's coefficients from the chain it sits at.
-func (b *block) gather() {
-	for i, n := range b.chainOf {
-		k := int(n)*lanes + i%lanes
-		b.eta0s[i], b.eta1s[i] = b.eta0[k], b.eta1[k]
+// sklEstimate returns Σ_n (η(t_{n+1}) - η(t_n))·(E_{n+1}[W] - E_n[W]), the
+// estimate of Σ_n SKL(π_{t_n}, π_{t_{n+1}}) (eq:bound) from the scan's means
+// of the energies by chain.
+func (b *block) sklEstimate(j int, inv float64) float64 {
+	skl := 0.0
+	for n := 0; n+1 < b.numChains; n++ {
+		i, k := n*lanes+j, (n+1)*lanes+j
+		a0, a1 := b.moments.mean(i, inv)
+		c0, c1 := b.moments.mean(k, inv)
+		skl += (b.x.eta0[k]-b.x.eta0[i])*(c0-a0) + (b.x.eta1[k]-b.x.eta1[i])*(c1-a1)
 	}
-}
-
-// scatter copies every slot's new energies to the chain it sits at.
-func (b *block) scatter() {
-	for i, n := range b.chainOf {
-		k := int(n)*lanes + i%lanes
-		b.w0[k], b.w1[k], b.firstX[k] = b.w0s[i], b.w1s[i], b.firstSlots[i]
-	}
+	return skl
 }

@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -55,9 +56,14 @@ type Config struct {
 	Model      models.Model
 	Chains     int // number of chains N+1 (schedule points t_0..t_N)
 	Replicates int // independent PT runs
-	Algorithm  Algorithm
-	Iterations int // total iterations, split into Scans equal scans
-	Scans      int
+	// FirstReplicate is the replicate number of the run's first
+	// replicate: replicate b of the run draws from the stream of
+	// (Seed, FirstReplicate+b), so a run of replicates [k, k+R) gives
+	// bit for bit what those replicates give inside a larger run.
+	FirstReplicate int
+	Algorithm      Algorithm
+	Iterations     int // total iterations, split into Scans equal scans
+	Scans          int
 	// TuneSchedule updates the schedule after every scan (eq:equicrit).
 	TuneSchedule bool
 	// Knots is the number K of spline segments; 1 is the linear path.
@@ -67,50 +73,91 @@ type Config struct {
 	TunePath     bool
 	LearningRate float64
 	Gradient     GradientForm
-	Seed         uint64
-	Workers      int  // goroutines; 0 means runtime.NumCPU()
-	Pin          bool // pin workers to CPUs, NUMA-aware
+	// KeepScans is the number of final scans whose target-chain states
+	// count as samples (the per-observable target moments of the result,
+	// and what a SampleRecorder keeps by default); 0 means the last half,
+	// (Scans+1)/2. The target chain targets π_1 in every scan, but the
+	// first scans are burn-in: replicas start at the reference and the
+	// path and schedule are still far from tuned.
+	KeepScans int
+	Seed      uint64
+	Workers   int  // goroutines; 0 means runtime.NumCPU()
+	Pin       bool // pin workers to CPUs, NUMA-aware
+	// Statistics observe every block of the run (see Statistic).
+	Statistics []Statistic
 }
 
-// ConfigError is a bad configuration value.
+// ErrConfig is the error every *ConfigError matches with errors.Is.
+var ErrConfig = errors.New("batch: invalid configuration")
+
+// ConfigError is a bad configuration value. Field is the Config field's
+// name (for example "Knots"); a command line maps it to its own flag.
 type ConfigError struct {
-	Field string // the flag-style name of the setting
+	Field string
 	Value any
 	Why   string
 }
 
+// Error returns "batch: <Field> = <Value>: <Why>".
 func (e *ConfigError) Error() string {
-	return fmt.Sprintf("invalid --%s %v: %s", e.Field, e.Value, e.Why)
+	return fmt.Sprintf("batch: %s = %v: %s", e.Field, e.Value, e.Why)
 }
 
-// Validate returns a *ConfigError for the first bad setting.
+// Is reports whether target is ErrConfig.
+func (e *ConfigError) Is(target error) bool { return target == ErrConfig }
+
+// keepScans returns the number of kept scans in effect.
+func (c *Config) keepScans() int {
+	if c.KeepScans == 0 {
+		return (c.Scans + 1) / 2
+	}
+	return min(c.KeepScans, c.Scans)
+}
+
+// Validate returns a *ConfigError for the first bad setting: everything
+// New would refuse.
 func (c *Config) Validate() error {
 	bad := func(f string, v any, why string) error { return &ConfigError{f, v, why} }
 	switch {
 	case c.Model == nil:
-		return bad("model", "<nil>", "no model")
+		return bad("Model", "<nil>", "no model")
+	case len(c.Model.Observables()) == 0:
+		return bad("Model", "no observables", "a model needs at least one observable")
 	case c.Chains < 2:
-		return bad("chains", c.Chains, "need at least 2 chains")
+		return bad("Chains", c.Chains, "need at least 2 chains")
 	case c.Replicates < 1:
-		return bad("replicates", c.Replicates, "need at least 1 replicate")
+		return bad("Replicates", c.Replicates, "need at least 1 replicate")
+	case c.FirstReplicate < 0:
+		return bad("FirstReplicate", c.FirstReplicate, "must be 0 or positive")
 	case c.Scans < 1:
-		return bad("scans", c.Scans, "need at least 1 scan")
+		return bad("Scans", c.Scans, "need at least 1 scan")
 	case c.Iterations < c.Scans:
-		return bad("iterations", c.Iterations, fmt.Sprintf("need at least one iteration per scan (scans = %d)", c.Scans))
+		return bad("Iterations", c.Iterations, fmt.Sprintf("need at least one iteration per scan (Scans = %d)", c.Scans))
+	case c.Iterations%c.Scans != 0:
+		return bad("Iterations", c.Iterations, fmt.Sprintf("must be a multiple of Scans (%d) so that scans are equal", c.Scans))
 	case c.Knots < 1:
-		return bad("knots", c.Knots, "need at least 1 spline segment")
+		return bad("Knots", c.Knots, "need at least 1 spline segment")
 	case c.TunePath && c.Knots < 2:
-		return bad("knots", c.Knots, "path tuning needs at least 2 knots")
+		return bad("Knots", c.Knots, "path tuning needs at least 2 knots")
 	case c.TunePath && (!(c.LearningRate > 0) || math.IsInf(c.LearningRate, 0)):
-		return bad("lr", c.LearningRate, "learning rate must be positive and finite")
+		return bad("LearningRate", c.LearningRate, "learning rate must be positive and finite")
+	case c.TunePath && c.Gradient != BlockGradient && c.Gradient != FullGradient:
+		return bad("Gradient", c.Gradient, "unknown gradient form")
+	case c.KeepScans < 0:
+		return bad("KeepScans", c.KeepScans, "must be 0 (the last half) or positive")
 	case c.Workers < 0:
-		return bad("workers", c.Workers, "must be 0 (all CPUs) or positive")
+		return bad("Workers", c.Workers, "must be 0 (all CPUs) or positive")
 	case c.Algorithm != NRPT && c.Algorithm != Reversible:
-		return bad("algorithm", c.Algorithm, "unknown algorithm")
+		return bad("Algorithm", c.Algorithm, "unknown algorithm")
+	}
+	for i, s := range c.Statistics {
+		if s == nil {
+			return bad("Statistics", fmt.Sprintf("[%d] = nil", i), "no statistic")
+		}
 	}
 	if c.TunePath && c.Gradient == FullGradient {
 		if mem := float64(c.Iterations/c.Scans) * float64(2*c.Chains) * float64(c.Replicates+7) * 8; mem > 4<<30 {
-			return bad("scans", c.Scans, fmt.Sprintf("the full-covariance gradient would record %.1f GiB of energies per scan; use more scans", mem/(1<<30)))
+			return bad("Scans", c.Scans, fmt.Sprintf("the full-covariance gradient would record %.1f GiB of energies per scan; use more scans", mem/(1<<30)))
 		}
 	}
 	return nil

@@ -47,7 +47,7 @@ func TestRejectionMatchesExactLinearGaussian(t *testing.T) {
 	// mean over iters × 8 values has SE ≤ 0.5/sqrt(32000) = 0.0028; we allow
 	// 4 SE.
 	tol := 4 * 0.5 / math.Sqrt(iters*8)
-	for n, r := range res.Rejection {
+	for n, r := range res.Summary().Rejection {
 		if math.Abs(r-want) > tol {
 			t.Errorf("pair %d: rejection %.4f, exact %.4f (tolerance %.4f)", n, r, want, tol)
 		}
@@ -63,11 +63,11 @@ func TestTargetMomentsMatchTarget(t *testing.T) {
 	// stationary neighbour), so over 8 × 4000 values SE(mean) ≈ 0.1/sqrt(32000)
 	// = 5.6e-4 (swaps add mild correlation; allow 5 SE) and SE(var)/var ≈
 	// sqrt(2/32000) = 0.8%, allow 5%.
-	if d := math.Abs(res.TargetMean - 1); d > 5*0.1/math.Sqrt(32000) {
-		t.Errorf("target mean %.5f, want 1", res.TargetMean)
+	if d := math.Abs(res.Summary().TargetMean - 1); d > 5*0.1/math.Sqrt(32000) {
+		t.Errorf("target mean %.5f, want 1", res.Summary().TargetMean)
 	}
-	if d := math.Abs(res.TargetVar/0.01 - 1); d > 0.05 {
-		t.Errorf("target variance %.6f, want 0.01", res.TargetVar)
+	if d := math.Abs(res.Summary().TargetVar/0.01 - 1); d > 0.05 {
+		t.Errorf("target variance %.6f, want 0.01", res.Summary().TargetVar)
 	}
 }
 
@@ -79,11 +79,11 @@ func TestTunedBarrierMatchesLinearLambda(t *testing.T) {
 		TuneSchedule: true, Knots: 1, Seed: 7}
 	res := mustRun(t, cfg)
 	lambda := 20 / math.Sqrt(math.Pi)
-	if math.Abs(res.Barrier/lambda-1) > 0.05 {
-		t.Errorf("barrier %.3f, want Λ = %.3f within 5%%", res.Barrier, lambda)
+	if math.Abs(res.Summary().Barrier/lambda-1) > 0.05 {
+		t.Errorf("barrier %.3f, want Λ = %.3f within 5%%", res.Summary().Barrier, lambda)
 	}
-	mean := res.Barrier / float64(len(res.Rejection))
-	for n, r := range res.Rejection {
+	mean := res.Summary().Barrier / float64(len(res.Summary().Rejection))
+	for n, r := range res.Summary().Rejection {
 		// Per pair, 8 × 1000 draws: SE ≤ 0.5/sqrt(8000) = 0.0056; 5 SE.
 		if math.Abs(r-mean) > 0.028 {
 			t.Errorf("pair %d: rejection %.3f far from the mean %.3f", n, r, mean)
@@ -117,8 +117,8 @@ func TestRoundTripRateMatchesPrediction(t *testing.T) {
 	if math.Abs(rate/tau-1) > 0.08 {
 		t.Errorf("NRPT round-trip rate %.5f, predicted %.5f", rate, tau)
 	}
-	if math.Abs(res.TauPredicted/tau-1) > 0.05 {
-		t.Errorf("tau_predicted %.5f, exact %.5f", res.TauPredicted, tau)
+	if math.Abs(res.Summary().TauPredicted/tau-1) > 0.05 {
+		t.Errorf("tau_predicted %.5f, exact %.5f", res.Summary().TauPredicted, tau)
 	}
 	rev := base
 	rev.Algorithm = Reversible
@@ -227,10 +227,10 @@ func TestBetaBinomialTargetMoments(t *testing.T) {
 	variance := a * b / ((a + b) * (a + b) * (a + b + 1))
 	// Last scan: 8 × 1000 exact (or swapped-in stationary) draws, SE(mean)
 	// = sd/sqrt(8000); allow 5 SE. SE(var)/var ≈ sqrt(2/8000) = 1.6%; allow 8%.
-	if d := math.Abs(res.TargetMean - mean); d > 5*math.Sqrt(variance/8000) {
-		t.Errorf("target mean %.7f, want %.7f", res.TargetMean, mean)
+	if d := math.Abs(res.Summary().TargetMean - mean); d > 5*math.Sqrt(variance/8000) {
+		t.Errorf("target mean %.7f, want %.7f", res.Summary().TargetMean, mean)
 	}
-	if d := math.Abs(res.TargetVar/variance - 1); d > 0.08 {
-		t.Errorf("target variance %.4g, want %.4g", res.TargetVar, variance)
+	if d := math.Abs(res.Summary().TargetVar/variance - 1); d > 0.08 {
+		t.Errorf("target variance %.4g, want %.4g", res.Summary().TargetVar, variance)
 	}
 }

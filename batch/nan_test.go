@@ -21,12 +21,12 @@ type brokenBlock struct {
 	broken int
 }
 
-func (m brokenModel) NewBlock(rows int) models.Block {
-	return brokenBlock{m.Gaussian.NewBlock(rows), m.broken}
+func (m brokenModel) NewBlock(spec models.BlockSpec) models.Block {
+	return brokenBlock{m.Gaussian.NewBlock(spec), m.broken}
 }
 
-func (b brokenBlock) Explore(rng *kernel.Stream, eta0, eta1 []float64, out models.Energies) {
-	b.Block.Explore(rng, eta0, eta1, out)
+func (b brokenBlock) Explore(rng *kernel.Stream, rows models.Rows, out models.Energies) {
+	b.Block.Explore(rng, rows, out)
 	for j := 0; j < lanes; j++ {
 		out.W0[b.broken*lanes+j] = math.NaN()
 		out.W1[b.broken*lanes+j] = math.Inf(-1)
@@ -40,7 +40,8 @@ func TestNonFiniteEnergiesAreRejections(t *testing.T) {
 	g, _ := models.NewGaussian(1, -1, 1, 0.5, 0.5)
 	cfg := Config{Model: brokenModel{g, 3}, Chains: 8, Replicates: 8, Iterations: 200, Scans: 2, Knots: 1, Seed: 1}
 	res := mustRun(t, cfg)
-	for n, r := range res.Rejection {
+	sum := res.Summary()
+	for n, r := range sum.Rejection {
 		touches := n == 2 || n == 3
 		if touches && r != 1 {
 			t.Errorf("pair %d touches the broken chain: rejection %v, want 1", n, r)
@@ -49,7 +50,7 @@ func TestNonFiniteEnergiesAreRejections(t *testing.T) {
 			t.Errorf("pair %d: rejection %v, want < 1", n, r)
 		}
 	}
-	if res.RoundTripRate != 0 {
-		t.Errorf("round trips through a chain that rejects everything: rate %v", res.RoundTripRate)
+	if sum.RoundTripRate != 0 {
+		t.Errorf("round trips through a chain that rejects everything: rate %v", sum.RoundTripRate)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/ptbatch/ptbatch/kernel"
+	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/tune"
 )
 
@@ -25,7 +26,8 @@ func runOracle(cfg Config, b int) oracleResult {
 	c := cfg.Chains
 	s := kernel.NewStream(cfg.Seed, b)
 	lane := s.Lane(0)
-	sc := cfg.Model.Scalar()
+	sc := cfg.Model.(models.Referenced).Scalar()
+	exact := models.IsExact(cfg.Model)
 	sched := tune.UniformSchedule(c)
 	eta := func(t float64) (float64, float64) { return 1 - t, t } // linear path
 	states, w0s, w1s := sc.Init(lane, c)
@@ -49,14 +51,14 @@ func runOracle(cfg Config, b int) oracleResult {
 			e1 := make([]float64, c)
 			for row := 0; row < c; row++ {
 				n := row
-				if !cfg.Model.Independent() {
+				if !exact {
 					n = chainOf[row]
 				}
 				e0[row], e1[row] = eta(sched[n])
 			}
 			w0s, w1s = sc.Explore(lane, states, e0, e1)
 			energy := func(n int) (float64, float64) { // energies of the state at chain n
-				if cfg.Model.Independent() {
+				if exact {
 					return w0s[n], w1s[n]
 				}
 				return w0s[slotAt[n]], w1s[slotAt[n]]
@@ -93,7 +95,7 @@ func runOracle(cfg Config, b int) oracleResult {
 			}
 			for n := parity; n < c-1; n += 2 {
 				if u[n/2] <= alpha[n] {
-					if cfg.Model.Independent() {
+					if exact {
 						w0s[n], w0s[n+1] = w0s[n+1], w0s[n]
 						w1s[n], w1s[n+1] = w1s[n+1], w1s[n]
 					}

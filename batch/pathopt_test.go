@@ -33,7 +33,7 @@ func TestRejectionMatchesQuadratureUnequalScales(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := res.Rejection[n]; math.Abs(got-want) > tol {
+		if got := res.Summary().Rejection[n]; math.Abs(got-want) > tol {
 			t.Errorf("pair %d: rejection %.4f, exact %.4f (tolerance %.4f)", n, got, want, tol)
 		}
 	}
@@ -59,8 +59,8 @@ func TestPathOptimizationBeatsLinearBound(t *testing.T) {
 	// 8 has SE ≈ 0.003. Require twice the bound (0.0088) — a 3 SE margin
 	// below the rates seen — and, for the whole run, every replicate to
 	// complete round trips, which the linear path essentially never does.
-	if res.RoundTripRate < 2*bound {
-		t.Errorf("round-trip rate %.4f, want > 2 × linear bound %.4f", res.RoundTripRate, bound)
+	if res.Summary().RoundTripRate < 2*bound {
+		t.Errorf("round-trip rate %.4f, want > 2 × linear bound %.4f", res.Summary().RoundTripRate, bound)
 	}
 	for r, n := range res.RoundTrips {
 		if n == 0 {

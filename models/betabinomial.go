@@ -92,8 +92,11 @@ func SimulateBinomialData(seed uint64, draws, trials int, p float64) (successes,
 // Name returns "betabinomial".
 func (m *BetaBinomial) Name() string { return "betabinomial" }
 
-// Independent returns true: local exploration is an exact draw.
-func (m *BetaBinomial) Independent() bool { return true }
+// ExactDraws returns true: local exploration is an exact draw.
+func (m *BetaBinomial) ExactDraws() bool { return true }
+
+// Observables returns "p", the success probability.
+func (m *BetaBinomial) Observables() []string { return []string{"p"} }
 
 // Annealed returns the shapes (α, β) of the annealed Beta density
 // exp(eta0·W0 + eta1·W1) (see BetaBinomial), and ok = false when they are

@@ -33,9 +33,10 @@ const bbChunkRows = 256
 // lane, on the other lanes or on the number of replicates, and every gamma
 // variate is made of i.i.d. attempts, hence exact.
 
-// NewBlock allocates a block of rows states.
-func (m *BetaBinomial) NewBlock(rows int) Block {
+// NewBlock allocates a block of spec.Rows states.
+func (m *BetaBinomial) NewBlock(spec BlockSpec) Block {
 	const L = layout.Lanes
+	rows := spec.Rows
 	n := rows * L
 	chunk := min(bbChunkRows, rows) * L
 	b := &betaBinomialBlock{
@@ -54,6 +55,7 @@ func (m *BetaBinomial) NewBlock(rows int) Block {
 		u:     layout.Float64s(2 * chunk),
 		gA:    layout.Float64s(chunk),
 		gB:    layout.Float64s(chunk),
+		p:     layout.Float64s(n),
 	}
 	for i := range b.eta0 {
 		b.eta0[i] = math.NaN() // no coefficients cached yet
@@ -71,16 +73,22 @@ type betaBinomialBlock struct {
 	boost      []bool    // α < 1 or β < 1
 	z, u       []float64 // scratch: first attempts of a chunk, 2 rows per row
 	gA, gB     []float64 // scratch: accepted first attempts of a chunk, 0 if rejected
+	p          []float64 // per row and lane: the state p, NaN when improper
+}
+
+// Observe writes the state p of row row, lane lane.
+func (b *betaBinomialBlock) Observe(dst []float64, row, lane int) {
+	dst[0] = b.p[row*layout.Lanes+lane]
 }
 
 // Init draws every row from the prior Beta(A, B).
-func (b *betaBinomialBlock) Init(rng *kernel.Stream, out Energies) {
+func (b *betaBinomialBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
 	eta0 := layout.Float64s(b.rows * layout.Lanes)
 	eta1 := layout.Float64s(b.rows * layout.Lanes)
 	for i := range eta0 {
 		eta0[i] = 1
 	}
-	b.Explore(rng, eta0, eta1, out)
+	b.Explore(rng, Rows{Eta0: eta0, Eta1: eta1, Chain: rows.Chain}, out)
 }
 
 // update recomputes the shapes and sampler constants where the
@@ -113,10 +121,11 @@ func (b *betaBinomialBlock) update(eta0, eta1 []float64) {
 // rare rejections (under 5% of attempts for shapes ≥ 1, about 0.1% for
 // the paper's shapes) and the boosts of shapes below 1 draw from a lane
 // alone.
-func (b *betaBinomialBlock) Explore(rng *kernel.Stream, eta0, eta1 []float64, out Energies) {
+func (b *betaBinomialBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 	const L = layout.Lanes
 	n := b.rows * L
-	if len(eta0) != n || len(eta1) != n || len(out.W0) != n || len(out.W1) != n || len(out.First) != n {
+	eta0, eta1 := rows.Eta0, rows.Eta1
+	if len(eta0) != n || len(eta1) != n || len(out.W0) != n || len(out.W1) != n {
 		panic("models: slice lengths do not match")
 	}
 	b.update(eta0, eta1)
@@ -139,14 +148,14 @@ func (b *betaBinomialBlock) Explore(rng *kernel.Stream, eta0, eta1 []float64, ou
 			for j := 0; j < L; j++ {
 				i := (r0+q)*L + j
 				if !(b.sA[i] > 0) {
-					out.W0[i], out.W1[i], out.First[i] = math.NaN(), math.NaN(), math.NaN()
+					out.W0[i], out.W1[i], b.p[i] = math.NaN(), math.NaN(), math.NaN()
 					continue
 				}
 				ga, lba := b.finishGamma(rng, j, gA[q*L+j], b.sA[i], b.dA[i], b.cA[i])
 				gb, lbb := b.finishGamma(rng, j, gB[q*L+j], b.sB[i], b.dB[i], b.cB[i])
 				p, lp, lq := betaFromGammas(ga, lba, gb, lbb, b.boost[i])
 				out.W0[i], out.W1[i] = b.m.energies(lp, lq)
-				out.First[i] = p
+				b.p[i] = p
 			}
 		}
 	}

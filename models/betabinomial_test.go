@@ -24,7 +24,17 @@ func paperBetaBinomial(t testing.TB) *BetaBinomial {
 }
 
 func newEnergies(n int) Energies {
-	return Energies{W0: layout.Float64s(n), W1: layout.Float64s(n), First: layout.Float64s(n)}
+	return Energies{W0: layout.Float64s(n), W1: layout.Float64s(n)}
+}
+
+// observeP returns the state p of every row and lane of blk, row-major
+// (row r, lane j at r*layout.Lanes+j).
+func observeP(blk Block, rows int) []float64 {
+	p := make([]float64, rows*layout.Lanes)
+	for i := range p {
+		blk.Observe(p[i:i+1], i/layout.Lanes, i%layout.Lanes)
+	}
+	return p
 }
 
 // TestBetaBinomialBlockMatchesScalar checks that the batched block and the
@@ -41,7 +51,7 @@ func TestBetaBinomialBlockMatchesScalar(t *testing.T) {
 	}
 	for _, m := range []*BetaBinomial{paperBetaBinomial(t), small} {
 		for _, rows := range []int{1, 7, 300} {
-			blk := m.NewBlock(rows)
+			blk := m.NewBlock(BlockSpec{FirstReplicate: 16, Rows: rows})
 			rng := kernel.NewStream(42, 16)
 			out := newEnergies(rows * L)
 			eta0 := layout.Float64s(rows * L)
@@ -57,21 +67,23 @@ func TestBetaBinomialBlockMatchesScalar(t *testing.T) {
 			}
 			ref := kernel.NewStream(42, 16)
 			scalars := make([][][]float64, L)
+			var p []float64 // the observed states
 			compare := func(what string, w0s, w1s [][]float64) {
 				t.Helper()
+				p = observeP(blk, rows)
 				for j := 0; j < L; j++ {
 					for r := 0; r < rows; r++ {
 						i := r*L + j
 						if math.Float64bits(w0s[j][r]) != math.Float64bits(out.W0[i]) ||
 							math.Float64bits(w1s[j][r]) != math.Float64bits(out.W1[i]) ||
-							math.Float64bits(scalars[j][r][0]) != math.Float64bits(out.First[i]) {
+							math.Float64bits(scalars[j][r][0]) != math.Float64bits(p[i]) {
 							t.Fatalf("a=%v rows=%d %s lane %d row %d: block (%v, %v, %v), scalar (%v, %v, %v)",
-								m.A, rows, what, j, r, out.W0[i], out.W1[i], out.First[i], w0s[j][r], w1s[j][r], scalars[j][r][0])
+								m.A, rows, what, j, r, out.W0[i], out.W1[i], p[i], w0s[j][r], w1s[j][r], scalars[j][r][0])
 						}
 					}
 				}
 			}
-			blk.Init(rng, out)
+			blk.Init(rng, initRows(rows), out)
 			w0s, w1s := make([][]float64, L), make([][]float64, L)
 			for j := 0; j < L; j++ {
 				scalars[j], w0s[j], w1s[j] = m.Scalar().Init(ref.Lane(j), rows)
@@ -79,7 +91,7 @@ func TestBetaBinomialBlockMatchesScalar(t *testing.T) {
 			compare("init", w0s, w1s)
 			nanRows := 0
 			for sweep := 0; sweep < 4; sweep++ {
-				blk.Explore(rng, eta0, eta1, out)
+				blk.Explore(rng, testRows(eta0, eta1), out)
 				for j := 0; j < L; j++ {
 					e0 := make([]float64, rows)
 					e1 := make([]float64, rows)
@@ -92,8 +104,8 @@ func TestBetaBinomialBlockMatchesScalar(t *testing.T) {
 				for i := range out.W0 {
 					if math.IsNaN(out.W0[i]) {
 						nanRows++
-					} else if !(out.First[i] > 0 && out.First[i] < 1) {
-						t.Fatalf("a=%v rows=%d: p = %v outside (0, 1)", m.A, rows, out.First[i])
+					} else if !(p[i] > 0 && p[i] < 1) {
+						t.Fatalf("a=%v rows=%d: p = %v outside (0, 1)", m.A, rows, p[i])
 					}
 				}
 			}
@@ -143,7 +155,7 @@ func TestBetaBinomialAnnealedClosedForm(t *testing.T) {
 
 // TestBetaBinomialEnergies checks W0 and W1 against the direct formulas
 // W0 = (A-1) log p + (B-1) log(1-p), W1 = W0 + S log p + F log(1-p), at
-// the states the block draws (First = p) and at fixed points. p is exact to
+// the states the block draws (observed p) and at fixed points. p is exact to
 // a few ulps and log1p(-p) loses at most a factor 1/(1-p) ≤ 10³ for these
 // states, so a relative tolerance of 1e-11 leaves a wide margin.
 func TestBetaBinomialEnergies(t *testing.T) {
@@ -171,7 +183,7 @@ func TestBetaBinomialEnergies(t *testing.T) {
 	skewed, _ := NewBetaBinomial(2.5, 0.3, 7, 0) // p near 1 under the boosted β < 1
 	for _, m := range []*BetaBinomial{m, skewed} {
 		const rows = 50
-		blk := m.NewBlock(rows)
+		blk := m.NewBlock(BlockSpec{Rows: rows})
 		rng := kernel.NewStream(7, 0)
 		out := newEnergies(rows * L)
 		eta0, eta1 := layout.Float64s(rows*L), layout.Float64s(rows*L)
@@ -180,9 +192,8 @@ func TestBetaBinomialEnergies(t *testing.T) {
 			eta0[i], eta1[i] = 1-t, t
 		}
 		for sweep := 0; sweep < 3; sweep++ {
-			blk.Explore(rng, eta0, eta1, out)
-			for i := range out.First {
-				p := out.First[i]
+			blk.Explore(rng, testRows(eta0, eta1), out)
+			for i, p := range observeP(blk, rows) {
 				if p >= 0.999 {
 					continue // log1p(-p) of the rounded p is too coarse to compare
 				}
@@ -231,7 +242,7 @@ func betaDraws(t *testing.T, alpha, beta float64, seed uint64, rows, sweeps int)
 	if err != nil {
 		t.Fatal(err)
 	}
-	blk := m.NewBlock(rows)
+	blk := m.NewBlock(BlockSpec{Rows: rows})
 	rng := kernel.NewStream(seed, 0)
 	out := newEnergies(rows * layout.Lanes)
 	eta0, eta1 := layout.Float64s(rows*layout.Lanes), layout.Float64s(rows*layout.Lanes)
@@ -240,8 +251,8 @@ func betaDraws(t *testing.T, alpha, beta float64, seed uint64, rows, sweeps int)
 	}
 	var p []float64
 	for s := 0; s < sweeps; s++ {
-		blk.Explore(rng, eta0, eta1, out)
-		p = append(p, out.First...)
+		blk.Explore(rng, testRows(eta0, eta1), out)
+		p = append(p, observeP(blk, rows)...)
 	}
 	return p
 }
@@ -346,7 +357,7 @@ func BenchmarkBetaBinomialExplore(b *testing.B) {
 	const rows = 50
 	b.Run(fmt.Sprintf("chains=%d", rows), func(b *testing.B) {
 		m := paperBetaBinomial(b)
-		blk := m.NewBlock(rows)
+		blk := m.NewBlock(BlockSpec{Rows: rows})
 		rng := kernel.NewStream(1, 0)
 		n := rows * layout.Lanes
 		out := newEnergies(n)
@@ -355,9 +366,10 @@ func BenchmarkBetaBinomialExplore(b *testing.B) {
 			t := float64(i/layout.Lanes) / (rows - 1)
 			eta0[i], eta1[i] = 1-t, t
 		}
-		blk.Init(rng, out)
+		in := testRows(eta0, eta1)
+		blk.Init(rng, initRows(rows), out)
 		for b.Loop() {
-			blk.Explore(rng, eta0, eta1, out)
+			blk.Explore(rng, in, out)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/draw")
 	})

@@ -47,8 +47,11 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // Name returns "gaussian".
 func (g *Gaussian) Name() string { return "gaussian" }
 
-// Independent returns true: local exploration is an exact draw.
-func (g *Gaussian) Independent() bool { return true }
+// ExactDraws returns true: local exploration is an exact draw.
+func (g *Gaussian) ExactDraws() bool { return true }
+
+// Observables returns the coordinates "x0", …, "x{Dim-1}".
+func (g *Gaussian) Observables() []string { return Coordinates(g.Dim) }
 
 // Annealed returns the mean m and standard deviation s of every coordinate
 // of the annealed density exp(eta0·W0 + eta1·W1), and ok = false when the
@@ -79,8 +82,9 @@ func chunkRows(dim int) int {
 	return c
 }
 
-// NewBlock allocates a block of rows states.
-func (g *Gaussian) NewBlock(rows int) Block {
+// NewBlock allocates a block of spec.Rows states.
+func (g *Gaussian) NewBlock(spec BlockSpec) Block {
+	rows := spec.Rows
 	n := rows * layout.Lanes
 	b := &gaussianBlock{
 		g:     g,
@@ -90,6 +94,8 @@ func (g *Gaussian) NewBlock(rows int) Block {
 		s:     layout.Float64s(n),
 		eta0:  layout.Float64s(n),
 		eta1:  layout.Float64s(n),
+		first: layout.Float64s(n),
+		zTop:  layout.Float64s(2 * g.Dim * layout.Lanes),
 	}
 	b.z = layout.Float64s(min(b.chunk, rows) * g.Dim * layout.Lanes)
 	for i := range b.eta0 {
@@ -105,16 +111,37 @@ type gaussianBlock struct {
 	z          []float64 // chunk*Dim rows of normals, scratch
 	m, s       []float64 // per row and lane: mean and sd of the annealed density
 	eta0, eta1 []float64 // the coefficients m and s were computed for
+	first      []float64 // per row and lane: x_0 (the kernel writes it)
+	// zTop keeps the normals of the last two rows (dim rows of lanes
+	// each), from which Observe rebuilds their states: x = m + s z.
+	zTop []float64
 }
 
 // Init draws every row from the reference N(μ0, σ0²).
-func (b *gaussianBlock) Init(rng *kernel.Stream, out Energies) {
+func (b *gaussianBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
 	eta0 := layout.Float64s(b.rows * layout.Lanes)
 	eta1 := layout.Float64s(b.rows * layout.Lanes)
 	for i := range eta0 {
 		eta0[i] = 1
 	}
-	b.Explore(rng, eta0, eta1, out)
+	b.Explore(rng, Rows{Eta0: eta0, Eta1: eta1, Chain: rows.Chain}, out)
+}
+
+// Observe writes the coordinates of the state in row row (one of the last
+// two), lane lane: x_d = FMA(s, z_d, m), the operation of
+// asm.GaussEnergyGeneric, so x_0 equals the kernel's first coordinate bit
+// for bit.
+func (b *gaussianBlock) Observe(dst []float64, row, lane int) {
+	const L = layout.Lanes
+	top := row - (b.rows - 2)
+	if top < 0 || top > 1 || len(dst) != b.g.Dim {
+		panic("models: Gaussian observes only its last two rows")
+	}
+	i := row*L + lane
+	z := b.zTop[top*b.g.Dim*L:]
+	for d := range dst {
+		dst[d] = math.FMA(b.s[i], z[d*L+lane], b.m[i])
+	}
 }
 
 // Explore draws every row afresh from its annealed Gaussian: normals for a
@@ -122,9 +149,10 @@ func (b *gaussianBlock) Init(rng *kernel.Stream, out Energies) {
 // over d in order by kernel.GaussEnergy (fused: x is never stored). The
 // mean and sd are recomputed only where the coefficients changed, which
 // for the engine's chain-ordered rows is once a scan.
-func (b *gaussianBlock) Explore(rng *kernel.Stream, eta0, eta1 []float64, out Energies) {
+func (b *gaussianBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 	const L = layout.Lanes
 	g := b.g
+	eta0, eta1 := rows.Eta0, rows.Eta1
 	for i := range b.m {
 		if eta0[i] != b.eta0[i] || eta1[i] != b.eta1[i] {
 			m, s, ok := g.Annealed(eta0[i], eta1[i])
@@ -141,7 +169,12 @@ func (b *gaussianBlock) Explore(rng *kernel.Stream, eta0, eta1 []float64, out En
 		lo, hi := r0*L, r1*L
 		z := b.z[:(r1-r0)*g.Dim*L]
 		rng.Normal(z)
-		kernel.GaussEnergy(out.W0[lo:hi], out.W1[lo:hi], out.First[lo:hi], b.m[lo:hi], b.s[lo:hi], z, g.Dim, g.Mu0, g.Mu1, h0, h1)
+		kernel.GaussEnergy(out.W0[lo:hi], out.W1[lo:hi], b.first[lo:hi], b.m[lo:hi], b.s[lo:hi], z, g.Dim, g.Mu0, g.Mu1, h0, h1)
+		// Keep the normals of the last two rows for Observe.
+		for r := max(r0, b.rows-2); r < r1; r++ {
+			n := g.Dim * L
+			copy(b.zTop[(r-(b.rows-2))*n:][:n], z[(r-r0)*n:][:n])
+		}
 	}
 }
 

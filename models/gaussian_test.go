@@ -10,9 +10,10 @@ import (
 
 // TestGaussianBlockMatchesScalar checks that the batched block, under
 // every kernel implementation this CPU offers, and the scalar reference
-// (plain Go, one lane at a time) give the same energies bit for bit, lane
-// by lane, for dimensions that exercise whole and split Box–Muller pairs
-// and several normal fills per call.
+// (plain Go, one lane at a time) give the same energies and first
+// coordinates (the kernel's) bit for bit, lane by lane, and that Observe
+// gives every coordinate of the last two rows, for dimensions that exercise
+// whole and split Box–Muller pairs and several normal fills per call.
 func TestGaussianBlockMatchesScalar(t *testing.T) {
 	for _, impl := range kernel.Impls() {
 		restore, err := kernel.SetImpl(impl)
@@ -32,23 +33,25 @@ func testGaussianBlockMatchesScalar(t *testing.T) {
 			t.Fatal(err)
 		}
 		rows := 7
-		blk := g.NewBlock(rows)
+		blk := g.NewBlock(BlockSpec{FirstReplicate: 16, Rows: rows})
+		first := blk.(*gaussianBlock).first // x_0 of every row, as the kernel writes it
 		rng := kernel.NewStream(42, 16)
-		out := Energies{W0: layout.Float64s(rows * L), W1: layout.Float64s(rows * L), First: layout.Float64s(rows * L)}
+		out := Energies{W0: layout.Float64s(rows * L), W1: layout.Float64s(rows * L)}
+		x := make([]float64, dim)
 		eta0 := layout.Float64s(rows * L)
 		eta1 := layout.Float64s(rows * L)
 		for i := range eta0 {
 			t := float64(i%rows) / float64(rows-1)
 			eta0[i], eta1[i] = 1-t, t+0.01*float64(i/rows)
 		}
-		blk.Init(rng, out)
+		blk.Init(rng, initRows(rows), out)
 		ref := kernel.NewStream(42, 16)
 		scalars := make([][][]float64, L)
 		for j := 0; j < L; j++ {
 			scalars[j], _, _ = g.Scalar().Init(ref.Lane(j), rows)
 		}
 		for sweep := 0; sweep < 3; sweep++ {
-			blk.Explore(rng, eta0, eta1, out)
+			blk.Explore(rng, testRows(eta0, eta1), out)
 			for j := 0; j < L; j++ {
 				e0 := make([]float64, rows)
 				e1 := make([]float64, rows)
@@ -60,9 +63,19 @@ func testGaussianBlockMatchesScalar(t *testing.T) {
 					i := r*L + j
 					if math.Float64bits(w0[r]) != math.Float64bits(out.W0[i]) ||
 						math.Float64bits(w1[r]) != math.Float64bits(out.W1[i]) ||
-						math.Float64bits(scalars[j][r][0]) != math.Float64bits(out.First[i]) {
+						math.Float64bits(scalars[j][r][0]) != math.Float64bits(first[i]) {
 						t.Fatalf("dim %d sweep %d lane %d row %d: block (%v, %v, %v), scalar (%v, %v, %v)",
-							dim, sweep, j, r, out.W0[i], out.W1[i], out.First[i], w0[r], w1[r], scalars[j][r][0])
+							dim, sweep, j, r, out.W0[i], out.W1[i], first[i], w0[r], w1[r], scalars[j][r][0])
+					}
+					if r < rows-2 {
+						continue // the Gaussian observes only its last two rows
+					}
+					blk.Observe(x, r, j)
+					for d := range x {
+						if math.Float64bits(scalars[j][r][d]) != math.Float64bits(x[d]) {
+							t.Fatalf("dim %d sweep %d lane %d row %d: observed x%d = %v, scalar %v",
+								dim, sweep, j, r, d, x[d], scalars[j][r][d])
+						}
 					}
 				}
 			}

@@ -3,6 +3,7 @@ package models
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // MixtureParams are the settings of a Bayesian Gaussian mixture with K
@@ -28,7 +29,8 @@ type MixtureParams struct {
 // and Mixture model), with the labels not marginalised. Its state is
 // x = (w, μ, z): weights w_0 … w_{K-1} on the simplex, means
 // μ_0 … μ_{K-1}, one label z_n ∈ {0 … K-1} per observation y_1 … y_N, so
-// K + K + N latent variables; its first coordinate (Energies.First) is μ_0.
+// K + K + N latent variables. Its observables are the means μ_0 … μ_{K-1},
+// then the weights w_0 … w_{K-1}.
 // The complete-data model is p(w) p(μ) Π_n p(z_n | w) p(y_n | μ_{z_n}):
 //
 //	W0(x) = log Dir(w; α) + Σ_i log N(μ_i; m, τ²) + Σ_n log w_{z_n}
@@ -169,8 +171,17 @@ func (m *Mixture) Params() MixtureParams {
 // Name returns the model's name.
 func (m *Mixture) Name() string { return m.p.Name }
 
-// Independent returns false: a sweep moves the current state.
-func (m *Mixture) Independent() bool { return false }
+// Observables returns "mu0", …, "mu{K-1}", "w0", …, "w{K-1}".
+func (m *Mixture) Observables() []string {
+	names := make([]string, 0, 2*m.p.K)
+	for i := 0; i < m.p.K; i++ {
+		names = append(names, "mu"+strconv.Itoa(i))
+	}
+	for i := 0; i < m.p.K; i++ {
+		names = append(names, "w"+strconv.Itoa(i))
+	}
+	return names
+}
 
 // Annealed returns the prior power β = eta0 + eta1 and the likelihood power
 // γ = eta1 of the annealed density exp(eta0·W0 + eta1·W1), and ok = false

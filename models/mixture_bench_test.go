@@ -16,10 +16,10 @@ func BenchmarkMixtureExplore(b *testing.B) {
 	const rows = 35
 	for _, m := range []*Mixture{NewGalaxy(), NewMixture(1)} {
 		b.Run(fmt.Sprintf("model=%s/rows=%d", m.Name(), rows), func(b *testing.B) {
-			blk := m.NewBlock(rows)
+			blk := m.NewBlock(BlockSpec{Rows: rows})
 			rng := kernel.NewStream(1, 0)
 			n := rows * layout.Lanes
-			out := Energies{W0: make([]float64, n), W1: make([]float64, n), First: make([]float64, n)}
+			out := Energies{W0: make([]float64, n), W1: make([]float64, n)}
 			eta0, eta1 := make([]float64, n), make([]float64, n)
 			for r := 0; r < rows; r++ {
 				t := float64(r) / (rows - 1)
@@ -27,12 +27,13 @@ func BenchmarkMixtureExplore(b *testing.B) {
 					eta0[r*layout.Lanes+j], eta1[r*layout.Lanes+j] = 1-t, t
 				}
 			}
-			blk.Init(rng, out)
+			in := testRows(eta0, eta1)
+			blk.Init(rng, initRows(rows), out)
 			for i := 0; i < 20; i++ { // leave the initial state
-				blk.Explore(rng, eta0, eta1, out)
+				blk.Explore(rng, in, out)
 			}
 			for b.Loop() {
-				blk.Explore(rng, eta0, eta1, out)
+				blk.Explore(rng, in, out)
 			}
 			ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 			b.ReportMetric(ns/layout.Lanes, "ns/lane-sweep")

@@ -7,10 +7,11 @@ import (
 	"github.com/ptbatch/ptbatch/layout"
 )
 
-// NewBlock allocates a block of rows states, each row a slot whose state
-// stays put while the engine moves its coefficients.
-func (m *Mixture) NewBlock(rows int) Block {
+// NewBlock allocates a block of spec.Rows states, each row a slot whose
+// state stays put while the engine moves its coefficients.
+func (m *Mixture) NewBlock(spec BlockSpec) Block {
 	const lanes = layout.Lanes
+	rows := spec.Rows
 	k, n := m.p.K, len(m.p.Data)
 	kl := k * lanes
 	b := &mixBlock{
@@ -124,7 +125,7 @@ func newMixLane(k int) mixLane {
 
 // Init sets every row to the paper's initial state (weights 1/K, means 0,
 // labels 0) and writes its energies; it draws no random numbers.
-func (b *mixBlock) Init(rng *kernel.Stream, out Energies) {
+func (b *mixBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
 	const lanes = layout.Lanes
 	b.checkOut(out)
 	for i := range b.z {
@@ -151,15 +152,16 @@ func (b *mixBlock) Init(rng *kernel.Stream, out Energies) {
 
 func (b *mixBlock) checkOut(out Energies) {
 	n := b.rows * layout.Lanes
-	if len(out.W0) != n || len(out.W1) != n || len(out.First) != n {
+	if len(out.W0) != n || len(out.W1) != n {
 		panic("models: energy slice lengths do not match the block")
 	}
 }
 
 // Explore applies one sweep (moves 1–4 of Mixture) to every row under its
 // coefficients and writes the energies of the new states.
-func (b *mixBlock) Explore(rng *kernel.Stream, eta0, eta1 []float64, out Energies) {
+func (b *mixBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 	b.checkOut(out)
+	eta0, eta1 := rows.Eta0, rows.Eta1
 	if len(eta0) != b.rows*layout.Lanes || len(eta1) != len(eta0) {
 		panic("models: coefficient slice lengths do not match the block")
 	}
@@ -550,14 +552,22 @@ func (b *mixBlock) dirichlet(j int, rng *kernel.Stream, conc, w []float64) {
 	mixDirichlet(rng.Lane(j), conc, w, ln.gz, ln.gu)
 }
 
-// energies writes W0, W1 and μ_0 of row r from each lane's values and the
+// Observe writes the means, then the weights, of row row, lane lane.
+func (b *mixBlock) Observe(dst []float64, row, lane int) {
+	const lanes = layout.Lanes
+	for i := 0; i < b.k; i++ {
+		p := (row*b.k+i)*lanes + lane
+		dst[i], dst[b.k+i] = b.mu[p], b.w[p]
+	}
+}
+
+// energies writes W0 and W1 of row r from each lane's values and the
 // sufficient statistics of its labels (NaN energies for improper lanes,
 // whose state did not move).
 func (b *mixBlock) energies(r int, out Energies) {
 	const lanes = layout.Lanes
 	for j := 0; j < lanes; j++ {
 		q := r*lanes + j
-		out.First[q] = b.mu[r*b.k*lanes+j]
 		if !b.ok[j] {
 			out.W0[q], out.W1[q] = math.NaN(), math.NaN()
 			continue

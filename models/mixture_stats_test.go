@@ -43,15 +43,16 @@ type mixRun struct {
 func (run mixRun) means(stats func(b *mixBlock, r, j int, w0 float64, dst []float64), numStats int) (mean, se []float64, accepted float64) {
 	const lanes = layout.Lanes
 	rows, keep := run.rows, run.keep
-	blk := run.m.NewBlock(rows).(*mixBlock)
+	blk := run.m.NewBlock(BlockSpec{Rows: rows}).(*mixBlock)
 	rng := kernel.NewStream(run.seed, 0)
 	n := rows * lanes
-	out := Energies{W0: make([]float64, n), W1: make([]float64, n), First: make([]float64, n)}
+	out := Energies{W0: make([]float64, n), W1: make([]float64, n)}
 	e0, e1 := make([]float64, n), make([]float64, n)
 	for i := range e0 {
 		e0[i], e1[i] = run.eta0, run.eta1
 	}
-	blk.Init(rng, out)
+	in := testRows(e0, e1)
+	blk.Init(rng, initRows(rows), out)
 	if run.mu != nil {
 		for r := 0; r < rows; r++ {
 			for i, mu := range run.mu {
@@ -76,7 +77,7 @@ func (run mixRun) means(stats func(b *mixBlock, r, j int, w0 float64, dst []floa
 				}
 			}
 		} else {
-			blk.Explore(rng, e0, e1, out)
+			blk.Explore(rng, in, out)
 		}
 		if sweep < run.burn {
 			continue

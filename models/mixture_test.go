@@ -87,13 +87,11 @@ func TestMixtureBlockMatchesScalar(t *testing.T) {
 			m, rows := tc.m, tc.rows
 			k, n := m.p.K, len(m.p.Data)
 			const seed = 20240611
-			blk := m.NewBlock(rows).(*mixBlock)
+			blk := m.NewBlock(BlockSpec{FirstReplicate: first, Rows: rows}).(*mixBlock)
 			rng := kernel.NewStream(seed, first)
-			out := Energies{
-				W0: make([]float64, rows*layout.Lanes), W1: make([]float64, rows*layout.Lanes),
-				First: make([]float64, rows*layout.Lanes),
-			}
-			blk.Init(rng, out)
+			out := Energies{W0: make([]float64, rows*layout.Lanes), W1: make([]float64, rows*layout.Lanes)}
+			obs := make([]float64, len(m.Observables())) // μ_0 … μ_{K-1}, w_0 … w_{K-1}
+			blk.Init(rng, initRows(rows), out)
 			// The MH proposals of every sweep, whose numbers reach the
 			// state only through rare discrete decisions, are compared
 			// too: bits of ΔL, R(w), R(w'), w' by row and lane.
@@ -130,16 +128,18 @@ func TestMixtureBlockMatchesScalar(t *testing.T) {
 					for j := 0; j < layout.Lanes; j++ {
 						q := r*layout.Lanes + j
 						x := states[j][r]
+						blk.Observe(obs, r, j)
 						if !sameFloat(out.W0[q], w0s[j][r]) || !sameFloat(out.W1[q], w1s[j][r]) ||
-							!sameFloat(out.First[q], x[k]) {
+							!sameFloat(obs[0], x[k]) {
 							t.Fatalf("%s first=%d sweep %d row %d lane %d: energies (%v, %v, %v), scalar (%v, %v, %v)",
-								m.Name(), first, sweep, r, j, out.W0[q], out.W1[q], out.First[q], w0s[j][r], w1s[j][r], x[k])
+								m.Name(), first, sweep, r, j, out.W0[q], out.W1[q], obs[0], w0s[j][r], w1s[j][r], x[k])
 						}
 						for i := 0; i < k; i++ {
 							p := (r*k+i)*layout.Lanes + j
-							if !sameFloat(blk.w[p], x[i]) || !sameFloat(blk.mu[p], x[k+i]) {
-								t.Fatalf("%s first=%d sweep %d row %d lane %d component %d: (w, μ) = (%v, %v), scalar (%v, %v)",
-									m.Name(), first, sweep, r, j, i, blk.w[p], blk.mu[p], x[i], x[k+i])
+							if !sameFloat(blk.w[p], x[i]) || !sameFloat(blk.mu[p], x[k+i]) ||
+								!sameFloat(obs[k+i], x[i]) || !sameFloat(obs[i], x[k+i]) {
+								t.Fatalf("%s first=%d sweep %d row %d lane %d component %d: (w, μ) = (%v, %v), observed (%v, %v), scalar (%v, %v)",
+									m.Name(), first, sweep, r, j, i, blk.w[p], blk.mu[p], obs[k+i], obs[i], x[i], x[k+i])
 							}
 						}
 						for d := 0; d < n; d++ {
@@ -155,7 +155,7 @@ func TestMixtureBlockMatchesScalar(t *testing.T) {
 				eta0, eta1 := mixEtas(etaRNG, rows)
 				mixLiveCounts(blk, eta0, eta1, live)
 				blockMH, scalarMH = map[mhKey][]uint64{}, map[mhKey][]uint64{}
-				blk.Explore(rng, eta0, eta1, out)
+				blk.Explore(rng, testRows(eta0, eta1), out)
 				for j := range lanes {
 					e0 := make([]float64, rows)
 					e1 := make([]float64, rows)
@@ -264,10 +264,10 @@ func TestMixtureEnergiesMatchDensities(t *testing.T) {
 // (weights 1/K, means 0, labels 0) in the batched block.
 func TestMixtureInitIsPaperState(t *testing.T) {
 	m := NewGalaxy()
-	blk := m.NewBlock(2).(*mixBlock)
+	blk := m.NewBlock(BlockSpec{Rows: 2}).(*mixBlock)
 	n := 2 * layout.Lanes
-	out := Energies{W0: make([]float64, n), W1: make([]float64, n), First: make([]float64, n)}
-	blk.Init(kernel.NewStream(1, 0), out)
+	out := Energies{W0: make([]float64, n), W1: make([]float64, n)}
+	blk.Init(kernel.NewStream(1, 0), initRows(2), out)
 	for i := range blk.w {
 		if blk.w[i] != 1.0/6 || blk.mu[i] != 0 {
 			t.Fatalf("w[%d], mu[%d] = %v, %v, want 1/6, 0", i, i, blk.w[i], blk.mu[i])
@@ -283,9 +283,16 @@ func TestMixtureInitIsPaperState(t *testing.T) {
 		x[i] = 1.0 / 6
 	}
 	d0, d1 := mixDirectEnergies(m.p, x)
+	obs := make([]float64, len(m.Observables()))
 	for q := 0; q < n; q++ {
-		if math.Abs(out.W0[q]-d0) > 1e-12*math.Abs(d0) || math.Abs(out.W1[q]-d1) > 1e-12*math.Abs(d1) || out.First[q] != 0 {
-			t.Fatalf("slot %d: energies (%v, %v, %v), want (%v, %v, 0)", q, out.W0[q], out.W1[q], out.First[q], d0, d1)
+		blk.Observe(obs, q/layout.Lanes, q%layout.Lanes)
+		if math.Abs(out.W0[q]-d0) > 1e-12*math.Abs(d0) || math.Abs(out.W1[q]-d1) > 1e-12*math.Abs(d1) || obs[0] != 0 {
+			t.Fatalf("slot %d: energies (%v, %v, %v), want (%v, %v, 0)", q, out.W0[q], out.W1[q], obs[0], d0, d1)
+		}
+		for i := 0; i < 6; i++ {
+			if obs[i] != 0 || obs[6+i] != 1.0/6 {
+				t.Fatalf("slot %d: observed μ_%d, w_%d = %v, %v, want 0, 1/6", q, i, i, obs[i], obs[6+i])
+			}
 		}
 	}
 }
@@ -317,7 +324,7 @@ func TestNewMixtureModelRejectsBadParams(t *testing.T) {
 		}
 	}
 	m, err := NewMixtureModel(good)
-	if err != nil || m.Name() != "mixture" || m.Independent() {
+	if err != nil || m.Name() != "mixture" || IsExact(m) {
 		t.Fatalf("good params: %v, name %q", err, m.Name())
 	}
 }

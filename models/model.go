@@ -1,41 +1,124 @@
 package models
 
 import (
+	"strconv"
+
 	"github.com/ptbatch/ptbatch/kernel"
 )
 
-// Model is a batched target for parallel tempering.
+// Model is a batched target for parallel tempering: what sampling needs and
+// nothing else. A model gives a reference log density W0 and a target log
+// density W1 (both unnormalised) and, through its blocks, a local
+// exploration move for every annealed density exp(η0·W0 + η1·W1).
+//
+// Optional interfaces add what some uses need: Exact (a move that draws
+// independent exact samples, which the engine can run faster), Named (a
+// name for the command line) and Referenced (a scalar reference
+// implementation for tests).
 type Model interface {
-	// Name is the model's name on the command line.
-	Name() string
-	// Independent reports whether Explore draws exact independent samples
-	// of the annealed density, ignoring the current state. The engine then
-	// explores rows in chain order and never moves states.
-	Independent() bool
-	// NewBlock allocates the states of rows replicas for one block of
-	// layout.Lanes replicates.
-	NewBlock(rows int) Block
-	// Scalar returns the model's plain scalar reference implementation.
-	Scalar() Scalar
+	// Observables names the quantities of a state that the engine reports
+	// and records as samples, in the order Block.Observe writes them; for
+	// most models these are the coordinates "x0", "x1", ….
+	Observables() []string
+	// NewBlock allocates the states of one block: spec.Rows rows ×
+	// layout.Lanes replicates, lane j holding replicate
+	// spec.FirstReplicate+j. The engine calls NewBlock from several
+	// goroutines at once (each worker allocates its own blocks, so that
+	// their memory is local to its CPU): it must not modify the model.
+	NewBlock(spec BlockSpec) Block
+}
+
+// BlockSpec tells a block where it sits in a run.
+type BlockSpec struct {
+	// FirstReplicate is the replicate of lane 0; lane j holds replicate
+	// FirstReplicate+j. Replicates past the run's last are padding: they are
+	// computed like the others and never reported.
+	FirstReplicate int
+	// Rows is the number of rows, one per chain.
+	Rows int
+}
+
+// Rows are the inputs of a move for every row r and lane j, each
+// rows×layout.Lanes, row-major (row r, lane j at r*layout.Lanes+j).
+//
+// A row is a memory slot that holds one replica's state. Unless the model
+// is Exact, states stay in their slots and swaps move the chains instead:
+// the chain a slot sits at, and with it its coefficients, changes from one
+// call to the next. Chain says which chain each row is at now, so that a
+// move can keep per-chain settings (a step size adapted per chain, say).
+type Rows struct {
+	// Eta0 and Eta1 are the coefficients η0, η1 of the annealed density
+	// exp(η0·W0 + η1·W1) each row targets.
+	Eta0, Eta1 []float64
+	// Chain is the chain index (0 = reference, numChains-1 = target) of
+	// each row.
+	Chain []int32
 }
 
 // Energies are the per-row outputs of a move, each rows×layout.Lanes,
-// row-major: W0 and W1 of the new state, and its first coordinate (the
-// quantity whose moments the engine reports).
+// row-major: W0 and W1 of the new state.
 type Energies struct {
-	W0, W1, First []float64
+	W0, W1 []float64
 }
 
 // Block holds the states of one block: rows replicas × layout.Lanes
 // replicates.
 type Block interface {
 	// Init sets every row to its initial state and writes its energies.
-	Init(rng *kernel.Stream, out Energies)
+	Init(rng *kernel.Stream, rows Rows, out Energies)
 	// Explore applies one local-exploration move to every row r, lane j,
-	// targeting exp(eta0[r*L+j]·W0 + eta1[r*L+j]·W1), and writes the
+	// targeting exp(Eta0[r*L+j]·W0 + Eta1[r*L+j]·W1), and writes the
 	// energies of the new states. A row whose coefficients give no proper
 	// density gets NaN energies, which the engine treats as a rejection.
-	Explore(rng *kernel.Stream, eta0, eta1 []float64, out Energies)
+	Explore(rng *kernel.Stream, rows Rows, out Energies)
+	// Observe writes the observables of the state in row row, lane lane to
+	// dst (len(dst) == len(Model.Observables())). The engine calls it
+	// between moves, only for rows that hold a target-chain state; an
+	// Exact model is asked only about its last two rows (the target chain's
+	// and the one a swap may bring from).
+	Observe(dst []float64, row, lane int)
+}
+
+// ScanEnder is a Block that adapts between scans (for example a
+// random-walk step size per chain): the engine calls EndScan on every block
+// after each scan, before the schedule and path are retuned.
+type ScanEnder interface {
+	EndScan()
+}
+
+// Exact is a Model whose moves draw exact independent samples of the
+// annealed density, ignoring the current state. The engine then explores
+// rows in chain order (row n always at chain n) and never moves states,
+// which saves the gather and scatter of the slot path.
+//
+// A model whose move depends on the current state must not implement Exact
+// (or must return false): the engine would then pair states with the wrong
+// chains after every swap, and runs would look healthy while sampling the
+// wrong distribution. When in doubt, leave it out: the slot path is correct
+// for every model.
+type Exact interface {
+	Model
+	// ExactDraws reports whether Explore draws exact independent samples.
+	ExactDraws() bool
+}
+
+// IsExact reports whether m implements Exact and says its draws are exact.
+func IsExact(m Model) bool {
+	e, ok := m.(Exact)
+	return ok && e.ExactDraws()
+}
+
+// Named is a Model with a name on the command line.
+type Named interface {
+	Model
+	Name() string
+}
+
+// Referenced is a Model with a plain scalar reference implementation, which
+// tests use as an oracle.
+type Referenced interface {
+	Model
+	Scalar() Scalar
 }
 
 // Lane is the random number source of one replicate seen alone: the scalar
@@ -55,4 +138,13 @@ type Scalar interface {
 	// Explore moves every row's state under its coefficients (eta0[r],
 	// eta1[r]) and returns the new energies.
 	Explore(rng Lane, states [][]float64, eta0, eta1 []float64) (w0, w1 []float64)
+}
+
+// Coordinates returns the observable names "x0", …, "x{dim-1}".
+func Coordinates(dim int) []string {
+	names := make([]string, dim)
+	for d := range names {
+		names[d] = "x" + strconv.Itoa(d)
+	}
+	return names
 }

@@ -172,7 +172,7 @@ func (f *runFlags) config() (batch.Config, error) {
 		return cfg, usagef("invalid --workers %d: need at least 1", f.workers)
 	}
 	if err := cfg.Validate(); err != nil {
-		return cfg, usagef("%v", err)
+		return cfg, configUsage(err)
 	}
 	if f.iterations%f.scans != 0 {
 		return cfg, usagef("invalid --iterations %d: must be a multiple of --scans (%d)", f.iterations, f.scans)

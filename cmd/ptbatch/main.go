@@ -20,6 +20,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/ptbatch/ptbatch/batch"
 )
 
 func main() {
@@ -88,4 +90,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errHelp
 	}
 	return usagef("unknown command %q (want run, sweep, reproduce, bench or help; no arguments runs the default study)", args[0])
+}
+
+// configFlags maps batch.Config's fields to the flags that set them.
+var configFlags = map[string]string{
+	"Model": "model", "Chains": "chains", "Replicates": "replicates", "Iterations": "iterations",
+	"Scans": "scans", "Knots": "knots", "LearningRate": "lr", "Gradient": "gradient",
+	"Workers": "workers", "Algorithm": "algorithm", "KeepScans": "keep-scans", "Seed": "seed",
+}
+
+// configUsage turns a configuration error into a usage error that names
+// the flag: "invalid --chains 1: need at least 2 chains".
+func configUsage(err error) error {
+	var ce *batch.ConfigError
+	if errors.As(err, &ce) {
+		if flag, ok := configFlags[ce.Field]; ok {
+			return usagef("invalid --%s %v: %s", flag, ce.Value, ce.Why)
+		}
+	}
+	return usagef("%v", err)
 }

@@ -31,6 +31,15 @@ func nums(xs []float64) []any {
 	return out
 }
 
+// numRows applies nums to every row.
+func numRows(xs [][]float64) [][]any {
+	out := make([][]any, len(xs))
+	for i, x := range xs {
+		out[i] = nums(x)
+	}
+	return out
+}
+
 // effectiveConfig lists every setting the run used.
 func effectiveConfig(f *runFlags, res *batch.Result) map[string]any {
 	c := res.Config
@@ -71,20 +80,21 @@ func writeJSON(w io.Writer, f *runFlags, res *batch.Result) error {
 	if len(res.Schedules) > 0 {
 		sched = nums(res.Schedules[0])
 	}
+	sum := res.Summary()
 	out := map[string]any{
 		"config":                 effectiveConfig(f, res),
 		"round_trips":            res.RoundTrips,
-		"round_trip_rate":        num(res.RoundTripRate),
+		"round_trip_rate":        num(sum.RoundTripRate),
 		"round_trip_rates":       nums(res.RoundTripRates),
-		"rejection":              nums(res.Rejection),
-		"barrier":                num(res.Barrier),
-		"nonasymptotic_barrier":  num(res.NonAsymptoticBarrier),
-		"tau_predicted":          num(res.TauPredicted),
+		"rejection":              nums(sum.Rejection),
+		"barrier":                num(sum.Barrier),
+		"nonasymptotic_barrier":  num(sum.NonAsymptoticBarrier),
+		"tau_predicted":          num(sum.TauPredicted),
 		"schedule":               sched,
 		"knots":                  knots,
-		"skl":                    num(res.SKL),
-		"target_mean":            num(res.TargetMean),
-		"target_var":             num(res.TargetVar),
+		"skl":                    num(sum.SKL),
+		"target_mean":            num(sum.TargetMean),
+		"target_var":             num(sum.TargetVar),
 		"elapsed_seconds":        res.Elapsed.Seconds(),
 		"chain_steps_per_second": num(res.ChainStepsPerSecond()),
 		"tuning_fraction":        num(res.TuningFraction),
@@ -92,6 +102,10 @@ func writeJSON(w io.Writer, f *runFlags, res *batch.Result) error {
 		"iterations_completed":   res.Iterations,
 		"interrupted":            res.Interrupted,
 		"go_version":             runtime.Version(),
+		"observables":            res.Observables,
+		"kept_scans":             res.KeptScans,
+		"target_means":           numRows(res.TargetMeans),
+		"target_vars":            numRows(res.TargetVars),
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -104,18 +118,19 @@ func writeTable(w io.Writer, f *runFlags, res *batch.Result) {
 	fmt.Fprintf(w, "model %s, %s, path %s (K=%d), %d chains, %d iterations in %d scans, %d replicates, seed %d\n",
 		f.model, c.Algorithm, f.path, c.Knots, c.Chains, res.Iterations, res.Scans, c.Replicates, c.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	sum := res.Summary()
 	mean, sd := meanSD(res.RoundTripRates)
 	fmt.Fprintf(tw, "round-trip rate (last scan)\t%.5f ± %.5f (mean ± sd over replicates)\n", mean, sd)
-	fmt.Fprintf(tw, "predicted rate 1/(2+2Σr/(1-r))\t%.5f\n", res.TauPredicted)
-	fmt.Fprintf(tw, "barrier Λ = Σ r_n\t%.4f\n", res.Barrier)
-	fmt.Fprintf(tw, "non-asymptotic barrier\t%.4f\n", res.NonAsymptoticBarrier)
-	fmt.Fprintf(tw, "SKL surrogate\t%.4f\n", res.SKL)
+	fmt.Fprintf(tw, "predicted rate 1/(2+2Σr/(1-r))\t%.5f\n", sum.TauPredicted)
+	fmt.Fprintf(tw, "barrier Λ = Σ r_n\t%.4f\n", sum.Barrier)
+	fmt.Fprintf(tw, "non-asymptotic barrier\t%.4f\n", sum.NonAsymptoticBarrier)
+	fmt.Fprintf(tw, "SKL surrogate\t%.4f\n", sum.SKL)
 	total := 0
 	for _, t := range res.RoundTrips {
 		total += t
 	}
 	fmt.Fprintf(tw, "round trips (all scans, all replicates)\t%d\n", total)
-	fmt.Fprintf(tw, "target first coordinate\tmean %.6g, variance %.6g\n", res.TargetMean, res.TargetVar)
+	fmt.Fprintf(tw, "target first coordinate\tmean %.6g, variance %.6g\n", sum.TargetMean, sum.TargetVar)
 	fmt.Fprintf(tw, "throughput\t%.3g chain-steps/s in %.2f s\n", res.ChainStepsPerSecond(), res.Elapsed.Seconds())
 	fmt.Fprintf(tw, "time at scan ends (tuning)\t%.2f%% of the workers' time\n", 100*res.TuningFraction)
 	tw.Flush()

@@ -226,8 +226,8 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 		tail := tailRates(res, perScan)
 		tm, tsd := meanSD(tail)
 		summary = append(summary, []string{meth.name, itoa(reps), itoa(res.Iterations), ftoa(tripsMean), ftoa(rm), ftoa(rsd),
-			ftoa(tm), ftoa(tsd), ftoa(res.RoundTripRate), ftoa(res.Barrier), ftoa(res.NonAsymptoticBarrier), ftoa(res.SKL), ftoa(res.Elapsed.Seconds())})
-		fmt.Fprintf(tw, "| %s\t| %.1f\t| %.5f ± %.5f\t| %.5f ± %.5f\t| %.2f\t| %.2f\t| %.1f\t|\n", meth.name, tripsMean, rm, rsd, tm, tsd, res.Barrier, res.SKL, res.Elapsed.Seconds())
+			ftoa(tm), ftoa(tsd), ftoa(res.Summary().RoundTripRate), ftoa(res.Summary().Barrier), ftoa(res.Summary().NonAsymptoticBarrier), ftoa(res.Summary().SKL), ftoa(res.Elapsed.Seconds())})
+		fmt.Fprintf(tw, "| %s\t| %.1f\t| %.5f ± %.5f\t| %.5f ± %.5f\t| %.2f\t| %.2f\t| %.1f\t|\n", meth.name, tripsMean, rm, rsd, tm, tsd, res.Summary().Barrier, res.Summary().SKL, res.Elapsed.Seconds())
 		if exact != nil && meth.algorithm == batch.NRPT {
 			row, err := exact.compare(meth, res, e.chains, tm)
 			if err != nil {
@@ -236,7 +236,7 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 			exactRows = append(exactRows, row)
 		}
 		if meth.name == "NRPT+Linear" && math.IsNaN(linearBarrier) {
-			linearBarrier = res.Barrier
+			linearBarrier = res.Summary().Barrier
 		}
 		if meth.knots >= 2 {
 			var ex, ey []float64

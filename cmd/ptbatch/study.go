@@ -57,7 +57,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer) error {
 		for _, t := range res.RoundTrips {
 			trips += float64(t) / float64(len(res.RoundTrips))
 		}
-		fmt.Fprintf(tw, "%s\t%.4f ± %.4f\t%.1f\t%.2f\t%.4f\t%.1f\t\n", m.name, mean, sd, trips, res.Barrier, res.TauPredicted, res.Elapsed.Seconds())
+		fmt.Fprintf(tw, "%s\t%.4f ± %.4f\t%.1f\t%.2f\t%.4f\t%.1f\t\n", m.name, mean, sd, trips, res.Summary().Barrier, res.Summary().TauPredicted, res.Elapsed.Seconds())
 		if res.Interrupted {
 			tw.Flush()
 			return fmt.Errorf("interrupted during %s", m.name)

@@ -143,7 +143,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			Iterations: f.iterations, Scans: f.scans, TuneSchedule: alg == batch.NRPT, Knots: c.knots,
 			TunePath: c.knots >= 2 && alg == batch.NRPT, LearningRate: f.lr, Seed: c.seed, Workers: f.workers}
 		if err := cfgs[i].Validate(); err != nil {
-			return usagef("%v", err)
+			return configUsage(err)
 		}
 		if f.iterations%f.scans != 0 {
 			return usagef("invalid --iterations %d: must be a multiple of --scans (%d)", f.iterations, f.scans)

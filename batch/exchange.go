@@ -1,0 +1,198 @@
+package batch
+
+import (
+	"github.com/ptbatch/ptbatch/kernel"
+	"github.com/ptbatch/ptbatch/layout"
+	"github.com/ptbatch/ptbatch/models"
+)
+
+// exchange is the communication state of a block: the chain-indexed
+// coefficients and energies, the index process (which replica sits at
+// which chain) and the swap bookkeeping of alg:NRPT's communication step.
+//
+// Energies and coefficients are stored by chain, row n lane j at
+// layout.Index(n, 1, 0, j); a swap exchanges two chains' cached energies
+// and replica indices, never the states. For a model that is not
+// models.Exact, states stay in their slot (slot s holds replica s) and the
+// slot rows mirror the chain rows through chainOf.
+type exchange struct {
+	numChains int
+	exact     bool
+
+	// By chain.
+	eta0, eta1 []float64 // η(t_n) of the lane's current path and schedule
+	w0, w1     []float64 // energies of the state at chain n
+	replica    []int32   // which replica (= slot) sits at chain n
+
+	// By slot, used only when !exact.
+	chainOf  []int32 // chain of slot s
+	eta0s    []float64
+	eta1s    []float64
+	w0s, w1s []float64
+	// For an exact model (rows never move): the row whose state is now at
+	// the target chain, per lane.
+	targetFrom [lanes]int32
+
+	// Swaps.
+	alpha  []float64 // numChains-1 rows
+	rej    []float64 // numChains-1 rows: Σ_m (1-α_n) over the scan
+	u      []float64 // swap uniforms, numChains/2 rows
+	coin   []float64 // one row, reversible only
+	parity [lanes]int
+}
+
+func newExchange(c int, exact bool) exchange {
+	x := exchange{
+		numChains: c,
+		exact:     exact,
+		eta0:      layout.Float64s(c * lanes),
+		eta1:      layout.Float64s(c * lanes),
+		w0:        layout.Float64s(c * lanes),
+		w1:        layout.Float64s(c * lanes),
+		replica:   make([]int32, c*lanes),
+		chainOf:   make([]int32, c*lanes),
+		alpha:     layout.Float64s((c - 1) * lanes),
+		rej:       layout.Float64s((c - 1) * lanes),
+		u:         layout.Float64s(c / 2 * lanes),
+		coin:      layout.Float64s(lanes),
+	}
+	if !exact {
+		x.eta0s = layout.Float64s(c * lanes)
+		x.eta1s = layout.Float64s(c * lanes)
+		x.w0s = layout.Float64s(c * lanes)
+		x.w1s = layout.Float64s(c * lanes)
+	}
+	for n := 0; n < c; n++ {
+		for j := 0; j < lanes; j++ {
+			x.replica[layout.Index(n, 1, 0, j)] = int32(n)
+			x.chainOf[layout.Index(n, 1, 0, j)] = int32(n)
+		}
+	}
+	for j := range x.targetFrom {
+		x.targetFrom[j] = int32(c - 1)
+	}
+	return x
+}
+
+// rows returns the model's inputs: by chain for an exact model, by slot
+// otherwise.
+func (x *exchange) rows() models.Rows {
+	if x.exact {
+		return models.Rows{Eta0: x.eta0, Eta1: x.eta1, Chain: x.chainOf}
+	}
+	return models.Rows{Eta0: x.eta0s, Eta1: x.eta1s, Chain: x.chainOf}
+}
+
+// energies returns the model's outputs: by chain for an exact model, by
+// slot otherwise.
+func (x *exchange) energies() models.Energies {
+	if x.exact {
+		return models.Energies{W0: x.w0, W1: x.w1}
+	}
+	return models.Energies{W0: x.w0s, W1: x.w1s}
+}
+
+// explore runs local exploration on every row of the block.
+func (x *exchange) explore(states models.Block, rng *kernel.Stream) {
+	if x.exact {
+		states.Explore(rng, x.rows(), x.energies())
+		x.resetTarget()
+		return
+	}
+	x.gather()
+	states.Explore(rng, x.rows(), x.energies())
+	x.scatter()
+}
+
+// gather copies every slot's coefficients from the chain it sits at.
+func (x *exchange) gather() {
+	for i, n := range x.chainOf {
+		k := layout.Index(int(n), 1, 0, i%lanes)
+		x.eta0s[i], x.eta1s[i] = x.eta0[k], x.eta1[k]
+	}
+}
+
+// scatter copies every slot's new energies to the chain it sits at.
+func (x *exchange) scatter() {
+	for i, n := range x.chainOf {
+		k := layout.Index(int(n), 1, 0, i%lanes)
+		x.w0[k], x.w1[k] = x.w0s[i], x.w1s[i]
+	}
+}
+
+// resetTarget records that, after an exact model's exploration, the
+// target chain's state is in the last row.
+func (x *exchange) resetTarget() {
+	for j := range x.targetFrom {
+		x.targetFrom[j] = int32(x.numChains - 1)
+	}
+}
+
+// communicate runs the communication step of iteration m (1-based): the
+// acceptance α_n of every pair from the pre-swap energies (§2
+// "Communication"; r_n += 1-α_n), then the swaps of the active pairs — the
+// even pairs on even m and the odd ones on odd m for NRPT, a fair coin per
+// lane for reversible PT — each accepted when U ≤ α_n.
+func (x *exchange) communicate(alg Algorithm, rng *kernel.Stream, m int) {
+	c := x.numChains
+	kernel.SwapAlpha(x.alpha, x.rej, x.eta0, x.eta1, x.w0, x.w1)
+	if alg == Reversible {
+		rng.Uniform(x.coin)
+		for j := range x.parity {
+			if x.coin[j] < 0.5 {
+				x.parity[j] = 0
+			} else {
+				x.parity[j] = 1
+			}
+		}
+	} else {
+		for j := range x.parity {
+			x.parity[j] = m & 1
+		}
+	}
+	rng.Uniform(x.u)
+	for j := 0; j < lanes; j++ {
+		for n := x.parity[j]; n < c-1; n += 2 {
+			i := layout.Index(n, 1, 0, j)
+			if x.u[layout.Index(n/2, 1, 0, j)] <= x.alpha[i] {
+				x.swap(i, i+lanes)
+			}
+		}
+	}
+}
+
+// swap exchanges chains at row offsets i and k = i+lanes (same lane):
+// their cached energies and replicas, never the states.
+func (x *exchange) swap(i, k int) {
+	x.w0[i], x.w0[k] = x.w0[k], x.w0[i]
+	x.w1[i], x.w1[k] = x.w1[k], x.w1[i]
+	x.replica[i], x.replica[k] = x.replica[k], x.replica[i]
+	j := i % lanes
+	if !x.exact {
+		x.chainOf[layout.Index(int(x.replica[i]), 1, 0, j)] = int32(i / lanes)
+		x.chainOf[layout.Index(int(x.replica[k]), 1, 0, j)] = int32(k / lanes)
+	} else if k/lanes == x.numChains-1 {
+		// An exact model's rows never move: the target's state is now the
+		// one explored in the row below.
+		x.targetFrom[j] = int32(i / lanes)
+	}
+}
+
+// targetRow returns the model row that holds the state now at the target
+// chain of lane j.
+func (x *exchange) targetRow(j int) int {
+	if x.exact {
+		return int(x.targetFrom[j])
+	}
+	return int(x.replica[layout.Index(x.numChains-1, 1, 0, j)])
+}
+
+// setEta writes η(t_n) of every lane's path and schedule to the chain rows.
+func (x *exchange) setEta(t *tuner) {
+	for j := 0; j < lanes; j++ {
+		for n, s := range t.sched[j] {
+			i := layout.Index(n, 1, 0, j)
+			x.eta0[i], x.eta1[i] = t.path[j].Eta(s)
+		}
+	}
+}

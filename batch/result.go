@@ -1,0 +1,132 @@
+package batch
+
+import (
+	"math"
+	"time"
+)
+
+// Result holds what a run measured, per replicate: every slice indexed by
+// replicate is indexed by the run-relative replicate b (its stream is that
+// of Config.FirstReplicate+b). Summary computes the averages over
+// replicates.
+type Result struct {
+	Config      Config
+	Scans       int // scans completed
+	Iterations  int // iterations completed
+	Interrupted bool
+	Elapsed     time.Duration
+
+	RoundTrips     []int       // per replicate, whole run
+	RoundTripRates []float64   // per replicate, round trips per iteration in the last scan
+	Rejections     [][]float64 // per replicate and pair, the last scan's mean rejection r_n
+	Schedules      [][]float64 // per replicate, final schedule
+	Knots          [][][2]float64
+	History        [][]ScanStats // per replicate, one entry per scan
+
+	// Observables names the model's observables; TargetMeans[b][k] and
+	// TargetVars[b][k] are the mean and variance of observable k over
+	// replicate b's target-chain states of the kept scans (KeptScans, the
+	// last of the scans completed), NaN when none was kept.
+	Observables             []string
+	KeptScans               int
+	TargetMeans, TargetVars [][]float64
+
+	// TuningFraction is the share of the workers' time spent at the ends
+	// of scans (statistics, path gradient step and schedule update) rather
+	// than in iterations.
+	TuningFraction float64
+}
+
+// Summary holds the averages over replicates of a Result.
+type Summary struct {
+	RoundTripRate        float64   // mean of RoundTripRates
+	Rejection            []float64 // per pair, mean over replicates of the last scan's rejection
+	Barrier              float64   // mean over replicates of Σ_n r_n in the last scan
+	NonAsymptoticBarrier float64   // mean over replicates of Σ_n r_n/(1-r_n)
+	TauPredicted         float64   // 1/(2+2·NonAsymptoticBarrier) (eq:nrpt_rtr)
+	SKL                  float64   // mean over replicates of the last scan's SKL estimate
+	TargetMean           float64   // mean over replicates of the target chain's first-observable mean in the last scan
+	TargetVar            float64   // … and variance
+}
+
+// ChainStepsPerSecond is replicates × chains × iterations / elapsed.
+func (r *Result) ChainStepsPerSecond() float64 {
+	return float64(r.Config.Replicates) * float64(r.Config.Chains) * float64(r.Iterations) / r.Elapsed.Seconds()
+}
+
+// Summary returns the averages over replicates; every field is NaN (and
+// Rejection zero) when no scan has completed.
+func (r *Result) Summary() Summary {
+	R := r.Config.Replicates
+	s := Summary{Rejection: make([]float64, r.Config.Chains-1)}
+	if r.Scans == 0 {
+		nan := math.NaN()
+		return Summary{Rejection: s.Rejection, RoundTripRate: nan, Barrier: nan, NonAsymptoticBarrier: nan,
+			TauPredicted: nan, SKL: nan, TargetMean: nan, TargetVar: nan}
+	}
+	for b := 0; b < R; b++ {
+		st := r.History[b][r.Scans-1]
+		s.RoundTripRate += r.RoundTripRates[b] / float64(R)
+		for n, x := range r.Rejections[b] {
+			s.Rejection[n] += x / float64(R)
+		}
+		s.Barrier += st.Barrier / float64(R)
+		s.NonAsymptoticBarrier += st.NonAsymptoticBarrier / float64(R)
+		s.SKL += st.SKL / float64(R)
+		s.TargetMean += st.TargetMean / float64(R)
+		s.TargetVar += st.TargetVar / float64(R)
+	}
+	s.TauPredicted = 1 / (2 + 2*s.NonAsymptoticBarrier)
+	return s
+}
+
+// Result returns what the run has measured so far; Interrupted is set when
+// fewer than the configured scans have run.
+func (e *Engine) Result() *Result {
+	cfg := &e.cfg
+	R := cfg.Replicates
+	res := &Result{
+		Config:         *cfg,
+		Scans:          e.scans,
+		Iterations:     e.scans * e.perScan,
+		Interrupted:    e.scans < cfg.Scans,
+		Elapsed:        e.elapsed,
+		RoundTrips:     make([]int, R),
+		RoundTripRates: make([]float64, R),
+		Rejections:     make([][]float64, R),
+		Schedules:      make([][]float64, R),
+		Knots:          make([][][2]float64, R),
+		History:        make([][]ScanStats, R),
+		Observables:    cfg.Model.Observables(),
+		KeptScans:      max(0, e.scans-(cfg.Scans-cfg.keepScans())),
+		TargetMeans:    make([][]float64, R),
+		TargetVars:     make([][]float64, R),
+	}
+	for b := 0; b < R; b++ {
+		blk, j := e.blocks[b/lanes], b%lanes
+		res.RoundTrips[b] = blk.trips.total[j]
+		res.Schedules[b] = append([]float64(nil), blk.tuner.sched[j]...)
+		res.Knots[b] = blk.tuner.path[j].Knots()
+		res.History[b] = append([]ScanStats(nil), blk.hist[j]...)
+		res.TargetMeans[b] = make([]float64, blk.info.Observables)
+		res.TargetVars[b] = make([]float64, blk.info.Observables)
+		for k := range res.TargetMeans[b] {
+			res.TargetMeans[b][k], res.TargetVars[b][k] = blk.target.kept(k, j)
+		}
+		if e.scans == 0 {
+			res.Rejections[b] = make([]float64, cfg.Chains-1)
+			continue
+		}
+		res.Rejections[b] = append([]float64(nil), blk.last[j]...)
+		res.RoundTripRates[b] = float64(blk.trips.lastScan[j]) * (1 / float64(e.perScan))
+	}
+	var iterTime, tuneTime time.Duration
+	for _, b := range e.blocks {
+		iterTime += b.iterTime
+		tuneTime += b.tuneTime
+	}
+	if total := iterTime + tuneTime; total > 0 {
+		res.TuningFraction = tuneTime.Seconds() / total.Seconds()
+	}
+	return res
+}

@@ -49,14 +49,16 @@ func runOracle(cfg Config, b int) oracleResult {
 			// Local exploration: rows are chains for exact samplers, slots otherwise.
 			e0 := make([]float64, c)
 			e1 := make([]float64, c)
+			chains := make([]int, c)
 			for row := 0; row < c; row++ {
 				n := row
 				if !exact {
 					n = chainOf[row]
 				}
 				e0[row], e1[row] = eta(sched[n])
+				chains[row] = n
 			}
-			w0s, w1s = sc.Explore(lane, states, e0, e1)
+			w0s, w1s = sc.Explore(lane, states, e0, e1, chains)
 			energy := func(n int) (float64, float64) { // energies of the state at chain n
 				if exact {
 					return w0s[n], w1s[n]
@@ -117,6 +119,9 @@ func runOracle(cfg Config, b int) oracleResult {
 			rej[n] /= float64(perScan)
 		}
 		res.rejection = append(res.rejection, rej)
+		if a, ok := sc.(models.ScanEnder); ok {
+			a.EndScan()
+		}
 		if cfg.TuneSchedule {
 			tune.UpdateSchedule(sched, sched, rej)
 		}

@@ -191,11 +191,11 @@ func (s betaBinomialScalar) Init(rng Lane, rows int) ([][]float64, []float64, []
 	for r := range eta0 {
 		eta0[r] = 1
 	}
-	w0, w1 := s.Explore(rng, states, eta0, make([]float64, rows))
+	w0, w1 := s.Explore(rng, states, eta0, make([]float64, rows), nil)
 	return states, w0, w1
 }
 
-func (s betaBinomialScalar) Explore(rng Lane, states [][]float64, eta0, eta1 []float64) ([]float64, []float64) {
+func (s betaBinomialScalar) Explore(rng Lane, states [][]float64, eta0, eta1 []float64, _ []int) ([]float64, []float64) {
 	rows := len(states)
 	w0 := make([]float64, rows)
 	w1 := make([]float64, rows)

@@ -98,7 +98,7 @@ func TestBetaBinomialBlockMatchesScalar(t *testing.T) {
 					for r := 0; r < rows; r++ {
 						e0[r], e1[r] = eta0[r*L+j], eta1[r*L+j]
 					}
-					w0s[j], w1s[j] = m.Scalar().Explore(ref.Lane(j), scalars[j], e0, e1)
+					w0s[j], w1s[j] = m.Scalar().Explore(ref.Lane(j), scalars[j], e0, e1, nil)
 				}
 				compare(fmt.Sprintf("sweep %d", sweep), w0s, w1s)
 				for i := range out.W0 {

@@ -192,11 +192,11 @@ func (s gaussianScalar) Init(rng Lane, rows int) ([][]float64, []float64, []floa
 	for r := range eta0 {
 		eta0[r] = 1
 	}
-	w0, w1 := s.Explore(rng, states, eta0, make([]float64, rows))
+	w0, w1 := s.Explore(rng, states, eta0, make([]float64, rows), nil)
 	return states, w0, w1
 }
 
-func (s gaussianScalar) Explore(rng Lane, states [][]float64, eta0, eta1 []float64) ([]float64, []float64) {
+func (s gaussianScalar) Explore(rng Lane, states [][]float64, eta0, eta1 []float64, _ []int) ([]float64, []float64) {
 	g := s.g
 	rows := len(states)
 	z := make([]float64, 0, rows*g.Dim)

@@ -58,7 +58,7 @@ func testGaussianBlockMatchesScalar(t *testing.T) {
 				for r := 0; r < rows; r++ {
 					e0[r], e1[r] = eta0[r*L+j], eta1[r*L+j]
 				}
-				w0, w1 := g.Scalar().Explore(ref.Lane(j), scalars[j], e0, e1)
+				w0, w1 := g.Scalar().Explore(ref.Lane(j), scalars[j], e0, e1, nil)
 				for r := 0; r < rows; r++ {
 					i := r*L + j
 					if math.Float64bits(w0[r]) != math.Float64bits(out.W0[i]) ||

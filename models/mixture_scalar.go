@@ -44,7 +44,7 @@ func (s mixScalar) Init(rng Lane, rows int) ([][]float64, []float64, []float64) 
 	return states, w0, w1
 }
 
-func (s mixScalar) Explore(rng Lane, states [][]float64, eta0, eta1 []float64) ([]float64, []float64) {
+func (s mixScalar) Explore(rng Lane, states [][]float64, eta0, eta1 []float64, _ []int) ([]float64, []float64) {
 	m := s.m
 	k := m.p.K
 	w0 := make([]float64, len(states))

@@ -162,7 +162,7 @@ func TestMixtureBlockMatchesScalar(t *testing.T) {
 					for r := range e0 {
 						e0[r], e1[r] = eta0[r*layout.Lanes+j], eta1[r*layout.Lanes+j]
 					}
-					w0s[j], w1s[j] = scs[j].Explore(lanes[j], states[j], e0, e1)
+					w0s[j], w1s[j] = scs[j].Explore(lanes[j], states[j], e0, e1, nil)
 				}
 				if len(blockMH) != len(scalarMH) {
 					t.Fatalf("%s first=%d sweep %d: %d MH proposals, scalar %d", m.Name(), first, sweep, len(blockMH), len(scalarMH))
@@ -255,7 +255,7 @@ func TestMixtureEnergiesMatchDensities(t *testing.T) {
 					t.Fatalf("%s sweep %d row %d: energies (%v, %v), densities give (%v, %v)", m.Name(), sweep, r, w0[r], w1[r], d0, d1)
 				}
 			}
-			w0, w1 = sc.Explore(lane, states, eta0, eta1)
+			w0, w1 = sc.Explore(lane, states, eta0, eta1, nil)
 		}
 	}
 }

@@ -130,14 +130,15 @@ type Lane interface {
 }
 
 // Scalar is the one-replicate reference implementation of a model, written
-// as plainly as possible. For every rng it must consume the lane's numbers
+// as plainly as possible; a Scalar that adapts between scans implements
+// ScanEnder too. For every rng it must consume the lane's numbers
 // exactly as the batched Block does, so that the two agree draw for draw.
 type Scalar interface {
 	// Init returns the initial states of rows replicas and their energies.
 	Init(rng Lane, rows int) (states [][]float64, w0, w1 []float64)
 	// Explore moves every row's state under its coefficients (eta0[r],
-	// eta1[r]) and returns the new energies.
-	Explore(rng Lane, states [][]float64, eta0, eta1 []float64) (w0, w1 []float64)
+	// eta1[r]) at chain chain[r] and returns the new energies.
+	Explore(rng Lane, states [][]float64, eta0, eta1 []float64, chain []int) (w0, w1 []float64)
 }
 
 // Coordinates returns the observable names "x0", …, "x{dim-1}".

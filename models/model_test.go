@@ -176,7 +176,7 @@ func TestObserveMatchesScalarState(t *testing.T) {
 					for r := range e0 {
 						e0[r], e1[r] = eta0[r*L+j], eta1[r*L+j]
 					}
-					w0s[j], w1s[j] = sc.Explore(ref.Lane(j), states[j], e0, e1)
+					w0s[j], w1s[j] = sc.Explore(ref.Lane(j), states[j], e0, e1, nil)
 				}
 				compare(fmt.Sprintf("sweep %d", sweep))
 			}

@@ -60,7 +60,7 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 		Chains:         c,
 		Observables:    len(cfg.Model.Observables()),
 		Scans:          cfg.Scans,
-		KeepScans:      cfg.keepScans(),
+		KeepScans:      cfg.KeepScansInEffect(),
 	}
 	b := &block{
 		info:      info,

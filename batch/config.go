@@ -106,8 +106,9 @@ func (e *ConfigError) Error() string {
 // Is reports whether target is ErrConfig.
 func (e *ConfigError) Is(target error) bool { return target == ErrConfig }
 
-// keepScans returns the number of kept scans in effect.
-func (c *Config) keepScans() int {
+// KeepScansInEffect returns the number of kept scans the run uses:
+// KeepScans, or the last half of the scans when KeepScans is 0.
+func (c *Config) KeepScansInEffect() int {
 	if c.KeepScans == 0 {
 		return (c.Scans + 1) / 2
 	}

@@ -98,7 +98,7 @@ func (e *Engine) Result() *Result {
 		Knots:          make([][][2]float64, R),
 		History:        make([][]ScanStats, R),
 		Observables:    cfg.Model.Observables(),
-		KeptScans:      max(0, e.scans-(cfg.Scans-cfg.keepScans())),
+		KeptScans:      max(0, e.scans-(cfg.Scans-cfg.KeepScansInEffect())),
 		TargetMeans:    make([][]float64, R),
 		TargetVars:     make([][]float64, R),
 	}

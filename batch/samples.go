@@ -23,6 +23,9 @@ type Samples struct {
 	// observables x, which Write must not keep. It is called from
 	// Engine.Step; an error stops the run.
 	Write func(replicate, iteration int, x []float64) error
+	// Flush, if not nil, is called after each scan's states have been
+	// written (to flush a buffered file, say).
+	Flush func() error
 
 	mu        sync.Mutex
 	observers []*sampleObserver
@@ -49,6 +52,9 @@ func (s *Samples) CollectScan(int) error {
 		if err := o.flush(s.Write); err != nil {
 			return err
 		}
+	}
+	if s.Flush != nil {
+		return s.Flush()
 	}
 	return nil
 }

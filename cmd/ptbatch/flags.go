@@ -31,6 +31,8 @@ type runFlags struct {
 	jsonOut    bool
 	out        string
 	quiet      bool
+	keepScans  int
+	thin       int
 
 	// gaussian
 	dim                      int
@@ -63,7 +65,9 @@ func newRunFlagSet(f *runFlags) *flag.FlagSet {
 	fs.BoolVar(&f.pin, "pin", false, "pin workers to CPUs, NUMA nodes interleaved (Linux)")
 	fs.BoolVar(&f.tuneSched, "tune-schedule", true, "tune the schedule after every scan (eq. equicrit); default true for nrpt, false for reversible")
 	fs.BoolVar(&f.jsonOut, "json", false, "print one JSON object instead of the table")
-	fs.StringVar(&f.out, "out", "", "directory for CSV files: per-scan statistics, final knots and schedules")
+	fs.StringVar(&f.out, "out", "", "directory for CSV files: per-scan statistics, final knots and schedules, and samples.csv (the kept target-chain states, written as each scan ends)")
+	fs.IntVar(&f.keepScans, "keep-scans", 0, "number of final scans whose target-chain states are kept as samples (samples.csv, target_means); 0 means the last half")
+	fs.IntVar(&f.thin, "thin", 1, "keep the target-chain state of every --thin-th iteration in samples.csv")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 
 	fs.IntVar(&f.dim, "dim", 1, "gaussian: dimension d")
@@ -145,6 +149,7 @@ func (f *runFlags) config() (batch.Config, error) {
 		Seed:         f.seed,
 		Workers:      f.workers,
 		Pin:          f.pin,
+		KeepScans:    f.keepScans,
 	}
 	switch f.path {
 	case "linear":
@@ -170,6 +175,9 @@ func (f *runFlags) config() (batch.Config, error) {
 	}
 	if f.workers < 1 {
 		return cfg, usagef("invalid --workers %d: need at least 1", f.workers)
+	}
+	if f.thin < 1 {
+		return cfg, usagef("invalid --thin %d: need at least 1", f.thin)
 	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, configUsage(err)

@@ -96,7 +96,7 @@ func TestHelpListsEveryFlag(t *testing.T) {
 	fs := newRunFlagSet(&runFlags{})
 	for _, name := range []string{"model", "chains", "algorithm", "path", "knots", "lr", "iterations", "scans",
 		"replicates", "seed", "workers", "pin", "json", "dim", "mu0", "mu1", "sigma0", "sigma1",
-		"prior-a", "prior-b", "draws", "trials", "success-prob"} {
+		"prior-a", "prior-b", "draws", "trials", "success-prob", "keep-scans", "thin", "out"} {
 		fl := fs.Lookup(name)
 		if fl == nil || fl.Usage == "" {
 			t.Errorf("flag --%s missing or without help", name)

@@ -57,6 +57,10 @@ func effectiveConfig(f *runFlags, res *batch.Result) map[string]any {
 		"seed":          c.Seed,
 		"workers":       c.Workers,
 		"pin":           c.Pin,
+		"keep_scans":    c.KeepScansInEffect(),
+	}
+	if f.out != "" {
+		cfg["thin"] = f.thin
 	}
 	if c.TunePath {
 		cfg["lr"] = c.LearningRate

@@ -23,9 +23,22 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !f.quiet {
 		prog = progressPrinter(stderr, "run")
 	}
+	var samples *sampleWriter
+	if f.out != "" {
+		if samples, err = newSampleWriter(f.out, cfg.Model.Observables()); err != nil {
+			return err
+		}
+		defer samples.close()
+		cfg.Statistics = append(cfg.Statistics, &batch.Samples{Thin: f.thin, Write: samples.write, Flush: samples.flush})
+	}
 	res, err := batch.Run(ctx, cfg, prog)
 	if err != nil {
 		return err
+	}
+	if samples != nil {
+		if err := samples.close(); err != nil {
+			return err
+		}
 	}
 	if res.Interrupted {
 		fmt.Fprintf(stderr, "ptbatch: interrupted after %d of %d scans; reporting what was done\n", res.Scans, cfg.Scans)

@@ -66,7 +66,8 @@ type Config struct {
 	Scans          int
 	// TuneSchedule updates the schedule after every scan (eq:equicrit).
 	TuneSchedule bool
-	// Knots is the number K of spline segments; 1 is the linear path.
+	// Knots is the number K of spline segments; 1 (or 0) is the linear
+	// path.
 	Knots int
 	// TunePath takes an SKL gradient step on the knots after every scan
 	// (alg:PT_tuning); it needs Knots >= 2.
@@ -136,8 +137,8 @@ func (c *Config) Validate() error {
 		return bad("Iterations", c.Iterations, fmt.Sprintf("need at least one iteration per scan (Scans = %d)", c.Scans))
 	case c.Iterations%c.Scans != 0:
 		return bad("Iterations", c.Iterations, fmt.Sprintf("must be a multiple of Scans (%d) so that scans are equal", c.Scans))
-	case c.Knots < 1:
-		return bad("Knots", c.Knots, "need at least 1 spline segment")
+	case c.Knots < 0:
+		return bad("Knots", c.Knots, "must be 0 or 1 (the linear path) or more")
 	case c.TunePath && c.Knots < 2:
 		return bad("Knots", c.Knots, "path tuning needs at least 2 knots")
 	case c.TunePath && (!(c.LearningRate > 0) || math.IsInf(c.LearningRate, 0)):

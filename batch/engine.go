@@ -43,6 +43,7 @@ func New(cfg Config) (*Engine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	cfg.Knots = max(cfg.Knots, 1)
 	e := &Engine{cfg: cfg, perScan: cfg.Iterations / cfg.Scans, start: time.Now()}
 	shape := layout.Shape{Replicates: cfg.Replicates, Chains: cfg.Chains, Dim: 1}
 	nb := shape.Blocks()

@@ -56,18 +56,3 @@ func Float64s(n int) []float64 {
 	}
 	return buf[off : off+n : off+n]
 }
-
-// Uint64s returns a zeroed slice of n uint64 whose first element is
-// 64-byte aligned.
-func Uint64s(n int) []uint64 {
-	if n == 0 {
-		return []uint64{}
-	}
-	const pad = Align / 8
-	buf := make([]uint64, n+pad)
-	off := 0
-	for uintptr(unsafe.Pointer(&buf[off]))%Align != 0 {
-		off++
-	}
-	return buf[off : off+n : off+n]
-}

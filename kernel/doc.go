@@ -14,5 +14,12 @@
 // (seed, b) alone, so the numbers it sees do not depend on how many
 // replicates run beside it, on its lane position, on the number of
 // workers (parallelism invariance, as in Pigeons.jl) or on the
-// implementation.
+// implementation. A Stream saves and restores its exact position with
+// MarshalBinary and UnmarshalBinary.
+//
+// Variates: Normal, Exponential and Gamma (Marsaglia and Tsang, with
+// GammaSampler and FinishGamma for first attempts drawn by the batched
+// fills) draw from any Source, a Lane of a Stream or a model's scalar
+// reference, in one documented order, so that a batched model and its
+// reference draw the same numbers.
 package kernel

@@ -56,7 +56,9 @@ func checkRows(dst []float64) {
 }
 
 // Uniform fills dst, len a multiple of layout.Lanes, with uniform draws on
-// (0, 1): row k, lane j is lane j's next draw.
+// (0, 1]: row k, lane j is lane j's next draw, ((u>>11) + 0.5)·2⁻⁵³ of its
+// next output u (asm.UnitOpen; when u>>11 = 2⁵³-1 the sum rounds up to 2⁵³,
+// so the draw is 1 with probability 2⁻⁵³).
 func (s *Stream) Uniform(dst []float64) {
 	checkRows(dst)
 	impl.XoshiroUniform(dst, &s.state)
@@ -82,7 +84,7 @@ func (s *Stream) Normal(dst []float64) {
 	}
 }
 
-// LaneUniform returns the next uniform draw on (0, 1) of lane j alone.
+// LaneUniform returns the next uniform draw on (0, 1] of lane j alone.
 func (s *Stream) LaneUniform(j int) float64 {
 	return asm.UnitOpen(asm.XoshiroNext(&s.state, j))
 }
@@ -106,7 +108,7 @@ type Lane struct {
 // Lane returns lane j of s.
 func (s *Stream) Lane(j int) Lane { return Lane{s, j} }
 
-// Uniform returns the lane's next uniform draw on (0, 1).
+// Uniform returns the lane's next uniform draw on (0, 1].
 func (l Lane) Uniform() float64 { return l.s.LaneUniform(l.j) }
 
 // Normals returns n standard normals drawn as Stream.Normal draws them for

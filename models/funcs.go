@@ -44,7 +44,7 @@ type Rand interface {
 type laneRand struct{ l Lane }
 
 func (r laneRand) Uniform() float64 { return r.l.Uniform() }
-func (r laneRand) Normal() float64  { return kernel.NormalFrom(r.l) }
+func (r laneRand) Normal() float64  { return kernel.Normal(r.l) }
 
 // Explorer is a local exploration move for the models of FromFuncs: one
 // move of a state under an annealed density exp(η0·W0 + η1·W1), with

@@ -4,13 +4,14 @@ import (
 	"math"
 	"testing"
 
+	"github.com/ptbatch/ptbatch/internal/gaussexact"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/tune"
 )
 
 // TestRejectionMatchesQuadratureUnequalScales checks every pair's mean
 // rejection against the exact r(t_n, t_{n+1}) computed by 1-D quadrature
-// (tune.GaussianPair.Rejection) for a Gaussian pair with unequal scales on
+// (gaussexact.GaussianPair.Rejection) for a Gaussian pair with unequal scales on
 // a bent spline path, where no erf closed form applies.
 func TestRejectionMatchesQuadratureUnequalScales(t *testing.T) {
 	const chains, iters = 12, 4000
@@ -20,7 +21,7 @@ func TestRejectionMatchesQuadratureUnequalScales(t *testing.T) {
 	}
 	cfg := Config{Model: g, Chains: chains, Replicates: 8, Iterations: iters, Scans: 1, Knots: 1, Seed: 21}
 	res := mustRun(t, cfg)
-	pair := tune.GaussianPair{Dim: 1, Mu0: -1, Mu1: 2, Sigma0: 0.3, Sigma1: 0.05}
+	pair := gaussexact.GaussianPair{Dim: 1, Mu0: -1, Mu1: 2, Sigma0: 0.3, Sigma1: 0.05}
 	path := tune.NewSpline(1)
 	sched := tune.UniformSchedule(chains)
 	// As in TestRejectionMatchesExactLinearGaussian: SE ≤ 0.5/sqrt(32000);

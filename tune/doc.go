@@ -5,6 +5,10 @@
 // symmetric-KL surrogate (eq:bound) and covariance gradient (appendix
 // "Objective and Gradient"), stepped by Adagrad (alg:PT_tuning).
 //
+// The exact theory of the paper's Gaussian experiment (closed-form
+// moments, rejections and barriers, the Λ-optimal spline), which the tests
+// check these estimators against, is in internal/gaussexact.
+//
 // References:
 //
 //   - S. Syed, V. Romaniello, T. Campbell, A. Bouchard-Côté. Parallel
@@ -15,8 +19,6 @@
 //   - PT-pathoptim, the authors' Python code
 //     (github.com/vittrom/PT-pathoptim): the gradient scaling, Adagrad and
 //     monotone repair (fix_monotonicity_2) that Spline.Step follows.
-//   - F. Gao, L. Han. Implementing the Nelder-Mead simplex algorithm with
-//     adaptive parameters. Comput. Optim. Appl. 2012 (OptimalKnots).
 //   - F. N. Fritsch, J. Butland. A method for constructing local monotone
 //     piecewise cubic interpolants. SIAM J. Sci. Stat. Comput. 1984.
 package tune

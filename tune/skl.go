@@ -65,13 +65,14 @@ func grow(s []float64, n int) []float64 {
 // m = n); full = true uses the full sample covariance, cross-chain blocks
 // included, as the authors' code does (np.cov over all columns). Both are
 // unbiased for independent draws; on the paper's Gaussian (C = 50,
-// M = 300, K = 4) the full form's variance per component was 1.4–6 times
-// the block form's near the optimal path and about 10⁴ times on the linear
-// starting path (TestGradientVarianceReport). The full form is computed as
-// Cov·z = Xcᵀ(Xc z)/(iters-1) with two BLAS matrix-vector products
-// (blas64.Gemv) on the centred energy matrix Xc, O(iters·C) work, never
-// forming the 2C × 2C matrix; the block form accumulates the 2×2 sums
-// chain by chain. Both cost about the same.
+// M = 300, K = 4) the full form's variance per component was 1.4–9 times
+// the block form's at Λ-optimal paths (1.4–6 and 2–9 at two local optima)
+// and about 10⁴ times on the linear starting path
+// (TestGradientVarianceReport in internal/gaussexact). The full form is
+// computed as Cov·z = Xcᵀ(Xc z)/(iters-1) with two BLAS matrix-vector
+// products (blas64.Gemv) on the centred energy matrix Xc, O(iters·C) work,
+// never forming the 2C × 2C matrix; the block form accumulates the 2×2
+// sums chain by chain. Both cost about the same.
 //
 // With iters < 2 the covariances are undefined and grad is filled with NaN.
 func (w *SKLWorkspace) Gradient(grad, energies []float64, iters int, sched []float64, path *Spline, full bool) {

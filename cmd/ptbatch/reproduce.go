@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/internal/gaussexact"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/tune"
 )
@@ -267,7 +268,7 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 	}
 	fmt.Fprintf(report, "\nLinear-path bound 1/(2+2Λ) = %.5f per iteration with Λ = %.2f (%s).\n", bound, linearBarrier, how)
 	if len(exactRows) > 0 {
-		fmt.Fprintf(report, "\nExact values for this Gaussian pair (tune.GaussianPair): Λ of each replicate's tuned path by quadrature, and the best\n")
+		fmt.Fprintf(report, "\nExact values for this Gaussian pair (gaussexact.GaussianPair): Λ of each replicate's tuned path by quadrature, and the best\n")
 		fmt.Fprintf(report, "path of the family found by Nelder–Mead on the exact Λ; rates with %d chains on the equi-barrier schedule use the exact\n", e.chains)
 		fmt.Fprintf(report, "rejections in 1/(2+2Σ r/(1-r)).\n\n")
 		tw := tabwriter.NewWriter(report, 0, 0, 1, ' ', 0)
@@ -319,7 +320,7 @@ func tailRates(res *batch.Result, perScan int) []float64 {
 
 // exactComparison holds the closed forms of a Gaussian experiment.
 type exactComparison struct {
-	pair tune.GaussianPair
+	pair gaussexact.GaussianPair
 }
 
 // exactGaussian returns the closed forms for a one-dimensional Gaussian
@@ -329,7 +330,7 @@ func exactGaussian(m models.Model) *exactComparison {
 	if !ok || g.Dim != 1 {
 		return nil
 	}
-	return &exactComparison{tune.GaussianPair{Dim: 1, Mu0: g.Mu0, Mu1: g.Mu1, Sigma0: g.Sigma0, Sigma1: g.Sigma1}}
+	return &exactComparison{gaussexact.GaussianPair{Dim: 1, Mu0: g.Mu0, Mu1: g.Mu1, Sigma0: g.Sigma0, Sigma1: g.Sigma1}}
 }
 
 // compare returns a table row: the exact Λ and rate of the method's tuned

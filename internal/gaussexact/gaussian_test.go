@@ -1,15 +1,40 @@
-package tune
+package gaussexact
 
 import (
 	"math"
 	"math/rand/v2"
 	"os"
 	"testing"
+
+	"github.com/ptbatch/ptbatch/tune"
 )
 
 // paperPair is the Gaussian experiment of the paper's appendix
 // "Experimental details": N(-1, 0.01²) → N(1, 0.01²), d = 1.
 var paperPair = GaussianPair{Dim: 1, Mu0: -1, Mu1: 1, Sigma0: 0.01, Sigma1: 0.01}
+
+// testPair and testPath are a 1-D Gaussian pair with unequal scales and a
+// bent K = 3 spline, so that every term of the gradient is exercised (the
+// same fixtures as tune's SKL tests).
+var testPair = GaussianPair{Dim: 1, Mu0: -1, Mu1: 1, Sigma0: 0.5, Sigma1: 0.3}
+
+func testPath(t testing.TB) *tune.Spline {
+	s := tune.NewSpline(3)
+	if err := s.SetKnots([][2]float64{{1, 0}, {0.5, 0.15}, {0.2, 0.6}, {0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// testSched is a non-uniform schedule with a point on a knot (t = 2/3).
+var testSched = []float64{0, 0.1, 0.3, 0.5, 2.0 / 3, 0.85, 1}
+
+func mustSetKnots(t *testing.T, s *tune.Spline, knots [][2]float64) {
+	t.Helper()
+	if err := s.SetKnots(knots); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // TestMomentsDerivative checks the exponential-family identity
 // ∂E_η[W]/∂η = Cov_η(W) on the closed forms of Moments by central finite
@@ -83,25 +108,63 @@ func TestMomentsMonteCarlo(t *testing.T) {
 // paper's pair with an equi-barrier schedule (relative tolerance 1e-6; the
 // finite differences are accurate to ~1e-9 relative here).
 func TestExactSKLGradientFiniteDiff(t *testing.T) {
-	p4 := NewSpline(4)
+	p4 := tune.NewSpline(4)
 	mustSetKnots(t, p4, [][2]float64{{1, 0}, {0.01, 0.002}, {1e-4, 2e-4}, {0.003, 0.2}, {0, 1}})
 	cases := []struct {
 		g     GaussianPair
-		path  *Spline
+		path  *tune.Spline
 		sched []float64
 	}{
 		{testPair, testPath(t), testSched},
-		{GaussianPair{Dim: 5, Mu0: 1, Mu1: 0, Sigma0: 1, Sigma1: 0.2}, testPath(t), UniformSchedule(9)},
+		{GaussianPair{Dim: 5, Mu0: 1, Mu1: 0, Sigma0: 1, Sigma1: 0.2}, testPath(t), tune.UniformSchedule(9)},
 		{paperPair, p4, paperPair.EquiBarrierSchedule(p4, 50)},
 	}
 	for ci, c := range cases {
-		fd := finiteDiffSKL(c.g, c.path, c.sched)
+		fd := c.g.ExactSKLFiniteDiff(c.path, c.sched)
 		got := make([]float64, len(fd))
 		c.g.ExactSKLGradient(c.path, c.sched, got)
 		for i := range fd {
 			if math.Abs(got[i]-fd[i]) > 1e-6*math.Abs(fd[i])+1e-9 {
 				t.Errorf("case %d component %d: analytic %v, finite differences %v", ci, i, got[i], fd[i])
 			}
+		}
+	}
+}
+
+// TestExactSKLIsSymmetricKL checks ExactSKL, which is tune.SKLEstimate on
+// the exact means, against an independent closed form: the annealed
+// densities are N(m·1, s² I_d), and
+//
+//	KL(p_a‖p_b) + KL(p_b‖p_a)
+//	  = d/2 (s_a²/s_b² + s_b²/s_a² + (m_a - m_b)²(1/s_a² + 1/s_b²) - 2),
+//
+// which for an exponential family equals (η_b - η_a)·(E_b[W] - E_a[W]), the
+// term of eq:bound. Relative tolerance 1e-9 (both sides are closed forms;
+// the differences seen are below 4e-16 relative).
+func TestExactSKLIsSymmetricKL(t *testing.T) {
+	p4 := tune.NewSpline(4)
+	mustSetKnots(t, p4, [][2]float64{{1, 0}, {0.01, 0.002}, {1e-4, 2e-4}, {0.003, 0.2}, {0, 1}})
+	cases := []struct {
+		g     GaussianPair
+		path  *tune.Spline
+		sched []float64
+	}{
+		{testPair, testPath(t), testSched},
+		{GaussianPair{Dim: 5, Mu0: 1, Mu1: 0, Sigma0: 1, Sigma1: 0.2}, testPath(t), tune.UniformSchedule(9)},
+		{paperPair, p4, paperPair.EquiBarrierSchedule(p4, 50)},
+	}
+	for ci, c := range cases {
+		want := 0.0
+		for n := 0; n+1 < len(c.sched); n++ {
+			ma, sa, _ := c.g.Annealed(c.path.Eta(c.sched[n]))
+			mb, sb, _ := c.g.Annealed(c.path.Eta(c.sched[n+1]))
+			va, vb, dm := sa*sa, sb*sb, ma-mb
+			want += float64(c.g.Dim) / 2 * (va/vb + vb/va + dm*dm*(1/va+1/vb) - 2)
+		}
+		got := c.g.ExactSKL(c.path, c.sched)
+		t.Logf("case %d: ExactSKL %v, Σ symmetric KL %v, relative difference %.2g", ci, got, want, math.Abs(got-want)/want)
+		if math.Abs(got-want) > 1e-9*want {
+			t.Errorf("case %d: ExactSKL %v, Σ symmetric KL %v", ci, got, want)
 		}
 	}
 }
@@ -121,13 +184,13 @@ func TestBarrierLinear(t *testing.T) {
 		{paperPair, 200 / math.Sqrt(math.Pi)},
 	} {
 		for _, numKnots := range []int{1, 3} { // K = 3 linear: same path
-			got := c.g.Barrier(NewSpline(numKnots))
+			got := c.g.Barrier(tune.NewSpline(numKnots))
 			if math.Abs(got-c.want) > 1e-9*c.want {
 				t.Errorf("%+v K=%d: Λ = %v, want %v", c.g, numKnots, got, c.want)
 			}
 		}
 	}
-	if got := (GaussianPair{Dim: 1, Mu0: -1, Mu1: 1, Sigma0: 0.1, Sigma1: 0.1}).Barrier(NewSpline(1)); math.Abs(got-11.2838) > 1e-3*11.2838 {
+	if got := (GaussianPair{Dim: 1, Mu0: -1, Mu1: 1, Sigma0: 0.1, Sigma1: 0.1}).Barrier(tune.NewSpline(1)); math.Abs(got-11.2838) > 1e-3*11.2838 {
 		t.Errorf("Λ = %v, want 11.28", got)
 	}
 }
@@ -249,7 +312,7 @@ func TestRejectionMonteCarlo(t *testing.T) {
 
 // lambdaT is λ(t) computed from Eta and the spline's slope, independently
 // of the segment parametrisation of Barrier.
-func lambdaT(g GaussianPair, path *Spline, t float64) float64 {
+func lambdaT(g GaussianPair, path *tune.Spline, t float64) float64 {
 	k, _ := path.Segment(t)
 	kn := path.Knots()
 	numKnots := float64(path.K())
@@ -267,7 +330,7 @@ func TestRejectionSumsToBarrier(t *testing.T) {
 	path := testPath(t)
 	g := testPair
 	barrier := g.Barrier(path)
-	sched := UniformSchedule(2001)
+	sched := tune.UniformSchedule(2001)
 	rej, err := g.ScheduleRejections(path, sched)
 	if err != nil {
 		t.Fatal(err)
@@ -305,72 +368,12 @@ func TestRejectionSumsToBarrier(t *testing.T) {
 	}
 }
 
-// TestOptimalKnots checks OptimalKnots on the paper's pair: the K = 2 and
-// K = 4 paths are monotone and beat the linear path, Λ(K=4) ≤ Λ(K=2)
-// (the 4-knot family contains the 2-knot one), and the K = 2 optimum is a
-// local minimum: moving either knot component by ±1% does not lower Λ.
-func TestOptimalKnots(t *testing.T) {
-	g := paperPair
-	linear := g.Barrier(NewSpline(1))
-	p2, l2 := g.OptimalKnots(2)
-	p4, l4 := g.OptimalKnots(4)
-	t.Logf("Λ linear %v, K=2 %v %v, K=4 %v %v", linear, l2, p2.Knots(), l4, p4.Knots())
-	if !(l2 < linear) || !(l4 <= l2*(1+1e-9)) {
-		t.Errorf("Λ: linear %v, K=2 %v, K=4 %v", linear, l2, l4)
-	}
-	for _, p := range []*Spline{p2, p4} {
-		k := p.Knots()
-		for j := 1; j < len(k); j++ {
-			if k[j][0] > k[j-1][0] || k[j][1] < k[j-1][1] {
-				t.Errorf("not monotone: %v", k)
-			}
-		}
-	}
-	k := p2.Knots()
-	q := p2.Clone()
-	for i := 0; i < 2; i++ {
-		for _, f := range []float64{0.99, 1.01} {
-			kp := append([][2]float64(nil), k...)
-			kp[1][i] *= f
-			mustSetKnots(t, q, kp)
-			if v := g.Barrier(q); v < l2*(1-1e-9) {
-				t.Errorf("moving knot component %d by %v lowers Λ from %v to %v", i, f, l2, v)
-			}
-		}
-	}
-}
-
-// TestOptimalKnotsReport prints the best Λ and round-trip rates for the
-// paper's Gaussian for K = 1, 2, 3, 4, 5, 10 (asymptotic 1/(2+2Λ), and
-// with C = 50 chains on the equi-barrier schedule with exact rejections),
-// and checks the nesting Λ(10) ≤ Λ(5), Λ(4) ≤ Λ(2). It takes about 15 s,
-// so it runs only when PTBATCH_TUNE_REPORT is set.
-func TestOptimalKnotsReport(t *testing.T) {
-	if os.Getenv("PTBATCH_TUNE_REPORT") == "" {
-		t.Skip("set PTBATCH_TUNE_REPORT=1 to run")
-	}
-	g := paperPair
-	lam := map[int]float64{}
-	for _, numKnots := range []int{1, 2, 3, 4, 5, 10} {
-		p, l := g.OptimalKnots(numKnots)
-		lam[numKnots] = l
-		rate50, err := g.RoundTripRate(p, 50)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("K=%2d  Λ=%.6f  rate∞=1/(2+2Λ)=%.6f  rate(C=50)=%.6f  knots=%v", numKnots, l, 1/(2+2*l), rate50, p.Knots())
-	}
-	if lam[4] > lam[2]*(1+1e-9) || lam[10] > lam[5]*(1+1e-9) {
-		t.Errorf("nesting violated: %v", lam)
-	}
-}
-
 // TestGradientVarianceReport prints the per-component variance of one
 // gradient estimate (block and full forms) in the paper's setting: C = 50
 // chains, M = 300 exact draws per chain, K = 4, on the linear path with a
 // uniform schedule (the start of Algorithm 2) and on the Λ-optimal path
 // with its equi-barrier schedule (the end). Both forms are unbiased
-// (TestGradientUnbiased), so the means must agree within 5 standard errors.
+// (tune's TestGradientUnbiased), so the means must agree within 5 standard errors.
 // It runs only when PTBATCH_TUNE_REPORT is set.
 func TestGradientVarianceReport(t *testing.T) {
 	if os.Getenv("PTBATCH_TUNE_REPORT") == "" {
@@ -381,21 +384,21 @@ func TestGradientVarianceReport(t *testing.T) {
 	opt, _ := g.OptimalKnots(4)
 	for _, c := range []struct {
 		name  string
-		path  *Spline
+		path  *tune.Spline
 		sched []float64
 	}{
-		{"linear/uniform", NewSpline(4), UniformSchedule(numChains)},
+		{"linear/uniform", tune.NewSpline(4), tune.UniformSchedule(numChains)},
 		{"optimal/equi-barrier", opt, g.EquiBarrierSchedule(opt, numChains)},
 	} {
 		exact := make([]float64, 6)
 		g.ExactSKLGradient(c.path, c.sched, exact)
 		energies := make([]float64, iters*2*numChains)
 		rng := rand.New(rand.NewPCG(42, 43))
-		var ws SKLWorkspace
+		var ws tune.SKLWorkspace
 		var sum, sum2 [2][6]float64
 		grad := make([]float64, 6)
 		for rep := 0; rep < reps; rep++ {
-			sampleEnergies(rng, g, c.path, c.sched, iters, energies)
+			g.SampleEnergies(rng, c.path, c.sched, iters, energies)
 			for form := 0; form < 2; form++ {
 				ws.Gradient(grad, energies, iters, c.sched, c.path, form == 1)
 				for i, v := range grad {
@@ -419,31 +422,6 @@ func TestGradientVarianceReport(t *testing.T) {
 	}
 }
 
-// TestLogitsRoundTrip checks that logitsFromKnots inverts knotsFromLogits.
-func TestLogitsRoundTrip(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 3))
-	for trial := 0; trial < 100; trial++ {
-		numKnots := 2 + rng.IntN(8)
-		x := make([]float64, 2*(numKnots-1))
-		for i := range x {
-			x[i] = 2 * rng.NormFloat64()
-		}
-		knots := make([][2]float64, numKnots+1)
-		knotsFromLogits(knots, x)
-		y, ok := logitsFromKnots(knots)
-		if !ok {
-			t.Fatalf("knots %v not strictly monotone", knots)
-		}
-		for i := range x {
-			// Increments next to 1 are recovered by subtraction from 1,
-			// with relative error up to ~1e-16/gap; gaps here exceed 1e-9.
-			if math.Abs(x[i]-y[i]) > 1e-6 {
-				t.Fatalf("logits %v → knots %v → %v", x, knots, y)
-			}
-		}
-	}
-}
-
 // TestStepExactGradientDescends runs Algorithm 2's path step with the exact
 // SKL gradient on the paper's pair (K = 4, C = 50, fixed uniform schedule,
 // lr = 0.2, 150 steps as in the appendix): ExactSKL must decrease at every
@@ -453,8 +431,8 @@ func TestLogitsRoundTrip(t *testing.T) {
 // 17.5.)
 func TestStepExactGradientDescends(t *testing.T) {
 	g := paperPair
-	p := NewSpline(4)
-	sched := UniformSchedule(50)
+	p := tune.NewSpline(4)
+	sched := tune.UniformSchedule(50)
 	grad := make([]float64, 6)
 	prev := g.ExactSKL(p, sched)
 	for s := 1; s <= 150; s++ {

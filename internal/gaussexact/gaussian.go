@@ -1,9 +1,12 @@
-package tune
+package gaussexact
 
 import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
+
+	"github.com/ptbatch/ptbatch/tune"
 )
 
 // GaussianPair is the d-dimensional isotropic Gaussian pair of the paper's
@@ -28,18 +31,18 @@ type GaussianPair struct {
 
 // ErrDim is returned by the GaussianPair methods that are implemented for
 // Dim = 1 only.
-var ErrDim = errors.New("tune: only implemented for Dim = 1")
+var ErrDim = errors.New("gaussexact: only implemented for Dim = 1")
 
 // Validate returns an error naming the first bad field of g, or nil.
 func (g GaussianPair) Validate() error {
 	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	switch {
 	case g.Dim < 1:
-		return fmt.Errorf("tune: Dim must be at least 1, got %d", g.Dim)
+		return fmt.Errorf("gaussexact: Dim must be at least 1, got %d", g.Dim)
 	case !finite(g.Mu0) || !finite(g.Mu1):
-		return fmt.Errorf("tune: means must be finite, got %v, %v", g.Mu0, g.Mu1)
+		return fmt.Errorf("gaussexact: means must be finite, got %v, %v", g.Mu0, g.Mu1)
 	case !(g.Sigma0 > 0) || !finite(g.Sigma0) || !(g.Sigma1 > 0) || !finite(g.Sigma1):
-		return fmt.Errorf("tune: standard deviations must be positive and finite, got %v, %v", g.Sigma0, g.Sigma1)
+		return fmt.Errorf("gaussexact: standard deviations must be positive and finite, got %v, %v", g.Sigma0, g.Sigma1)
 	}
 	return nil
 }
@@ -86,56 +89,105 @@ func (g GaussianPair) Moments(eta0, eta1 float64) (mean [2]float64, cov [2][2]fl
 	return mean, cov
 }
 
+// exactMoments returns the exact means (2C, E_n[W_i] at 2n+i) and, with
+// withCov, the covariances (3C: Cov_n(W0, W0), Cov_n(W0, W1),
+// Cov_n(W1, W1) at 3n, 3n+1, 3n+2) of Moments at the schedule's points, in
+// the layouts of tune.SKLEstimate and tune.SKLWorkspace.MomentGradient.
+func (g GaussianPair) exactMoments(path *tune.Spline, sched []float64, withCov bool) (mean, cov []float64) {
+	mean = make([]float64, 2*len(sched))
+	if withCov {
+		cov = make([]float64, 3*len(sched))
+	}
+	for n, t := range sched {
+		e0, e1 := path.Eta(t)
+		mu, c := g.Moments(e0, e1)
+		mean[2*n], mean[2*n+1] = mu[0], mu[1]
+		if withCov {
+			cov[3*n], cov[3*n+1], cov[3*n+2] = c[0][0], c[0][1], c[1][1]
+		}
+	}
+	return mean, cov
+}
+
 // ExactSKL returns the SKL surrogate of eq:bound for the path and schedule,
 //
 //	Σ_{n=0}^{C-2} (η(t_{n+1}) - η(t_n))·(E_{n+1}[W] - E_n[W]),
 //
 // with the exact moments of Moments; it is Σ_n SKL(π_{t_n}, π_{t_{n+1}})
-// exactly, and the expectation of SKLEstimate on independent draws.
-func (g GaussianPair) ExactSKL(path *Spline, sched []float64) float64 {
-	skl := 0.0
-	var prevEta [2]float64
-	var prevMean [2]float64
-	for n, t := range sched {
-		e0, e1 := path.Eta(t)
-		mean, _ := g.Moments(e0, e1)
-		if n > 0 {
-			skl += (e0-prevEta[0])*(mean[0]-prevMean[0]) + (e1-prevEta[1])*(mean[1]-prevMean[1])
-		}
-		prevEta, prevMean = [2]float64{e0, e1}, mean
-	}
-	return skl
+// exactly, and the expectation of tune.SKLEstimate on independent draws.
+// It is tune.SKLEstimate applied to a one-row energy matrix holding the
+// exact means (the sample mean of one row is the row itself), so the sum
+// is written once. It panics with fewer than two chains.
+func (g GaussianPair) ExactSKL(path *tune.Spline, sched []float64) float64 {
+	mean, _ := g.exactMoments(path, sched, false)
+	return tune.SKLEstimate(mean, 1, sched, path)
 }
 
-// ExactSKLGradient writes to grad (length 2(K-1), ordered like Spline.Step's
-// argument) the exact gradient of ExactSKL with respect to the interior
-// knots: the formula of SKLWorkspace.Gradient with the exact means and
-// covariances of Moments in place of sample ones (the cross-chain
-// covariances are zero).
-func (g GaussianPair) ExactSKLGradient(path *Spline, sched []float64, grad []float64) {
-	numChains := len(sched)
-	if len(grad) != 2*(path.K()-1) {
-		panic("tune: gradient length mismatch")
+// ExactSKLGradient writes to grad (length 2(K-1), ordered like
+// tune.Spline.Step's argument) the exact gradient of ExactSKL with respect
+// to the interior knots: tune.SKLWorkspace.MomentGradient (the block form
+// of tune.SKLWorkspace.Gradient) with the exact means and covariances of
+// Moments in place of sample ones (the cross-chain covariances are zero).
+func (g GaussianPair) ExactSKLGradient(path *tune.Spline, sched []float64, grad []float64) {
+	mean, cov := g.exactMoments(path, sched, true)
+	var ws tune.SKLWorkspace
+	ws.MomentGradient(grad, mean, cov, sched, path)
+}
+
+// ExactSKLFiniteDiff returns central finite differences of ExactSKL with
+// respect to the interior knot components, ordered like ExactSKLGradient
+// (step 1e-6 relative to each component; the truncation error is
+// O(h²) ≈ 1e-12 relative). It does not use the chain rule of the gradient
+// code, so it checks ExactSKLGradient and, in expectation,
+// tune.SKLWorkspace.Gradient independently.
+func (g GaussianPair) ExactSKLFiniteDiff(path *tune.Spline, sched []float64) []float64 {
+	knots := path.Knots()
+	numKnots := path.K()
+	out := make([]float64, 2*(numKnots-1))
+	p := path.Clone()
+	for k := 1; k < numKnots; k++ {
+		for i := 0; i < 2; i++ {
+			h := 1e-6 * knots[k][i]
+			kp := append([][2]float64(nil), knots...)
+			kp[k][i] += h
+			if err := p.SetKnots(kp); err != nil {
+				panic(err)
+			}
+			fp := g.ExactSKL(p, sched)
+			kp[k][i] -= 2 * h
+			if err := p.SetKnots(kp); err != nil {
+				panic(err)
+			}
+			fm := g.ExactSKL(p, sched)
+			out[2*(k-1)+i] = (fp - fm) / (2 * h)
+		}
 	}
-	eta := make([]float64, 2*numChains)
-	mean := make([]float64, 2*numChains)
-	covs := make([][2][2]float64, numChains)
+	return out
+}
+
+// SampleEnergies fills energies (iters × 2C, row-major, the layout of
+// tune.SKLWorkspace.Gradient: row m, column 2n+i holds W_i) with the
+// energies of iters exact independent draws from each π_{t_n} of the
+// schedule on the path. It panics if an annealed density is improper.
+func (g GaussianPair) SampleEnergies(rng *rand.Rand, path *tune.Spline, sched []float64, iters int, energies []float64) {
+	cols := 2 * len(sched)
 	for n, t := range sched {
-		eta[2*n], eta[2*n+1] = path.Eta(t)
-		var mu [2]float64
-		mu, covs[n] = g.Moments(eta[2*n], eta[2*n+1])
-		mean[2*n], mean[2*n+1] = mu[0], mu[1]
+		e0, e1 := path.Eta(t)
+		m, s, ok := g.Annealed(e0, e1)
+		if !ok {
+			panic("gaussexact: improper annealed density")
+		}
+		for it := 0; it < iters; it++ {
+			w0, w1 := 0.0, 0.0
+			for d := 0; d < g.Dim; d++ {
+				x := m + s*rng.NormFloat64()
+				w0 -= (x - g.Mu0) * (x - g.Mu0) / (2 * g.Sigma0 * g.Sigma0)
+				w1 -= (x - g.Mu1) * (x - g.Mu1) / (2 * g.Sigma1 * g.Sigma1)
+			}
+			energies[it*cols+2*n] = w0
+			energies[it*cols+2*n+1] = w1
+		}
 	}
-	z := make([]float64, 2*numChains)
-	a := make([]float64, 2*numChains)
-	laplacian(z, eta)
-	laplacian(a, mean)
-	for n := range numChains {
-		c := covs[n]
-		a[2*n] += c[0][0]*z[2*n] + c[0][1]*z[2*n+1]
-		a[2*n+1] += c[1][0]*z[2*n] + c[1][1]*z[2*n+1]
-	}
-	projectKnots(grad, a, sched, path)
 }
 
 // quadratic returns V(x) = A x² + B x (up to a constant) for one coordinate
@@ -334,10 +386,15 @@ func (g GaussianPair) segmentBarrier(knots [][2]float64, k int, u0, u1 float64) 
 // adaptive Gauss–Legendre quadrature (absolute error about 1e-11 per
 // segment). For the linear path and σ0 = σ1 = σ, λ is constant and
 // Λ = √Dim·|μ1 - μ0|/(σ√π).
-func (g GaussianPair) Barrier(path *Spline) float64 {
+func (g GaussianPair) Barrier(path *tune.Spline) float64 {
+	return g.knotsBarrier(path.Knots())
+}
+
+// knotsBarrier is Barrier for the spline with the given knots.
+func (g GaussianPair) knotsBarrier(knots [][2]float64) float64 {
 	total := 0.0
-	for k := 1; k <= path.K(); k++ {
-		total += g.segmentBarrier(path.knots, k, 0, 1)
+	for k := 1; k < len(knots); k++ {
+		total += g.segmentBarrier(knots, k, 0, 1)
 	}
 	return total
 }
@@ -345,34 +402,36 @@ func (g GaussianPair) Barrier(path *Spline) float64 {
 // EquiBarrierSchedule returns the schedule of numChains points on which the
 // exact cumulative barrier t ↦ ∫_0^t λ is equally spaced (eq:equicrit with
 // the exact λ in place of its rejection-rate estimate): t_0 = 0,
-// t_{C-1} = 1 and ∫_0^{t_n} λ = Λ n/(C-1), each t_n found by bisection.
-func (g GaussianPair) EquiBarrierSchedule(path *Spline, numChains int) []float64 {
+// t_{C-1} = 1 and ∫_0^{t_n} λ = Λ n/(C-1), each t_n found by bisection
+// within the segment where the cumulative barrier at the knots
+// (tune.CumulativeBarrier of the segments' barriers) passes the target.
+func (g GaussianPair) EquiBarrierSchedule(path *tune.Spline, numChains int) []float64 {
 	if numChains < 2 {
-		panic("tune: fewer than two chains")
+		panic("gaussexact: fewer than two chains")
 	}
+	knots := path.Knots()
 	numKnots := path.K()
 	segs := make([]float64, numKnots)
-	total := 0.0
 	for k := 1; k <= numKnots; k++ {
-		segs[k-1] = g.segmentBarrier(path.knots, k, 0, 1)
-		total += segs[k-1]
+		segs[k-1] = g.segmentBarrier(knots, k, 0, 1)
 	}
+	cum := make([]float64, numKnots+1) // cum[k]: ∫ λ over segments 1..k
+	total := tune.CumulativeBarrier(cum, segs)
 	sched := make([]float64, numChains)
 	sched[numChains-1] = 1
-	k, before := 1, 0.0 // current segment and the barrier of segments before it
-	u, atU := 0.0, 0.0  // anchor in segment k and ∫ of segment k up to it
+	k := 1             // current segment; cum[k-1] is the barrier before it
+	u, atU := 0.0, 0.0 // anchor in segment k and ∫ of segment k up to it
 	for n := 1; n < numChains-1; n++ {
 		target := total * float64(n) / float64(numChains-1)
-		for k < numKnots && before+segs[k-1] < target {
-			before += segs[k-1]
+		for k < numKnots && cum[k] < target {
 			k++
 			u, atU = 0, 0
 		}
 		lo, hi := u, 1.0
 		for i := 0; i < 60 && hi-lo > 1e-15; i++ {
 			mid := 0.5 * (lo + hi)
-			v := atU + g.segmentBarrier(path.knots, k, u, mid)
-			if before+v < target {
+			v := atU + g.segmentBarrier(knots, k, u, mid)
+			if cum[k-1]+v < target {
 				lo = mid
 				u, atU = mid, v
 			} else {
@@ -387,7 +446,7 @@ func (g GaussianPair) EquiBarrierSchedule(path *Spline, numChains int) []float64
 // ScheduleRejections returns the exact rejection rates r_n between
 // consecutive chains of the schedule on the path (Dim = 1; ErrDim
 // otherwise).
-func (g GaussianPair) ScheduleRejections(path *Spline, sched []float64) ([]float64, error) {
+func (g GaussianPair) ScheduleRejections(path *tune.Spline, sched []float64) ([]float64, error) {
 	rej := make([]float64, len(sched)-1)
 	for n := range rej {
 		a0, a1 := path.Eta(sched[n])
@@ -402,147 +461,13 @@ func (g GaussianPair) ScheduleRejections(path *Spline, sched []float64) ([]float
 }
 
 // RoundTripRate returns the round-trip rate of eq:nrpt_rtr,
-// 1/(2 + 2 Σ_n r_n/(1-r_n)), of the path with numChains chains on its
-// equi-barrier schedule, with the exact rejections (Dim = 1; ErrDim
-// otherwise). It is 0 when some r_n is 1.
-func (g GaussianPair) RoundTripRate(path *Spline, numChains int) (float64, error) {
+// 1/(2 + 2 Σ_n r_n/(1-r_n)) (tune.NonAsymptoticBarrier), of the path with
+// numChains chains on its equi-barrier schedule, with the exact rejections
+// (Dim = 1; ErrDim otherwise). It is 0 when some r_n is 1.
+func (g GaussianPair) RoundTripRate(path *tune.Spline, numChains int) (float64, error) {
 	rej, err := g.ScheduleRejections(path, g.EquiBarrierSchedule(path, numChains))
 	if err != nil {
 		return math.NaN(), err
 	}
-	return 1 / (2 + 2*NonAsymptoticBarrier(rej)), nil
-}
-
-// knotsFromLogits fills the interior knots of a monotone spline from
-// 2(K-1) unconstrained parameters: each component's K increments along the
-// knots are a softmax of K logits, the last one fixed at 0, so η0 decreases
-// from 1 to 0 and η1 increases from 0 to 1 through strictly positive
-// values. Knot k has η0 = Σ_{j>k} gap0_j and η1 = Σ_{j≤k} gap1_j, summed
-// from the small end so that tiny components keep their relative accuracy.
-func knotsFromLogits(knots [][2]float64, x []float64) {
-	numKnots := len(knots) - 1
-	gaps := make([]float64, numKnots)
-	for i := 0; i < 2; i++ {
-		mx := 0.0
-		for j := 0; j < numKnots-1; j++ {
-			mx = math.Max(mx, x[i*(numKnots-1)+j])
-		}
-		sum := 0.0
-		for j := 0; j < numKnots; j++ {
-			l := 0.0
-			if j < numKnots-1 {
-				l = x[i*(numKnots-1)+j]
-			}
-			gaps[j] = math.Exp(l - mx)
-			sum += gaps[j]
-		}
-		if i == 0 { // η0 of knot k: the gaps k+1..K, j = k..K-1
-			acc := 0.0
-			for k := numKnots - 1; k >= 1; k-- {
-				acc += gaps[k]
-				knots[k][0] = acc / sum
-			}
-		} else {
-			acc := 0.0
-			for k := 1; k < numKnots; k++ {
-				acc += gaps[k-1]
-				knots[k][1] = acc / sum
-			}
-		}
-	}
-	knots[0] = [2]float64{1, 0}
-	knots[numKnots] = [2]float64{0, 1}
-}
-
-// logitsFromKnots inverts knotsFromLogits; ok is false when the knots are
-// not strictly monotone.
-func logitsFromKnots(knots [][2]float64) (x []float64, ok bool) {
-	numKnots := len(knots) - 1
-	x = make([]float64, 2*(numKnots-1))
-	for i := 0; i < 2; i++ {
-		gap := func(j int) float64 { // increment j = 0..K-1, from knot j to j+1
-			if i == 0 {
-				return knots[j][0] - knots[j+1][0]
-			}
-			return knots[j+1][1] - knots[j][1]
-		}
-		last := gap(numKnots - 1)
-		if !(last > 0) {
-			return nil, false
-		}
-		for j := 0; j < numKnots-1; j++ {
-			gj := gap(j)
-			if !(gj > 0) {
-				return nil, false
-			}
-			x[i*(numKnots-1)+j] = math.Log(gj / last)
-		}
-	}
-	return x, true
-}
-
-// OptimalKnots returns the K-knot monotone spline path with the smallest
-// global communication barrier Λ (Barrier) that it finds, and that Λ: it
-// minimises Λ over the interior knots by Nelder–Mead (nelderMead), the knots
-// parametrised by the logarithms of their increments (knotsFromLogits),
-// which keeps them monotone and positive, restarting from the best point
-// until a restart no longer improves Λ by 1e-9 relative. It starts from
-// the linear path, from a path through small η (inflated variance) and,
-// for K > 2, from the optimal 2-knot path, and keeps the best result. A local search: the answer is an upper bound on
-// the family's best Λ.
-func (g GaussianPair) OptimalKnots(numKnots int) (*Spline, float64) {
-	path := NewSpline(numKnots)
-	if numKnots == 1 {
-		return path, g.Barrier(path)
-	}
-	dim := 2 * (numKnots - 1)
-	work := NewSpline(numKnots)
-	objective := func(x []float64) float64 {
-		knotsFromLogits(work.knots, x)
-		v := g.Barrier(work)
-		if math.IsNaN(v) {
-			return math.Inf(1)
-		}
-		return v
-	}
-	starts := [][]float64{make([]float64, dim)}
-	// A start with interior knots near the origin, where the annealed
-	// densities are wide: η0 falls at once (large first increment) and η1
-	// rises at the end (large last increment).
-	bent := make([]float64, dim)
-	bent[0] = 6
-	for j := 0; j < numKnots-1; j++ {
-		bent[numKnots-1+j] = -6
-	}
-	starts = append(starts, bent)
-	if numKnots > 2 {
-		// The optimal 2-knot path, sampled at the K-knot positions.
-		p2, _ := g.OptimalKnots(2)
-		emb := NewSpline(numKnots)
-		for k := 1; k < numKnots; k++ {
-			emb.knots[k][0], emb.knots[k][1] = p2.Eta(float64(k) / float64(numKnots))
-		}
-		if x, ok := logitsFromKnots(emb.knots); ok {
-			starts = append(starts, x)
-		}
-	}
-	bestX, bestF := starts[0], math.Inf(1)
-	for _, x0 := range starts {
-		x, f := append([]float64(nil), x0...), objective(x0)
-		for restart := 0; restart < 10; restart++ {
-			xn, fn := nelderMead(objective, x, 0.5, 1e-10, 20000)
-			improved := f - fn
-			if fn < f {
-				x, f = xn, fn
-			}
-			if !(improved > 1e-9*math.Abs(f)) {
-				break
-			}
-		}
-		if f < bestF {
-			bestX, bestF = x, f
-		}
-	}
-	knotsFromLogits(path.knots, bestX)
-	return path, g.Barrier(path)
+	return 1 / (2 + 2*tune.NonAsymptoticBarrier(rej)), nil
 }

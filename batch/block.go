@@ -14,8 +14,8 @@ const lanes = layout.Lanes
 // block is the whole state of layout.Lanes replicates, in named parts:
 // the model's states, the random streams, the communication state (index
 // process and swaps), the scan's energy moments, the per-replicate tuner,
-// and the observers of the run's statistics (round trips and target
-// moments first, then Config.Statistics in order).
+// and the observers of the run's statistics (round trips and the first
+// observable's moments first, then Config.Statistics in order).
 type block struct {
 	info      BlockInfo
 	numChains int
@@ -27,7 +27,7 @@ type block struct {
 	tuner   tuner
 
 	trips     *roundTrips
-	target    *targetMoments
+	target    *firstMoments
 	observers []Observer
 	view      View
 
@@ -46,7 +46,7 @@ type ScanStats struct {
 	NonAsymptoticBarrier float64 // Σ_n r_n/(1-r_n) (eq:nonasympcb)
 	SKL                  float64 // Σ_n SKL(π_{t_n}, π_{t_{n+1}}) estimate (eq:bound)
 	MeanRejection        float64
-	TargetMean           float64 // the target chain's first observable: mean over the scan
+	TargetMean           float64 // the target chain's first observable: mean over the scan (M iterations)
 	TargetVar            float64 // … and variance (divisor M-1)
 }
 
@@ -71,7 +71,7 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 		moments:   newEnergyMoments(cfg, recordRows),
 		tuner:     newTuner(cfg, recordRows),
 		trips:     newRoundTrips(info),
-		target:    newTargetMoments(info),
+		target:    new(firstMoments),
 	}
 	b.view.b = b
 	b.observers = []Observer{b.trips, b.target}

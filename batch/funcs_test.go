@@ -104,11 +104,16 @@ func TestStatefulModelsMatchScalarOracle(t *testing.T) {
 // and variance near 4² + 0.5² = 16.25, which a chain stuck in one mode
 // (variance 0.25) cannot give.
 func TestUserModelVisitsBothModes(t *testing.T) {
+	moments := new(TargetMoments)
 	cfg := Config{Model: twoModes(t, 2, models.RandomWalk{}), Chains: 16, Replicates: 8, Iterations: 8000, Scans: 20,
-		TuneSchedule: true, Knots: 1, Seed: 5}
+		TuneSchedule: true, Knots: 1, Seed: 5, Statistics: []Statistic{moments}}
 	res := mustRun(t, cfg)
-	for b := range res.TargetMeans {
-		mean, v := res.TargetMeans[b][0], res.TargetVars[b][0]
+	means, vars := moments.Means(), moments.Vars()
+	if len(means) != 8 {
+		t.Fatalf("moments of %d replicates, want 8", len(means))
+	}
+	for b := range means {
+		mean, v := means[b][0], vars[b][0]
 		// A replicate's round trips bound its effective number of mode
 		// switches; with ≥ 40 of them the mode fraction's sd is about
 		// 0.5/√40 ≈ 0.08, so the mean (8 × that fraction − 4) stays

@@ -91,8 +91,8 @@ func (v *View) Coefficients(n, j int) (eta0, eta1 float64) {
 // the caller must not modify it.
 func (v *View) Schedule(j int) []float64 { return v.b.tuner.sched[j] }
 
-// ObserveTarget writes the observables of the state now at the target
-// chain of lane j to dst (one per model observable).
+// ObserveTarget writes the first len(dst) observables of the state now at
+// the target chain of lane j to dst (at most one per model observable).
 func (v *View) ObserveTarget(dst []float64, j int) {
 	v.b.states.Observe(dst, v.b.x.targetRow(j), j)
 }

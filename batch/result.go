@@ -23,13 +23,11 @@ type Result struct {
 	Knots          [][][2]float64
 	History        [][]ScanStats // per replicate, one entry per scan
 
-	// Observables names the model's observables; TargetMeans[b][k] and
-	// TargetVars[b][k] are the mean and variance of observable k over
-	// replicate b's target-chain states of the kept scans (KeptScans, the
-	// last of the scans completed), NaN when none was kept.
-	Observables             []string
-	KeptScans               int
-	TargetMeans, TargetVars [][]float64
+	// Observables names the model's observables; KeptScans is the number of
+	// completed scans whose target-chain states count as samples (see
+	// Config.KeepScans, Samples and TargetMoments).
+	Observables []string
+	KeptScans   int
 
 	// TuningFraction is the share of the workers' time spent at the ends
 	// of scans (statistics, path gradient step and schedule update) rather
@@ -99,8 +97,6 @@ func (e *Engine) Result() *Result {
 		History:        make([][]ScanStats, R),
 		Observables:    cfg.Model.Observables(),
 		KeptScans:      max(0, e.scans-(cfg.Scans-cfg.KeepScansInEffect())),
-		TargetMeans:    make([][]float64, R),
-		TargetVars:     make([][]float64, R),
 	}
 	for b := 0; b < R; b++ {
 		blk, j := e.blocks[b/lanes], b%lanes
@@ -108,11 +104,6 @@ func (e *Engine) Result() *Result {
 		res.Schedules[b] = append([]float64(nil), blk.tuner.sched[j]...)
 		res.Knots[b] = blk.tuner.path[j].Knots()
 		res.History[b] = append([]ScanStats(nil), blk.hist[j]...)
-		res.TargetMeans[b] = make([]float64, blk.info.Observables)
-		res.TargetVars[b] = make([]float64, blk.info.Observables)
-		for k := range res.TargetMeans[b] {
-			res.TargetMeans[b][k], res.TargetVars[b][k] = blk.target.kept(k, j)
-		}
 		if e.scans == 0 {
 			res.Rejections[b] = make([]float64, cfg.Chains-1)
 			continue

@@ -17,16 +17,18 @@ type sample struct {
 	x    []float64
 }
 
-// runSamples runs cfg with a Samples statistic and returns what it wrote.
-func runSamples(t *testing.T, cfg Config, thin int) (*Result, []sample) {
+// runSamples runs cfg with a Samples statistic, thinned by thin, and a
+// TargetMoments, and returns what they measured.
+func runSamples(t *testing.T, cfg Config, thin int) (*Result, []sample, *TargetMoments) {
 	t.Helper()
 	var got []sample
 	s := &Samples{Thin: thin, Write: func(b, m int, x []float64) error {
 		got = append(got, sample{b, m, slices.Clone(x)})
 		return nil
 	}}
-	cfg.Statistics = []Statistic{s}
-	return mustRun(t, cfg), got
+	moments := new(TargetMoments)
+	cfg.Statistics = []Statistic{s, moments}
+	return mustRun(t, cfg), got, moments
 }
 
 // ksStatistic returns sup_x |F_n(x) - F(x)| of xs against the CDF cdf.
@@ -52,7 +54,7 @@ func TestSamplesMatchBetaPosterior(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := Config{Model: m, Chains: 30, Replicates: 8, Iterations: 4000, Scans: 4, TuneSchedule: true, Knots: 1, Seed: 19}
-	res, got := runSamples(t, cfg, 4)
+	res, got, moments := runSamples(t, cfg, 4)
 	// Kept: the last 2 of 4 scans (KeepScans 0 = the last half), every
 	// 4th iteration: 8 replicates × 2000/4 = 4000 states.
 	if res.KeptScans != 2 || len(got) != 8*500 {
@@ -91,10 +93,12 @@ func TestSamplesMatchBetaPosterior(t *testing.T) {
 	if d := ksStatistic(ps, post.CDF); d > 1.949/math.Sqrt(n) {
 		t.Errorf("KS statistic %.4f > %.4f: samples do not follow Beta(140180, 60840)", d, 1.949/math.Sqrt(n))
 	}
-	// The result's kept moments are those of the same states, unthinned.
-	for b := range res.TargetMeans {
-		if math.Abs(res.TargetMeans[b][0]-mean) > 5*math.Sqrt(variance/2000) {
-			t.Errorf("replicate %d: kept target mean %.7f, posterior %.7f", b, res.TargetMeans[b][0], mean)
+	// TargetMoments sees the same kept scans, unthinned: 2000 states per
+	// replicate.
+	means, vars := moments.Means(), moments.Vars()
+	for b := range means {
+		if math.Abs(means[b][0]-mean) > 5*math.Sqrt(variance/2000) || math.Abs(vars[b][0]/variance-1) > 5*math.Sqrt(2.0/2000) {
+			t.Errorf("replicate %d: kept target mean %.7f and variance %.4g, posterior %.7f and %.4g", b, means[b][0], vars[b][0], mean, variance)
 		}
 	}
 }
@@ -108,7 +112,7 @@ func TestSamplesMatchGaussianTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := Config{Model: g, Chains: 16, Replicates: 8, Iterations: 3000, Scans: 3, TuneSchedule: true, Knots: 1, Seed: 3}
-	_, got := runSamples(t, cfg, 3)
+	_, got, _ := runSamples(t, cfg, 3)
 	n := float64(len(got))
 	// Kept: scans 2 and 3 (the last half, rounded up), iterations 1001 to
 	// 3000 that are multiples of 3.
@@ -144,11 +148,11 @@ func TestSamplesInvariance(t *testing.T) {
 	g, _ := models.NewGaussian(2, -1, 1, 0.5, 0.3)
 	for _, m := range []models.Model{g, twoModes(t, 2, models.RandomWalk{})} {
 		cfg := Config{Model: m, Chains: 8, Replicates: 16, Iterations: 400, Scans: 4, TuneSchedule: true, Knots: 1, Seed: 9, Workers: 1}
-		_, one := runSamples(t, cfg, 1)
+		_, one, _ := runSamples(t, cfg, 1)
 		cfg.Workers = 2
-		_, two := runSamples(t, cfg, 1)
+		_, two, _ := runSamples(t, cfg, 1)
 		cfg.Replicates = 8
-		_, eight := runSamples(t, cfg, 1)
+		_, eight, _ := runSamples(t, cfg, 1)
 		if len(one) != 16*200 || !slices.EqualFunc(one, two, sameSample) {
 			t.Errorf("%T: samples differ between 1 and 2 workers (%d, %d rows)", m, len(one), len(two))
 		}

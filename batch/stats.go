@@ -48,97 +48,42 @@ func (r *roundTrips) EndScan(*View) {
 	r.scan = [lanes]int{}
 }
 
-// targetMoments are the mean and variance of every observable of the
-// target chain's state: per scan (kept for the first observable in
-// ScanStats), and over the kept scans (the run's final ones, BlockInfo.
-// KeepScans) for all of them.
-type targetMoments struct {
-	numObs   int
-	keepFrom int       // first kept scan
-	x        []float64 // scratch: one state's observables
-	// The current scan's sums of the observables shifted by their first
-	// value (observable k, lane j at k*lanes+j).
-	shift, sum1, sum2 []float64
-	// The first observable's mean and variance over the last scan.
-	lastMean, lastVar [lanes]float64
-	// Over the kept scans so far: the number of states and, per
-	// observable and lane, the mean and sum of squared deviations.
-	keptN            float64
-	keptMean, keptM2 []float64
+// firstMoments are the mean and variance over each scan of the target
+// chain's first observable (ScanStats.TargetMean and TargetVar): one value
+// per lane and iteration, so it costs next to nothing.
+type firstMoments struct {
+	x                 [1]float64
+	shift, sum1, sum2 [lanes]float64
+	lastMean, lastVar [lanes]float64 // over the scan that ended last
 }
 
-func newTargetMoments(info BlockInfo) *targetMoments {
-	n := info.Observables * lanes
-	return &targetMoments{
-		numObs:   info.Observables,
-		keepFrom: info.Scans - info.KeepScans + 1,
-		x:        make([]float64, info.Observables),
-		shift:    make([]float64, n),
-		sum1:     make([]float64, n),
-		sum2:     make([]float64, n),
-		keptMean: make([]float64, n),
-		keptM2:   make([]float64, n),
-	}
-}
-
-// Iterate adds the target chain's state to the scan's sums.
-func (t *targetMoments) Iterate(v *View) {
+// Iterate adds the target chain's first observable to the scan's sums,
+// shifted by the scan's first value to keep them well conditioned.
+func (t *firstMoments) Iterate(v *View) {
 	for j := 0; j < lanes; j++ {
-		v.ObserveTarget(t.x, j)
-		for k, x := range t.x {
-			i := k*lanes + j
-			if v.Step == 0 {
-				t.shift[i] = x
-			}
-			d := x - t.shift[i]
-			t.sum1[i] += d
-			t.sum2[i] += d * d
+		v.ObserveTarget(t.x[:], j)
+		if v.Step == 0 {
+			t.shift[j] = t.x[0]
 		}
+		d := t.x[0] - t.shift[j]
+		t.sum1[j] += d
+		t.sum2[j] += d * d
 	}
 }
 
-// EndScan computes the scan's moments, merges them into the kept ones if
-// the scan is kept (Chan, Golub and LeVeque's pairwise update), and clears
+// EndScan computes the scan's mean and variance (divisor M-1) and clears
 // the sums.
-func (t *targetMoments) EndScan(v *View) {
+func (t *firstMoments) EndScan(v *View) {
 	m := float64(v.Step)
 	inv := 1 / m
-	kept := v.Scan >= t.keepFrom
-	for i := range t.sum1 {
-		mean := t.sum1[i] * inv
-		m2 := t.sum2[i] - m*mean*mean
-		if i < lanes {
-			t.lastMean[i] = t.shift[i] + mean
-			if v.Step > 1 {
-				t.lastVar[i] = m2 / (m - 1)
-			} else {
-				t.lastVar[i] = math.NaN()
-			}
-		}
-		if kept {
-			n := t.keptN + m
-			delta := t.shift[i] + mean - t.keptMean[i]
-			t.keptMean[i] += delta * m / n
-			t.keptM2[i] += m2 + delta*delta*t.keptN*m/n
+	for j := 0; j < lanes; j++ {
+		mean := t.sum1[j] * inv
+		t.lastMean[j] = t.shift[j] + mean
+		if v.Step > 1 {
+			t.lastVar[j] = (t.sum2[j] - m*mean*mean) / (m - 1)
+		} else {
+			t.lastVar[j] = math.NaN()
 		}
 	}
-	if kept {
-		t.keptN += m
-	}
-	clear(t.sum1)
-	clear(t.sum2)
-}
-
-// kept returns lane j's mean and variance of observable k over the kept
-// scans (NaN before any, and the variance with fewer than two states).
-func (t *targetMoments) kept(k, j int) (mean, variance float64) {
-	if t.keptN == 0 {
-		return math.NaN(), math.NaN()
-	}
-	i := k*lanes + j
-	variance = math.NaN()
-	if t.keptN > 1 {
-		variance = t.keptM2[i] / (t.keptN - 1)
-	}
-	return t.keptMean[i], variance
+	t.sum1, t.sum2 = [lanes]float64{}, [lanes]float64{}
 }

@@ -186,7 +186,7 @@ func (b *funcsBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 	}
 }
 
-// Observe writes the coordinates of row row, lane lane.
+// Observe writes the first len(dst) coordinates of row row, lane lane.
 func (b *funcsBlock) Observe(dst []float64, row, lane int) {
 	for d := range dst {
 		dst[d] = b.x[layout.Index(row, len(dst), d, lane)]

@@ -127,14 +127,14 @@ func (b *gaussianBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
 	b.Explore(rng, Rows{Eta0: eta0, Eta1: eta1, Chain: rows.Chain}, out)
 }
 
-// Observe writes the coordinates of the state in row row (one of the last
-// two), lane lane: x_d = FMA(s, z_d, m), the operation of
+// Observe writes the first len(dst) coordinates of the state in row row
+// (one of the last two), lane lane: x_d = FMA(s, z_d, m), the operation of
 // asm.GaussEnergyGeneric, so x_0 equals the kernel's first coordinate bit
 // for bit.
 func (b *gaussianBlock) Observe(dst []float64, row, lane int) {
 	const L = layout.Lanes
 	top := row - (b.rows - 2)
-	if top < 0 || top > 1 || len(dst) != b.g.Dim {
+	if top < 0 || top > 1 || len(dst) > b.g.Dim {
 		panic("models: Gaussian observes only its last two rows")
 	}
 	i := row*L + lane

@@ -71,8 +71,9 @@ type Block interface {
 	// energies of the new states. A row whose coefficients give no proper
 	// density gets NaN energies, which the engine treats as a rejection.
 	Explore(rng *kernel.Stream, rows Rows, out Energies)
-	// Observe writes the observables of the state in row row, lane lane to
-	// dst (len(dst) == len(Model.Observables())). The engine calls it
+	// Observe writes the first len(dst) observables of the state in row
+	// row, lane lane to dst (len(dst) ≤ len(Model.Observables()): the
+	// engine's own statistics ask for the first alone). The engine calls it
 	// between moves, only for rows that hold a target-chain state; an
 	// Exact model is asked only about its last two rows (the target chain's
 	// and the one a swap may bring from).

@@ -72,8 +72,9 @@ func effectiveConfig(f *runFlags, res *batch.Result) map[string]any {
 	return cfg
 }
 
-// writeJSON prints the result as one JSON object.
-func writeJSON(w io.Writer, f *runFlags, res *batch.Result) error {
+// writeJSON prints the result, and the target moments of every observable
+// over the kept scans, as one JSON object.
+func writeJSON(w io.Writer, f *runFlags, res *batch.Result, moments *batch.TargetMoments) error {
 	knots := make([][]any, 0)
 	if len(res.Knots) > 0 {
 		for _, k := range res.Knots[0] {
@@ -108,8 +109,8 @@ func writeJSON(w io.Writer, f *runFlags, res *batch.Result) error {
 		"go_version":             runtime.Version(),
 		"observables":            res.Observables,
 		"kept_scans":             res.KeptScans,
-		"target_means":           numRows(res.TargetMeans),
-		"target_vars":            numRows(res.TargetVars),
+		"target_means":           numRows(moments.Means()),
+		"target_vars":            numRows(moments.Vars()),
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -23,6 +23,10 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !f.quiet {
 		prog = progressPrinter(stderr, "run")
 	}
+	moments := new(batch.TargetMoments)
+	if f.jsonOut {
+		cfg.Statistics = append(cfg.Statistics, moments)
+	}
 	var samples *sampleWriter
 	if f.out != "" {
 		if samples, err = newSampleWriter(f.out, cfg.Model.Observables()); err != nil {
@@ -49,7 +53,7 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	if f.jsonOut {
-		return writeJSON(stdout, f, res)
+		return writeJSON(stdout, f, res, moments)
 	}
 	writeTable(stdout, f, res)
 	return nil

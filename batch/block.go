@@ -150,9 +150,9 @@ func (b *block) sklEstimate(j int, inv float64) float64 {
 	skl := 0.0
 	for n := 0; n+1 < b.numChains; n++ {
 		i, k := n*lanes+j, (n+1)*lanes+j
-		a0, a1 := b.moments.mean(i, inv)
-		c0, c1 := b.moments.mean(k, inv)
-		skl += (b.x.eta0[k]-b.x.eta0[i])*(c0-a0) + (b.x.eta1[k]-b.x.eta1[i])*(c1-a1)
+		m0, m1 := b.moments.mean(i, inv)
+		p0, p1 := b.moments.mean(k, inv)
+		skl += tune.SKLTerm(b.x.eta0[i], b.x.eta1[i], b.x.eta0[k], b.x.eta1[k], m0, m1, p0, p1)
 	}
 	return skl
 }

@@ -3,6 +3,8 @@ package batch
 import (
 	"math"
 	"time"
+
+	"github.com/ptbatch/ptbatch/tune"
 )
 
 // Result holds what a run measured, per replicate: every slice indexed by
@@ -74,7 +76,7 @@ func (r *Result) Summary() Summary {
 		s.TargetMean += st.TargetMean / float64(R)
 		s.TargetVar += st.TargetVar / float64(R)
 	}
-	s.TauPredicted = 1 / (2 + 2*s.NonAsymptoticBarrier)
+	s.TauPredicted = tune.RoundTripRate(s.NonAsymptoticBarrier)
 	return s
 }
 

@@ -239,11 +239,26 @@ func SKLEstimate(energies []float64, iters int, sched []float64, path *Spline) f
 	for n := 1; n < numChains; n++ {
 		cur0, cur1 := chainMean(n)
 		f0, f1 := path.Eta(sched[n])
-		skl += (f0-e0)*(cur0-prev0) + (f1-e1)*(cur1-prev1)
+		skl += SKLTerm(e0, e1, f0, f1, prev0, prev1, cur0, cur1)
 		prev0, prev1, e0, e1 = cur0, cur1, f0, f1
 	}
 	return skl
 }
+
+// SKLTerm is one pair's term of the SKL surrogate's estimate (eq:bound),
+//
+//	(η(t_{n+1}) - η(t_n))·(Ê_{n+1}[W] - Ê_n[W]),
+//
+// from the coefficients (a0, a1) of chain n and (b0, b1) of chain n+1 and
+// the chains' mean energies (m0, m1) and (p0, p1).
+func SKLTerm(a0, a1, b0, b1, m0, m1, p0, p1 float64) float64 {
+	return (b0-a0)*(p0-m0) + (b1-a1)*(p1-m1)
+}
+
+// RoundTripRate returns 1/(2 + 2·b), the round-trip rate of eq:nrpt_rtr
+// for the non-asymptotic barrier b = Σ_n r_n/(1-r_n) (eq:nonasympcb), or
+// for the barrier Λ in place of b, the rate's asymptotic bound.
+func RoundTripRate(b float64) float64 { return 1 / (2 + 2*b) }
 
 // NonAsymptoticBarrier returns Σ_n r_n/(1-r_n), the objective of
 // eq:nonasympcb (the round-trip rate of eq:nrpt_rtr is 1/(2 + 2·this)),

@@ -261,7 +261,7 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	bound := 1 / (2 + 2*linearBarrier)
+	bound := tune.RoundTripRate(linearBarrier)
 	how := "exact"
 	if math.IsNaN(e.linearLamda) {
 		how = "estimated by NRPT+Linear's last scan (a lower estimate of Λ when rejections saturate)"

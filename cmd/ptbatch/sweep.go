@@ -17,6 +17,7 @@ import (
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/tune"
 )
 
 // sweepFlags are the settings of `ptbatch sweep`.
@@ -172,7 +173,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		var rates, runRates, barriers, taus []float64
 		for r := 0; r < f.replicates; r++ {
 			st := res.History[r][len(res.History[r])-1]
-			tau := 1 / (2 + 2*st.NonAsymptoticBarrier)
+			tau := tune.RoundTripRate(st.NonAsymptoticBarrier)
 			runRate := float64(res.RoundTrips[r]) / float64(res.Iterations)
 			rows = append(rows, []string{itoa(c.dim), itoa(c.chains), itoa(c.knots), strconv.FormatUint(c.seed, 10), itoa(r),
 				ftoa(res.RoundTripRates[r]), ftoa(runRate), itoa(res.RoundTrips[r]), ftoa(st.Barrier),
@@ -213,7 +214,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // (the paper's appendix proof of prop:badlinear, for d = 1).
 func linearBound(dim int, mu0, mu1, sigma float64) float64 {
 	lambda := math.Sqrt(float64(dim)) * math.Abs(mu1-mu0) / sigma / math.Sqrt(math.Pi)
-	return 1 / (2 + 2*lambda)
+	return tune.RoundTripRate(lambda)
 }
 
 // meanCI returns the mean and the half-width of its 95% confidence

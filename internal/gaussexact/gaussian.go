@@ -469,5 +469,5 @@ func (g GaussianPair) RoundTripRate(path *tune.Spline, numChains int) (float64, 
 	if err != nil {
 		return math.NaN(), err
 	}
-	return 1 / (2 + 2*tune.NonAsymptoticBarrier(rej)), nil
+	return tune.RoundTripRate(tune.NonAsymptoticBarrier(rej)), nil
 }

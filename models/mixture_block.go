@@ -552,12 +552,15 @@ func (b *mixBlock) dirichlet(j int, rng *kernel.Stream, conc, w []float64) {
 	mixDirichlet(rng.Lane(j), conc, w, ln.gz, ln.gu)
 }
 
-// Observe writes the means, then the weights, of row row, lane lane.
+// Observe writes the first len(dst) of the means, then the weights, of row
+// row, lane lane.
 func (b *mixBlock) Observe(dst []float64, row, lane int) {
-	const lanes = layout.Lanes
-	for i := 0; i < b.k; i++ {
-		p := (row*b.k+i)*lanes + lane
-		dst[i], dst[b.k+i] = b.mu[p], b.w[p]
+	for i := range dst {
+		if i < b.k {
+			dst[i] = b.mu[layout.Index(row, b.k, i, lane)]
+		} else {
+			dst[i] = b.w[layout.Index(row, b.k, i-b.k, lane)]
+		}
 	}
 }
 

@@ -31,8 +31,16 @@ type block struct {
 	observers []Observer
 	view      View
 
+	scans int // scans completed
+	pos   int // iterations done in the current scan
+
 	hist [lanes][]ScanStats
 	last [lanes][]float64 // the last scan's rejection per pair
+	// prev is what a Result reports of a block that has completed one
+	// scan more than the engine (the run was interrupted while other
+	// blocks were still in that scan): each lane's state as it was after
+	// the scan before.
+	prev [lanes]reported
 
 	// Time spent in iterations and at the ends of scans.
 	iterTime, tuneTime time.Duration
@@ -48,6 +56,25 @@ type ScanStats struct {
 	MeanRejection        float64
 	TargetMean           float64 // the target chain's first observable: mean over the scan (M iterations)
 	TargetVar            float64 // … and variance (divisor M-1)
+}
+
+// reported is what a Result takes from one lane after a scan: the scan's
+// rejections and round trips, and the schedule and knots tuned after it.
+type reported struct {
+	rejection []float64
+	tripsScan int
+	schedule  []float64
+	knots     [][2]float64
+}
+
+// report returns lane j's reported values now.
+func (b *block) report(j int) reported {
+	return reported{
+		rejection: append([]float64(nil), b.last[j]...),
+		tripsScan: b.trips.lastScan[j],
+		schedule:  append([]float64(nil), b.tuner.sched[j]...),
+		knots:     b.tuner.path[j].Knots(),
+	}
 }
 
 // newBlock allocates the block of run-relative replicates [first,
@@ -108,6 +135,9 @@ func (b *block) iterate(alg Algorithm, s, m, mScan int) {
 // the samples' own schedule), updates the schedule (eq:equicrit) and
 // recomputes the coefficients η(t_n).
 func (b *block) endScan(cfg *Config, s, iters int) {
+	for j := range b.prev {
+		b.prev[j] = b.report(j)
+	}
 	b.view.Scan, b.view.Step = s, iters
 	for _, o := range b.observers {
 		o.EndScan(&b.view)

@@ -104,8 +104,13 @@ func (e *Engine) Done() bool { return e.scans == e.cfg.Scans }
 // Step runs the next scan on every block — Iterations/Scans iterations,
 // then the scan's statistics and the tuning of alg:PT_tuning — and then
 // lets every ScanCollector collect it. It returns an error if the run is
-// done, ctx is already cancelled, or a collector fails. A scan, once
-// started, runs to its end.
+// done or a collector fails.
+//
+// When ctx is cancelled during the scan, every block stops within one
+// iteration and Step returns ctx's error: the scan is not completed, and
+// the engine keeps each block's place in it, so that a later Step goes on
+// where this one stopped and the run's results are the same as if it had
+// not been interrupted.
 func (e *Engine) Step(ctx context.Context) error {
 	if e.Done() {
 		return fmt.Errorf("batch: all %d scans have run", e.cfg.Scans)
@@ -115,15 +120,24 @@ func (e *Engine) Step(ctx context.Context) error {
 	}
 	t0 := time.Now()
 	s := e.scans + 1
-	if err := e.parallel(func(lo, hi int) {
+	done := ctx.Done()
+	err := e.parallel(func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			e.blocks[i].runScan(&e.cfg, s, e.perScan)
+			if !e.blocks[i].runScan(&e.cfg, s, e.perScan, done) {
+				return
+			}
 		}
-	}); err != nil {
+	})
+	e.elapsed += time.Since(t0)
+	if err != nil {
 		return err
 	}
+	for _, b := range e.blocks {
+		if b.scans < s {
+			return ctx.Err()
+		}
+	}
 	e.scans = s
-	e.elapsed += time.Since(t0)
 	for _, st := range e.cfg.Statistics {
 		if c, ok := st.(ScanCollector); ok {
 			if err := c.CollectScan(s); err != nil {
@@ -134,26 +148,41 @@ func (e *Engine) Step(ctx context.Context) error {
 	return nil
 }
 
-// runScan runs scan s of iters iterations on one block and closes it.
-// It times the iterations and the end-of-scan work (statistics, path step
-// and schedule update) separately, for Result.TuningFraction.
-func (b *block) runScan(cfg *Config, s, iters int) {
+// runScan runs scan s of iters iterations on one block, from where it
+// stopped if an earlier call was interrupted, and closes it. It returns
+// false, leaving the scan open, when done is closed before the scan's end:
+// it checks before every iteration (a non-blocking receive, a few
+// nanoseconds against microseconds per iteration). It times the
+// iterations and the end-of-scan work (statistics, path step and schedule
+// update) separately, for Result.TuningFraction.
+func (b *block) runScan(cfg *Config, s, iters int, done <-chan struct{}) bool {
+	if b.scans >= s {
+		return true
+	}
 	m0 := (s - 1) * iters
 	t0 := time.Now()
-	for k := 0; k < iters; k++ {
-		b.iterate(cfg.Algorithm, s, m0+k+1, k)
+	for ; b.pos < iters; b.pos++ {
+		select {
+		case <-done:
+			b.iterTime += time.Since(t0)
+			return false
+		default:
+		}
+		b.iterate(cfg.Algorithm, s, m0+b.pos+1, b.pos)
 	}
 	t1 := time.Now()
 	b.endScan(cfg, s, iters)
 	b.iterTime += t1.Sub(t0)
 	b.tuneTime += time.Since(t1)
+	b.scans, b.pos = s, 0
+	return true
 }
 
 // Run builds an engine for cfg and runs it to its end: Scans scans of
 // Iterations/Scans iterations each, with the tuning of alg:PT_tuning after
 // every scan as the configuration asks. When ctx is cancelled the run stops
-// at the end of the current scan and returns the results so far with
-// Interrupted set. progress, if not nil, is called after every scan.
+// within one iteration and returns the results of the scans completed,
+// with Interrupted set. progress, if not nil, is called after every scan.
 func Run(ctx context.Context, cfg Config, progress func(Progress)) (*Result, error) {
 	e, err := New(cfg)
 	if err != nil {

@@ -102,16 +102,22 @@ func (e *Engine) Result() *Result {
 	}
 	for b := 0; b < R; b++ {
 		blk, j := e.blocks[b/lanes], b%lanes
-		res.RoundTrips[b] = blk.trips.total[j]
-		res.Schedules[b] = append([]float64(nil), blk.tuner.sched[j]...)
-		res.Knots[b] = blk.tuner.path[j].Knots()
-		res.History[b] = append([]ScanStats(nil), blk.hist[j]...)
+		rep := blk.report(j)
+		if blk.scans > e.scans {
+			rep = blk.prev[j]
+		}
+		res.Schedules[b] = rep.schedule
+		res.Knots[b] = rep.knots
+		res.History[b] = append([]ScanStats(nil), blk.hist[j][:e.scans]...)
 		if e.scans == 0 {
 			res.Rejections[b] = make([]float64, cfg.Chains-1)
 			continue
 		}
-		res.Rejections[b] = append([]float64(nil), blk.last[j]...)
-		res.RoundTripRates[b] = float64(blk.trips.lastScan[j]) * (1 / float64(e.perScan))
+		res.Rejections[b] = rep.rejection
+		res.RoundTripRates[b] = float64(rep.tripsScan) * (1 / float64(e.perScan))
+		// Up to the end of the last completed scan: an interrupted scan's
+		// round trips are not reported.
+		res.RoundTrips[b] = blk.hist[j][e.scans-1].RoundTrips
 	}
 	var iterTime, tuneTime time.Duration
 	for _, b := range e.blocks {

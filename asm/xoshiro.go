@@ -7,7 +7,7 @@ import "math"
 const lanes = 8
 
 // XoshiroUniformGeneric fills dst (len a multiple of 8) with uniform draws in
-// the open interval (0, 1), row by row: row k, lane j takes the next output
+// (0, 1] (see UnitOpen), row by row: row k, lane j takes the next output
 // of lane j's xoshiro256++ generator, whose state is s[0*8+j], s[1*8+j],
 // s[2*8+j], s[3*8+j]. The output u becomes ((u>>11) + 0.5) * 2^-53.
 func XoshiroUniformGeneric(dst []float64, s *[4 * lanes]uint64) {
@@ -37,8 +37,10 @@ func XoshiroNext(s *[4 * lanes]uint64, j int) uint64 {
 
 func rotl(x uint64, k uint) uint64 { return x<<k | x>>(64-k) }
 
-// UnitOpen maps a 64-bit output to the open interval (0, 1):
-// ((u>>11) + 0.5) * 2^-53.
+// UnitOpen maps a 64-bit output to (0, 1]: ((u>>11) + 0.5) * 2^-53. The
+// result is never 0, but it is exactly 1 for the largest outputs: when
+// u>>11 = 2^53 - 1, the sum 2^53 - 0.5 is not representable and rounds (to
+// even) up to 2^53, so a uniform output gives 1 with probability 2^-53.
 func UnitOpen(u uint64) float64 {
 	return (float64(u>>11) + 0.5) * 0x1p-53
 }

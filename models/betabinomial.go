@@ -40,13 +40,14 @@ const maxExactCount = 1 << 52
 
 // NewBetaBinomial returns the Beta-binomial model with prior Beta(a, b) and
 // data totals of successes successes and failures failures, or an error
-// naming the first bad parameter.
+// naming the first bad parameter (a and b must lie in [MinBetaShape,
+// MaxBetaShape], the totals in [0, 2^52]).
 func NewBetaBinomial(a, b float64, successes, failures int64) (*BetaBinomial, error) {
 	switch {
-	case !(a > 0) || !finite(a):
-		return nil, fmt.Errorf("prior a must be positive and finite, got %v", a)
-	case !(b > 0) || !finite(b):
-		return nil, fmt.Errorf("prior b must be positive and finite, got %v", b)
+	case !(a >= MinBetaShape && a <= MaxBetaShape):
+		return nil, fmt.Errorf("prior a must be in [1e-06, 1e+15], got %v", a)
+	case !(b >= MinBetaShape && b <= MaxBetaShape):
+		return nil, fmt.Errorf("prior b must be in [1e-06, 1e+15], got %v", b)
 	case successes < 0 || successes > maxExactCount:
 		return nil, fmt.Errorf("successes must be between 0 and 2^52, got %d", successes)
 	case failures < 0 || failures > maxExactCount:
@@ -120,47 +121,17 @@ func (m *BetaBinomial) energies(lp, lq float64) (w0, w1 float64) {
 	return w0, w1
 }
 
-// Gamma variates by Marsaglia and Tsang ("A simple method for generating
-// gamma variables", ACM TOMS 26(3), 2000). For shape s ≥ 1 let d = s - 1/3
-// and c = 1/√(9d); an attempt draws x ~ N(0, 1) and, when 1 + cx > 0,
-// u ~ U(0, 1), sets v = (1 + cx)³ and accepts d·v when
-//
-//	u < 1 - 0.0331 x⁴  or  log u < x²/2 + d(1 - v + log v).
-//
-// For s < 1 the attempts use shape s + 1 and the accepted G' is boosted:
-// G = G'·u'^(1/s) with one more uniform u', i.e. log G = log G' + log(u')/s.
+// The gamma variates are kernel.GammaSampler's (Marsaglia and Tsang, "A
+// simple method for generating gamma variables", ACM TOMS 26(3), 2000):
+// for shape s ≥ 1 an attempt of d = s - 1/3, c = 1/√(9d) takes a normal x
+// and, when 1 + cx > 0, a uniform u, and accepts d·(1 + cx)³ on the
+// squeeze or the log test; for s < 1 the attempts use shape s + 1 and the
+// accepted value is boosted by u'^(1/s), kept as the log boost log(u')/s.
 // The sampler is exact: attempts are i.i.d. and the accepted value has the
 // Gamma(s, 1) law. For shapes up to 1e6 the acceptance threshold is
 // computed with an absolute error below 1e-11 (1 - v is exact and log v
 // has a relative error of one ulp), so the rounding changes the acceptance
 // probability negligibly.
-
-// mtConst returns Marsaglia and Tsang's d and c for shape s (for s + 1 when
-// s < 1), and whether s needs the boost.
-func mtConst(s float64) (d, c float64, boost bool) {
-	if s < 1 {
-		s++
-		boost = true
-	}
-	d = s - 1.0/3
-	return d, 1 / math.Sqrt(9*d), boost
-}
-
-// mtTry returns the value of the Marsaglia–Tsang attempt (x, u) with
-// constants d, c, or 0 when it is rejected (accepted values are positive).
-// When 1 + cx ≤ 0 the attempt is rejected without looking at u.
-func mtTry(d, c, x, u float64) float64 {
-	t := 1 + c*x
-	if !(t > 0) {
-		return 0
-	}
-	v := t * t * t
-	x2 := x * x
-	if u < 1-0.0331*x2*x2 || math.Log(u) < 0.5*x2+d*(1-v+math.Log(v)) {
-		return d * v
-	}
-	return 0
-}
 
 // betaFromGammas returns p = G_A/(G_A + G_B) and lp = log p, lq = log(1-p)
 // for the gamma variates G_A = gA·exp(lbA) and G_B = gB·exp(lbB) (lbA, lbB

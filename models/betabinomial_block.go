@@ -22,10 +22,10 @@ const bbChunkRows = 256
 //     first Marsaglia–Tsang attempts of G_A and G_B;
 //  2. 2n uniforms by Stream.Uniform: u_A, u_B of row k are its draws 2k
 //     and 2k+1;
-//  3. then, row by row in order: while G_A's attempt is rejected, a new
-//     attempt (a normal by Stream.LaneNormal — two uniforms, cosine half —
-//     and, when 1 + cx > 0, a uniform); if α < 1, the boost uniform of G_A;
-//     then the same for G_B.
+//  3. then, row by row in order: kernel.FinishGamma of G_A (while its
+//     attempt is rejected, a new attempt: a normal by kernel.Normal — two
+//     uniforms, cosine half — and, when 1 + cx > 0, a uniform; if α < 1,
+//     the boost uniform), then the same for G_B.
 //
 // Every lane draws steps 1 and 2 whatever its coefficients (improper rows
 // included, whose numbers are wasted); step 3 depends only on the lane's
@@ -40,22 +40,19 @@ func (m *BetaBinomial) NewBlock(spec BlockSpec) Block {
 	n := rows * L
 	chunk := min(bbChunkRows, rows) * L
 	b := &betaBinomialBlock{
-		m:     m,
-		rows:  rows,
-		eta0:  layout.Float64s(n),
-		eta1:  layout.Float64s(n),
-		sA:    layout.Float64s(n),
-		sB:    layout.Float64s(n),
-		dA:    layout.Float64s(n),
-		cA:    layout.Float64s(n),
-		dB:    layout.Float64s(n),
-		cB:    layout.Float64s(n),
-		boost: make([]bool, n),
-		z:     layout.Float64s(2 * chunk),
-		u:     layout.Float64s(2 * chunk),
-		gA:    layout.Float64s(chunk),
-		gB:    layout.Float64s(chunk),
-		p:     layout.Float64s(n),
+		m:    m,
+		rows: rows,
+		eta0: layout.Float64s(n),
+		eta1: layout.Float64s(n),
+		sA:   layout.Float64s(n),
+		sB:   layout.Float64s(n),
+		gsA:  make([]kernel.GammaSampler, n),
+		gsB:  make([]kernel.GammaSampler, n),
+		z:    layout.Float64s(2 * chunk),
+		u:    layout.Float64s(2 * chunk),
+		gA:   layout.Float64s(chunk),
+		gB:   layout.Float64s(chunk),
+		p:    layout.Float64s(n),
 	}
 	for i := range b.eta0 {
 		b.eta0[i] = math.NaN() // no coefficients cached yet
@@ -66,14 +63,12 @@ func (m *BetaBinomial) NewBlock(spec BlockSpec) Block {
 type betaBinomialBlock struct {
 	m          *BetaBinomial
 	rows       int
-	eta0, eta1 []float64 // the coefficients the shapes were computed for
-	sA, sB     []float64 // per row and lane: annealed shapes α, β, NaN when improper
-	dA, cA     []float64 // Marsaglia–Tsang constants of α (of α+1 when α < 1)
-	dB, cB     []float64 // and of β
-	boost      []bool    // α < 1 or β < 1
-	z, u       []float64 // scratch: first attempts of a chunk, 2 rows per row
-	gA, gB     []float64 // scratch: accepted first attempts of a chunk, 0 if rejected
-	p          []float64 // per row and lane: the state p, NaN when improper
+	eta0, eta1 []float64             // the coefficients the shapes were computed for
+	sA, sB     []float64             // per row and lane: annealed shapes α, β, NaN when improper
+	gsA, gsB   []kernel.GammaSampler // per row and lane: samplers of Gamma(α), Gamma(β), zero when improper
+	z, u       []float64             // scratch: first attempts of a chunk, 2 rows per row
+	gA, gB     []float64             // scratch: accepted first attempts of a chunk, 0 if rejected
+	p          []float64             // per row and lane: the state p, NaN when improper
 }
 
 // Observe writes the state p of row row, lane lane.
@@ -91,9 +86,10 @@ func (b *betaBinomialBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
 	b.Explore(rng, Rows{Eta0: eta0, Eta1: eta1, Chain: rows.Chain}, out)
 }
 
-// update recomputes the shapes and sampler constants where the
-// coefficients changed, which for the engine's chain-ordered rows is once a
-// scan.
+// update recomputes the shapes and gamma samplers where the coefficients
+// changed, which for the engine's chain-ordered rows is once a scan. An
+// improper row gets NaN shapes and zero samplers: their Try returns 0
+// (their d is 0), and Explore never passes them to FinishGamma.
 func (b *betaBinomialBlock) update(eta0, eta1 []float64) {
 	for i := range b.sA {
 		if eta0[i] == b.eta0[i] && eta1[i] == b.eta1[i] {
@@ -102,25 +98,22 @@ func (b *betaBinomialBlock) update(eta0, eta1 []float64) {
 		b.eta0[i], b.eta1[i] = eta0[i], eta1[i]
 		sA, sB, ok := b.m.Annealed(eta0[i], eta1[i])
 		if !ok {
-			nan := math.NaN()
-			b.sA[i], b.sB[i], b.dA[i], b.cA[i], b.dB[i], b.cB[i], b.boost[i] = nan, nan, nan, nan, nan, nan, false
+			b.sA[i], b.sB[i] = math.NaN(), math.NaN()
+			b.gsA[i], b.gsB[i] = kernel.GammaSampler{}, kernel.GammaSampler{}
 			continue
 		}
-		var bA, bB bool
 		b.sA[i], b.sB[i] = sA, sB
-		b.dA[i], b.cA[i], bA = mtConst(sA)
-		b.dB[i], b.cB[i], bB = mtConst(sB)
-		b.boost[i] = bA || bB
+		b.gsA[i], b.gsB[i] = kernel.NewGammaSampler(sA), kernel.NewGammaSampler(sB)
 	}
 }
 
 // Explore draws every row afresh from its annealed Beta(α, β) as
 // G_A/(G_A + G_B) with G_A ~ Gamma(α, 1), G_B ~ Gamma(β, 1) (see
-// BetaBinomial and mtTry), in the draw order described above: the first
-// attempts of a chunk of rows come from two batched fills, and only the
-// rare rejections (under 5% of attempts for shapes ≥ 1, about 0.1% for
-// the paper's shapes) and the boosts of shapes below 1 draw from a lane
-// alone.
+// BetaBinomial and kernel.GammaSampler), in the draw order described
+// above: the first attempts of a chunk of rows come from two batched fills
+// (GammaSampler.Try), and only the rare rejections (under 5% of attempts
+// for shapes ≥ 1, about 0.1% for the paper's shapes) and the boosts of
+// shapes below 1 draw from a lane alone (kernel.FinishGamma).
 func (b *betaBinomialBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 	const L = layout.Lanes
 	n := b.rows * L
@@ -139,8 +132,8 @@ func (b *betaBinomialBlock) Explore(rng *kernel.Stream, rows Rows, out Energies)
 		for q := 0; q < r1-r0; q++ {
 			for j := 0; j < L; j++ {
 				i, a := (r0+q)*L+j, 2*q*L+j
-				gA[q*L+j] = mtTry(b.dA[i], b.cA[i], z[a], u[a])
-				gB[q*L+j] = mtTry(b.dB[i], b.cB[i], z[a+L], u[a+L])
+				gA[q*L+j] = b.gsA[i].Try(z[a], u[a])
+				gB[q*L+j] = b.gsB[i].Try(z[a+L], u[a+L])
 			}
 		}
 		// Retries, boosts and energies: each lane draws in row order.
@@ -151,30 +144,16 @@ func (b *betaBinomialBlock) Explore(rng *kernel.Stream, rows Rows, out Energies)
 					out.W0[i], out.W1[i], b.p[i] = math.NaN(), math.NaN(), math.NaN()
 					continue
 				}
-				ga, lba := b.finishGamma(rng, j, gA[q*L+j], b.sA[i], b.dA[i], b.cA[i])
-				gb, lbb := b.finishGamma(rng, j, gB[q*L+j], b.sB[i], b.dB[i], b.cB[i])
-				p, lp, lq := betaFromGammas(ga, lba, gb, lbb, b.boost[i])
+				lane := rng.Lane(j)
+				gsA, gsB := b.gsA[i], b.gsB[i]
+				ga, lba := kernel.FinishGamma(lane, gsA, gA[q*L+j])
+				gb, lbb := kernel.FinishGamma(lane, gsB, gB[q*L+j])
+				p, lp, lq := betaFromGammas(ga, lba, gb, lbb, gsA.Boosted() || gsB.Boosted())
 				out.W0[i], out.W1[i] = b.m.energies(lp, lq)
 				b.p[i] = p
 			}
 		}
 	}
-}
-
-// finishGamma completes the Gamma(s, 1) variate of lane j whose first
-// attempt gave g (0 if rejected): new attempts from the lane until one is
-// accepted, then, if s < 1, the log boost log(u)/s from one more uniform.
-func (b *betaBinomialBlock) finishGamma(rng *kernel.Stream, j int, g, s, d, c float64) (float64, float64) {
-	for g == 0 {
-		x := rng.LaneNormal(j)
-		if 1+c*x > 0 {
-			g = mtTry(d, c, x, rng.LaneUniform(j))
-		}
-	}
-	if s < 1 {
-		return g, math.Log(rng.LaneUniform(j)) / s
-	}
-	return g, 0
 }
 
 // Scalar returns the reference implementation.
@@ -214,30 +193,13 @@ func (s betaBinomialScalar) Explore(rng Lane, states [][]float64, eta0, eta1 []f
 				states[r][0], w0[r], w1[r] = math.NaN(), math.NaN(), math.NaN()
 				continue
 			}
-			ga, lba := scalarGamma(rng, alpha, z[2*k], u[2*k])
-			gb, lbb := scalarGamma(rng, beta, z[2*k+1], u[2*k+1])
-			p, lp, lq := betaFromGammas(ga, lba, gb, lbb, alpha < 1 || beta < 1)
+			gsA, gsB := kernel.NewGammaSampler(alpha), kernel.NewGammaSampler(beta)
+			ga, lba := kernel.FinishGamma(rng, gsA, gsA.Try(z[2*k], u[2*k]))
+			gb, lbb := kernel.FinishGamma(rng, gsB, gsB.Try(z[2*k+1], u[2*k+1]))
+			p, lp, lq := betaFromGammas(ga, lba, gb, lbb, gsA.Boosted() || gsB.Boosted())
 			states[r][0] = p
 			w0[r], w1[r] = s.m.energies(lp, lq)
 		}
 	}
 	return w0, w1
-}
-
-// scalarGamma returns a Gamma(shape, 1) variate as g·exp(lb): the
-// Marsaglia–Tsang attempt (x, u) and then new attempts from rng until one
-// is accepted, g, and for shape < 1 the log boost lb = log(u')/shape.
-func scalarGamma(rng Lane, shape, x, u float64) (g, lb float64) {
-	d, c, boost := mtConst(shape)
-	g = mtTry(d, c, x, u)
-	for g == 0 {
-		x = kernel.Normals(rng, 1)[0]
-		if 1+c*x > 0 {
-			g = mtTry(d, c, x, rng.Uniform())
-		}
-	}
-	if boost {
-		lb = math.Log(rng.Uniform()) / shape
-	}
-	return g, lb
 }

@@ -207,7 +207,9 @@ func TestBetaBinomialEnergies(t *testing.T) {
 }
 
 // TestBetaBinomialGammaMoments checks the mean and variance of the gamma
-// variates g·exp(lb) of scalarGamma against Gamma(s, 1): E G = s, Var G = s.
+// variates g·exp(lb) as the scalar reference draws them (first attempt by
+// kernel.GammaSampler.Try, completed by kernel.FinishGamma) against
+// Gamma(s, 1), over the shapes of the model's runs: E G = s, Var G = s.
 // The draws are i.i.d., so the sample mean has SE √(s/n), and the mean of
 // (G - s)² has SE √((μ4 - s²)/n) with μ4 = 3s² + 6s. The test allows 4 SE
 // (two-sided normal tail 6e-5 per check, 12 checks). The first attempt
@@ -218,8 +220,9 @@ func TestBetaBinomialGammaMoments(t *testing.T) {
 	for _, s := range []float64{0.3, 1, 2.5, 180, 1e5, 1e6} {
 		var s1, s2 float64
 		for i := 0; i < n; i++ {
-			x := kernel.Normals(lane, 1)[0]
-			g, lb := scalarGamma(lane, s, x, lane.Uniform())
+			gs := kernel.NewGammaSampler(s)
+			x := kernel.Normal(lane)
+			g, lb := kernel.FinishGamma(lane, gs, gs.Try(x, lane.Uniform()))
 			g *= math.Exp(lb)
 			if !(g > 0) || math.IsInf(g, 0) {
 				t.Fatalf("s=%v: draw %v", s, g)

@@ -145,7 +145,7 @@ func (l *sliceLane) move(f *Funcs, rng Rand, x []float64, w *[2]float64, eta0, e
 			x0 := x[d]
 			lo := x0 - l.width*rng.Uniform()
 			hi := lo + l.width
-			j := int(float64(l.maxSteps) * rng.Uniform())
+			j := min(int(float64(l.maxSteps)*rng.Uniform()), l.maxSteps-1) // u may be 1
 			k := l.maxSteps - 1 - j
 			for ; j > 0; j-- {
 				if v, _ := logp(lo, d); !(v > level) {

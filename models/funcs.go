@@ -32,7 +32,8 @@ type Funcs struct {
 // Rand is the random number source of one replicate, given to the
 // functions of Funcs and to explorers.
 type Rand interface {
-	// Uniform returns a uniform draw on (0, 1).
+	// Uniform returns a uniform draw on (0, 1] (exactly 1 with probability
+	// 2⁻⁵³, see asm.UnitOpen).
 	Uniform() float64
 	// Normal returns a standard normal draw.
 	Normal() float64

@@ -68,7 +68,7 @@ type MixtureParams struct {
 //  3. Gibbs for every mean: μ_i ~ N(b_i/p_i, 1/p_i) with precision
 //     p_i = β/τ² + γ n_i/σ² and b_i = β m/τ² + γ Σ_{z_n=i} y_n/σ²,
 //  4. Gibbs for the weights: w ~ Dir(β(α-1) + β n_i + 1), by Gamma
-//     variates (Marsaglia and Tsang, 2000).
+//     variates (kernel.GammaSampler: Marsaglia and Tsang, 2000).
 //
 // Moves 1 and 2 together leave π_η invariant although move 1 alone ignores
 // the labels: move 1 preserves the marginal of (w, μ), and move 2 then

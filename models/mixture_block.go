@@ -54,13 +54,13 @@ func (m *Mixture) NewBlock(spec BlockSpec) Block {
 //
 // Per row, lane j draws, in this order: for the MH proposal's Dirichlet
 // draw K normals (Stream.Normal of K rows) and K uniforms (Stream.Uniform),
-// the first try of each of its Gamma variates, then the numbers of any
-// rejected try (rng.Lane(j)); the MH uniform; N label uniforms; K normals
-// for the means; for the weights' Dirichlet draw K normals and K uniforms,
-// then those of rejected tries (rng.Lane(j)). A lane whose coefficients are
-// improper, or whose proposal parameters are not (mhProposable), draws
-// what is filled for all lanes at once but no more, and an improper lane is
-// otherwise skipped.
+// the first try of each of its Gamma variates, then the numbers of the
+// retries of kernel.FinishGamma (rng.Lane(j); see mixDirichlet); the MH
+// uniform; N label uniforms; K normals for the means; for the weights'
+// Dirichlet draw K normals and K uniforms, then the numbers of its retries
+// (rng.Lane(j)). A lane whose coefficients are improper, or whose proposal
+// parameters are not (mhProposable), draws what is filled for all lanes at
+// once but no more, and an improper lane is otherwise skipped.
 type mixBlock struct {
 	m          *Mixture
 	rows, k, n int
@@ -540,9 +540,9 @@ func (b *mixBlock) moveWeightsGibbs(r, j int, rng *kernel.Stream) {
 	}
 }
 
-// dirichlet fills w with lane j's Dir(conc) draw, from the first normals
-// and uniforms in gz and gu and, for the rare rejected tries, lane j's own
-// numbers.
+// dirichlet fills w with lane j's Dir(conc) draw by mixDirichlet, from the
+// first normals and uniforms in gz and gu and, for the retries of the rare
+// rejected first tries, lane j's own numbers.
 func (b *mixBlock) dirichlet(j int, rng *kernel.Stream, conc, w []float64) {
 	const lanes = layout.Lanes
 	ln := &b.ln[j]

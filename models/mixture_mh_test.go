@@ -144,7 +144,8 @@ func TestMixtureMHLeavesWeightMarginalInvariant(t *testing.T) {
 }
 
 // TestMHProposableRejectsBadParameters checks the guard of move 1: Dirichlet
-// parameters must be finite and at least 1 (the Gamma sampler's domain).
+// parameters must be finite and at least 1, as c(w) always is unless
+// something underflowed (see mhProposable).
 func TestMHProposableRejectsBadParameters(t *testing.T) {
 	cases := []struct {
 		c  []float64

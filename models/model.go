@@ -126,7 +126,8 @@ type Referenced interface {
 // counterpart of a lane of kernel.Stream, drawing the same numbers in the
 // same order.
 type Lane interface {
-	// Uniform returns the next uniform draw on (0, 1).
+	// Uniform returns the next uniform draw on (0, 1] (exactly 1 with
+	// probability 2⁻⁵³, see asm.UnitOpen).
 	Uniform() float64
 }
 

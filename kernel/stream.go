@@ -51,16 +51,19 @@ func splitmix(x *uint64) uint64 {
 
 func checkRows(dst []float64) {
 	if len(dst)%layout.Lanes != 0 {
-		panic("kernel: length is not a multiple of layout.Lanes")
+		panic(errRows)
 	}
 }
 
 // Uniform fills dst, len a multiple of layout.Lanes, with uniform draws on
 // (0, 1]: row k, lane j is lane j's next draw, ((u>>11) + 0.5)·2⁻⁵³ of its
 // next output u (asm.UnitOpen; when u>>11 = 2⁵³-1 the sum rounds up to 2⁵³,
-// so the draw is 1 with probability 2⁻⁵³).
+// so the draw is 1 with probability 2⁻⁵³). Another length panics with
+// "kernel: length is not a multiple of layout.Lanes" and draws nothing.
 func (s *Stream) Uniform(dst []float64) {
 	checkRows(dst)
+	raceWrite(dst)
+	raceWriteState(&s.state)
 	impl.XoshiroUniform(dst, &s.state)
 }
 
@@ -70,15 +73,20 @@ func (s *Stream) Uniform(dst []float64) {
 // uniforms u1 (drawn first) and u2: row 2i = r cos 2πu2 and row 2i+1 =
 // r sin 2πu2 with r = sqrt(-2 log u1); an odd last row takes a whole pair
 // of uniforms and keeps the cosine half. The uniforms are made in
-// registers (asm.XoshiroNormalGeneric), never stored.
+// registers (asm.XoshiroNormalGeneric), never stored. Another length
+// panics with "kernel: length is not a multiple of layout.Lanes" and draws
+// nothing.
 func (s *Stream) Normal(dst []float64) {
 	checkRows(dst)
 	n := len(dst)
 	even := n - n%(2*layout.Lanes)
+	raceWriteState(&s.state)
 	if even > 0 {
+		raceWrite(dst[:even])
 		impl.XoshiroNormal(dst[:even], &s.state)
 	}
 	if even < n {
+		raceWrite(s.tail[:])
 		impl.XoshiroNormal(s.tail[:], &s.state)
 		copy(dst[even:], s.tail[:layout.Lanes])
 	}

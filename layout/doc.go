@@ -23,4 +23,12 @@
 // vectors) and every allocation is 64-byte aligned, so a row is exactly one
 // cache line and the kernels in package asm can use aligned full-width loads
 // with no tail.
+//
+// Sizes are products of extents and Go's int multiplication wraps without
+// a word, so a size computed from a user's extents should be computed by
+// MulInt or Mul, which report overflow. Shape.Validate refuses a shape whose
+// states, Blocks × Chains × Dim × Lanes float64, have more bytes than an
+// int can count, naming the extent (a *ShapeError), and Shape.Elements
+// and Shape.BlockElements give the counts of a valid shape for memory
+// estimates.
 package layout

@@ -1,0 +1,168 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+// panicMessage runs f and returns the value it panicked with, or nil.
+func panicMessage(f func()) (msg any) {
+	defer func() { msg = recover() }()
+	f()
+	return nil
+}
+
+// sentinel fills a buffer that a refused call must leave untouched.
+const sentinel = 0x7ff8dead0000beef
+
+func sentinels(n int) []float64 {
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = math.Float64frombits(sentinel)
+	}
+	return x
+}
+
+func untouched(x []float64) bool {
+	for _, v := range x {
+		if math.Float64bits(v) != sentinel {
+			return false
+		}
+	}
+	return true
+}
+
+// TestGaussEnergyRefusesWrappedLengths checks GaussEnergy on lengths
+// whose product rows·8·dim wraps around in int arithmetic, so that the
+// old check len(z) == n*dim passed on a tiny z and the AVX-512 kernel read
+// out of bounds (issue 13): with n = len(m),
+//
+//	8 × 2⁶²       = 2⁶⁵            ≡ 0 (mod 2⁶⁴)   (run --dim 4611686018427387904)
+//	8 × 2⁶¹       = 2⁶⁴            ≡ 0             (sweep --dims 2305843009213693952)
+//	16 × 2⁶⁰      = 2⁶⁴            ≡ 0
+//	8 × (2⁶¹+1)   = 2⁶⁴ + 8        ≡ 8
+//	8 × (2⁶¹+2)   = 2⁶⁴ + 16       ≡ 16
+//	8 × (1-2⁶¹)   = 8 - 2⁶⁴        ≡ 8             (a negative dim)
+//	24 × ((2⁶⁴+8)/3 = 6148914691236517208) = 2⁶⁵ + 64 ≡ 64
+//
+// and on dim < 1, which the kernels cannot handle (they read the first
+// coordinate unconditionally and count dim down to 0). Every call must
+// panic with the constant message before the assembly runs: no fault, no
+// output written.
+func TestGaussEnergyRefusesWrappedLengths(t *testing.T) {
+	cases := []struct {
+		n, dim, lenZ int
+		want         string
+	}{
+		{8, 1 << 62, 0, errLengths},
+		{8, 1 << 61, 0, errLengths},
+		{16, 1 << 60, 0, errLengths},
+		{8, 1<<61 + 1, 8, errLengths},
+		{8, 1<<61 + 2, 16, errLengths},
+		{8, 1 - 1<<61, 8, errDim},
+		{24, 6148914691236517208, 64, errLengths},
+		{8, math.MaxInt, 0, errLengths},
+		{8, 0, 0, errDim},
+		{0, 0, 0, errDim},
+		{8, -1, 8, errDim},
+		{8, math.MinInt, 0, errDim},
+		// Plain mismatches: z a row short, a row long, one value long.
+		{16, 3, 16*3 - 8, errLengths},
+		{16, 3, 16*3 + 8, errLengths},
+		{16, 3, 16*3 + 1, errLengths},
+		{0, 5, 8, errLengths},
+	}
+	forEachImpl(t, func(name string) {
+		for _, c := range cases {
+			w0, w1, first := sentinels(c.n), sentinels(c.n), sentinels(c.n)
+			m, s, z := make([]float64, c.n), make([]float64, c.n), make([]float64, c.lenZ)
+			got := panicMessage(func() { GaussEnergy(w0, w1, first, m, s, z, c.dim, 0, 0, 1, 1) })
+			what := fmt.Sprintf("%s: n=%d dim=%d len(z)=%d", name, c.n, c.dim, c.lenZ)
+			if got != c.want {
+				t.Errorf("%s: panic %v, want %q", what, got, c.want)
+			}
+			if !untouched(w0) || !untouched(w1) || !untouched(first) {
+				t.Errorf("%s: refused call wrote its outputs", what)
+			}
+		}
+	})
+}
+
+// TestWrappedLengthsWouldPassTheNaiveCheck checks that the adversarial
+// cases above are adversarial: n*dim in Go's wrapping int arithmetic
+// equals the tiny len(z), which is what let the old check pass.
+func TestWrappedLengthsWouldPassTheNaiveCheck(t *testing.T) {
+	for _, c := range []struct{ n, dim, lenZ int }{
+		{8, 1 << 62, 0}, {8, 1 << 61, 0}, {16, 1 << 60, 0}, {8, 1<<61 + 1, 8},
+		{8, 1<<61 + 2, 16}, {8, 1 - 1<<61, 8}, {24, 6148914691236517208, 64},
+	} {
+		n, dim := c.n, c.dim // variables: a constant product would not compile
+		if n*dim != c.lenZ {
+			t.Errorf("%d*%d wraps to %d, not %d", n, dim, n*dim, c.lenZ)
+		}
+	}
+}
+
+// TestSwapAlphaRefusesBadLengths checks every way the six lengths of
+// SwapAlpha can disagree: each slice a value short or long, a row short
+// or long, empty, and alpha and rej not a whole number of rows.
+func TestSwapAlphaRefusesBadLengths(t *testing.T) {
+	const rows = 3
+	n := rows * L
+	forEachImpl(t, func(name string) {
+		for arg := 0; arg < 6; arg++ {
+			for _, delta := range []int{-L, -1, 1, L, math.MinInt} {
+				lens := [6]int{n, n, n + L, n + L, n + L, n + L}
+				lens[arg] += delta
+				if delta == math.MinInt {
+					lens[arg] = 0
+				}
+				if lens[arg] < 0 {
+					continue
+				}
+				x := make([][]float64, 6)
+				for i := range x {
+					x[i] = sentinels(lens[i])
+				}
+				got := panicMessage(func() { SwapAlpha(x[0], x[1], x[2], x[3], x[4], x[5]) })
+				if got != errLengths {
+					t.Errorf("%s: lengths %v: panic %v, want %q", name, lens, got, errLengths)
+				}
+				if !untouched(x[0]) || !untouched(x[1]) {
+					t.Errorf("%s: lengths %v: refused call wrote alpha or rej", name, lens)
+				}
+			}
+		}
+		// alpha and rej of 5 values, the others of 13: consistent but not
+		// whole rows.
+		a, r := sentinels(5), sentinels(5)
+		e := make([]float64, 5+L)
+		if got := panicMessage(func() { SwapAlpha(a, r, e, e, e, e) }); got != errLengths {
+			t.Errorf("%s: 5 values: panic %v, want %q", name, got, errLengths)
+		}
+	})
+}
+
+// TestFillsRefuseBadLengths checks that Uniform and Normal refuse lengths
+// that are not whole rows, with the constant message, and draw nothing.
+func TestFillsRefuseBadLengths(t *testing.T) {
+	forEachImpl(t, func(name string) {
+		for _, n := range []int{1, 7, 9, 15, 17, 23} {
+			for _, fill := range []struct {
+				name string
+				f    func(*Stream, []float64)
+			}{{"Uniform", (*Stream).Uniform}, {"Normal", (*Stream).Normal}} {
+				s := NewStream(1, 0)
+				before := *s
+				dst := sentinels(n)
+				if got := panicMessage(func() { fill.f(s, dst) }); got != errRows {
+					t.Errorf("%s: %s(len %d): panic %v, want %q", name, fill.name, n, got, errRows)
+				}
+				if *s != before || !untouched(dst) {
+					t.Errorf("%s: %s(len %d): refused call drew numbers", name, fill.name, n)
+				}
+			}
+		}
+	})
+}

@@ -3,10 +3,12 @@ package benchmarks
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
@@ -19,15 +21,15 @@ import (
 type Workload struct {
 	Dim, Chains, Replicates, Iterations int
 	Sigma                               float64
-	Workers                             int
+	Workers                             int // worker goroutines; 0 means all CPUs
 	Repeats                             int
 	Seed                                uint64
 }
 
 // DefaultWorkload is the high-dimensional Gaussian of the paper's Figure 5
-// at d = 256: ⌈15√d⌉ = 240 chains, σ = 0.1, 64 replicates.
+// at d = 256: ⌈15√d⌉ = 240 chains, σ = 0.1, 64 replicates, all CPUs.
 func DefaultWorkload() Workload {
-	return Workload{Dim: 256, Chains: 240, Replicates: 64, Iterations: 50, Sigma: 0.1, Workers: runtime.NumCPU(), Repeats: 5, Seed: 1}
+	return Workload{Dim: 256, Chains: 240, Replicates: 64, Iterations: 50, Sigma: 0.1, Workers: 0, Repeats: 5, Seed: 1}
 }
 
 // Elements is the number of replicate × chain × coordinate steps of one
@@ -63,6 +65,10 @@ type Report struct {
 	TuningSamples       []float64
 	TunedScans          int
 	TunedScanIterations int
+
+	// Interrupted reports that the context was done before every repeat
+	// ran; the medians are over the repeats completed.
+	Interrupted bool
 }
 
 // WorkerSpeedup is OneWorkerNs / EngineNs: how much faster the engine runs
@@ -90,57 +96,53 @@ func (r *Report) ChainStepsPerSecond() float64 {
 // high-dimensional experiment runs 50,000 iterations in 500 scans.
 const tunedScanIterations = 100
 
-// Run times the engine, the scalar engine and the roofline, interleaved,
-// Repeats times each, and reports medians.
-func Run(ctx context.Context, w Workload) (*Report, error) {
+// Configs returns the engine configurations Run times: the workload with
+// its workers, with one worker, and the tuned run of TunedScans scans
+// (schedule and K = 4 path) that measures the tuning fraction. A caller
+// can estimate their memory (batch.EstimateMemory) before running them.
+func (w Workload) Configs() (engine, oneWorker, tuned batch.Config, err error) {
 	g, err := models.NewGaussian(w.Dim, -1, 1, w.Sigma, w.Sigma)
+	if err != nil {
+		return engine, oneWorker, tuned, err
+	}
+	engine = batch.Config{Model: g, Chains: w.Chains, Replicates: w.Replicates, Iterations: w.Iterations, Scans: 1,
+		Knots: 1, Seed: w.Seed, Workers: w.Workers}
+	oneWorker = engine
+	oneWorker.Workers = 1
+	tuned = engine
+	tuned.Scans, tuned.Iterations = 2, 2*tunedScanIterations
+	tuned.TuneSchedule, tuned.TunePath, tuned.Knots, tuned.LearningRate = true, true, 4, 0.2
+	return engine, oneWorker, tuned, nil
+}
+
+// Run times the engine, the scalar engine and the roofline, interleaved,
+// Repeats times each, and reports medians. Workers 0 means all CPUs.
+//
+// When ctx is done Run stops within milliseconds (the engine's runs, the
+// scalar engine and the roofline all check it) and returns the medians of
+// the repeats completed so far with Interrupted set, and a nil error; a
+// report with no completed repeat has NaN medians.
+func Run(ctx context.Context, w Workload) (*Report, error) {
+	if w.Workers == 0 {
+		w.Workers = runtime.NumCPU()
+	}
+	cfg, one, tuned, err := w.Configs()
 	if err != nil {
 		return nil, err
 	}
-	cfg := batch.Config{Model: g, Chains: w.Chains, Replicates: w.Replicates, Iterations: w.Iterations, Scans: 1,
-		Knots: 1, Seed: w.Seed, Workers: w.Workers}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	one := cfg
-	one.Workers = 1
-	tuned := cfg
-	tuned.Scans, tuned.Iterations = 2, 2*tunedScanIterations
-	tuned.TuneSchedule, tuned.TunePath, tuned.Knots, tuned.LearningRate = true, true, 4, 0.2
 	rep := &Report{Workload: w, CPU: cpuModel(), GoVersion: runtime.Version(), KernelImpl: kernel.Impl(),
 		TunedScans: tuned.Scans, TunedScanIterations: tunedScanIterations}
 	elems := w.Elements()
-	for i := 0; i < w.Repeats; i++ {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		res, err := batch.Run(ctx, cfg, nil)
-		if err != nil {
-			return nil, err
-		}
-		rep.EngineSamples = append(rep.EngineSamples, float64(res.Elapsed.Nanoseconds())/elems)
-
-		if w.Workers > 1 {
-			res, err := batch.Run(ctx, one, nil)
-			if err != nil {
+	for i := 0; i < w.Repeats && !rep.Interrupted; i++ {
+		if err := rep.repeat(ctx, w, cfg, one, tuned, elems); err != nil {
+			if ctx.Err() == nil {
 				return nil, err
 			}
-			rep.OneWorkerSamples = append(rep.OneWorkerSamples, float64(res.Elapsed.Nanoseconds())/elems)
+			rep.Interrupted = true
 		}
-
-		res, err = batch.Run(ctx, tuned, nil)
-		if err != nil {
-			return nil, err
-		}
-		rep.TuningSamples = append(rep.TuningSamples, res.TuningFraction)
-
-		t0 := time.Now()
-		ScalarGaussian(w.Replicates, w.Chains, w.Dim, w.Iterations, -1, 1, w.Sigma, w.Seed)
-		rep.ScalarSamples = append(rep.ScalarSamples, float64(time.Since(t0).Nanoseconds())/elems)
-
-		t0 = time.Now()
-		Roofline(w)
-		rep.RooflineSamples = append(rep.RooflineSamples, float64(time.Since(t0).Nanoseconds())/elems)
 	}
 	rep.EngineNs = median(rep.EngineSamples)
 	rep.ScalarNs = median(rep.ScalarSamples)
@@ -153,19 +155,79 @@ func Run(ctx context.Context, w Workload) (*Report, error) {
 	return rep, nil
 }
 
+// repeat times one repeat of the three (and the one-worker engine and the
+// tuned run) and appends its samples to the report; an interrupted repeat
+// appends nothing and returns ctx's error.
+func (rep *Report) repeat(ctx context.Context, w Workload, cfg, one, tuned batch.Config, elems float64) error {
+	timed := func(c batch.Config) (*batch.Result, error) {
+		res, err := batch.Run(ctx, c, nil)
+		if err == nil && res.Interrupted {
+			err = ctx.Err()
+			if err == nil {
+				err = context.Canceled
+			}
+		}
+		return res, err
+	}
+	res, err := timed(cfg)
+	if err != nil {
+		return err
+	}
+	engine := float64(res.Elapsed.Nanoseconds()) / elems
+	oneWorker := math.NaN()
+	if w.Workers > 1 {
+		res, err := timed(one)
+		if err != nil {
+			return err
+		}
+		oneWorker = float64(res.Elapsed.Nanoseconds()) / elems
+	}
+	res, err = timed(tuned)
+	if err != nil {
+		return err
+	}
+	tuning := res.TuningFraction
+
+	t0 := time.Now()
+	if _, err := ScalarGaussian(ctx, w.Replicates, w.Chains, w.Dim, w.Iterations, -1, 1, w.Sigma, w.Seed); err != nil {
+		return err
+	}
+	scalar := float64(time.Since(t0).Nanoseconds()) / elems
+
+	t0 = time.Now()
+	if err := Roofline(ctx, w); err != nil {
+		return err
+	}
+	roofline := float64(time.Since(t0).Nanoseconds()) / elems
+
+	rep.EngineSamples = append(rep.EngineSamples, engine)
+	if w.Workers > 1 {
+		rep.OneWorkerSamples = append(rep.OneWorkerSamples, oneWorker)
+	}
+	rep.TuningSamples = append(rep.TuningSamples, tuning)
+	rep.ScalarSamples = append(rep.ScalarSamples, scalar)
+	rep.RooflineSamples = append(rep.RooflineSamples, roofline)
+	return nil
+}
+
 // Roofline draws the normals and runs the energy FMA stream for the same
-// number of elements as the engine, with the same worker count and no
-// engine logic (no swaps, no bookkeeping, no permutations).
-func Roofline(w Workload) {
+// number of elements as the engine, with the same worker count (0: all
+// CPUs) and no engine logic (no swaps, no bookkeeping, no permutations).
+// Its workers check ctx every checkElements elements or so and return
+// ctx's error once it is done.
+func Roofline(ctx context.Context, w Workload) error {
 	blocks := (w.Replicates + layout.Lanes - 1) / layout.Lanes
 	workers := w.Workers
-	if workers > blocks {
-		workers = blocks
+	if workers <= 0 {
+		workers = runtime.NumCPU()
 	}
-	done := make(chan struct{})
+	workers = min(workers, blocks)
+	every := checkEvery(1, w.Dim)
+	var wg sync.WaitGroup
 	for k := 0; k < workers; k++ {
+		wg.Add(1)
 		go func(k int) {
-			defer func() { done <- struct{}{} }()
+			defer wg.Done()
 			lo, hi := k*blocks/workers, (k+1)*blocks/workers
 			z := layout.Float64s(w.Dim * layout.Lanes)
 			m := layout.Float64s(layout.Lanes)
@@ -176,10 +238,14 @@ func Roofline(w Workload) {
 			for i := range s {
 				s[i] = w.Sigma
 			}
+			step := 0
 			for b := lo; b < hi; b++ {
 				rng := kernel.NewStream(w.Seed, b*layout.Lanes)
 				for it := 0; it < w.Iterations; it++ {
 					for c := 0; c < w.Chains; c++ {
+						if step++; step%every == 0 && ctx.Err() != nil {
+							return
+						}
 						rng.Normal(z)
 						kernel.GaussEnergy(w0, w1, first, m, s, z, w.Dim, -1, 1, 50, 50)
 					}
@@ -187,17 +253,17 @@ func Roofline(w Workload) {
 			}
 		}(k)
 	}
-	for k := 0; k < workers; k++ {
-		<-done
-	}
+	wg.Wait()
+	return ctx.Err()
 }
 
+// median returns the median of xs, NaN when xs is empty.
 func median(xs []float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	n := len(s)
 	if n == 0 {
-		return 0
+		return math.NaN()
 	}
 	if n%2 == 1 {
 		return s[n/2]

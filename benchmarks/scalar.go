@@ -1,6 +1,7 @@
 package benchmarks
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 )
@@ -10,8 +11,10 @@ import (
 // schedule, one replicate after another, for iters iterations, and
 // returns the total number of round trips. It is the reference a user
 // would write: math/rand/v2 (PCG seeded with (seed, replicate)),
-// NormFloat64, math.Exp, and plain loops.
-func ScalarGaussian(replicates, chains, dim, iters int, mu0, mu1, sigma float64, seed uint64) int {
+// NormFloat64, math.Exp, and plain loops. It checks ctx every
+// checkElements elements or so (a fraction of a millisecond) and returns
+// ctx's error, with the round trips so far, once ctx is done.
+func ScalarGaussian(ctx context.Context, replicates, chains, dim, iters int, mu0, mu1, sigma float64, seed uint64) (int, error) {
 	trips := 0
 	x := make([]float64, dim)
 	w0 := make([]float64, chains)
@@ -20,6 +23,7 @@ func ScalarGaussian(replicates, chains, dim, iters int, mu0, mu1, sigma float64,
 	leftZero := make([]bool, chains)
 	reachedTop := make([]bool, chains)
 	h := 0.5 / (sigma * sigma)
+	every := checkEvery(chains, dim)
 	for b := 0; b < replicates; b++ {
 		rng := rand.New(rand.NewPCG(seed, uint64(b)))
 		for n := range rep {
@@ -28,6 +32,11 @@ func ScalarGaussian(replicates, chains, dim, iters int, mu0, mu1, sigma float64,
 		}
 		leftZero[0] = true
 		for m := 1; m <= iters; m++ {
+			if m%every == 0 {
+				if err := ctx.Err(); err != nil {
+					return trips, err
+				}
+			}
 			// Local exploration: exact draws from π_t = N(μ_t, σ²).
 			for n := 0; n < chains; n++ {
 				t := float64(n) / float64(chains-1)
@@ -61,5 +70,18 @@ func ScalarGaussian(replicates, chains, dim, iters int, mu0, mu1, sigma float64,
 			leftZero[rep[0]] = true
 		}
 	}
-	return trips
+	return trips, nil
+}
+
+// checkElements is the number of elements (replicate × chain × coordinate
+// steps, about a nanosecond each) between two checks of the context.
+const checkElements = 1 << 16
+
+// checkEvery returns how many iterations of chains × dim elements make up
+// about checkElements, at least 1.
+func checkEvery(chains, dim int) int {
+	if chains < 1 || dim < 1 || chains > checkElements || dim > checkElements {
+		return 1
+	}
+	return max(1, checkElements/(chains*dim))
 }

@@ -25,19 +25,25 @@ type Gaussian struct {
 }
 
 // NewGaussian returns the Gaussian model, or an error naming the first bad
-// parameter.
+// parameter: dim below 1, a mean outside ±MaxGaussianMean, a standard
+// deviation outside [MinGaussianSigma, MaxGaussianSigma], or parameters
+// whose energy scale exceeds MaxGaussianEnergy.
 func NewGaussian(dim int, mu0, mu1, sigma0, sigma1 float64) (*Gaussian, error) {
+	inSigma := func(s float64) bool { return s >= MinGaussianSigma && s <= MaxGaussianSigma }
 	switch {
 	case dim < 1:
 		return nil, fmt.Errorf("dim must be at least 1, got %d", dim)
-	case !finite(mu0):
-		return nil, fmt.Errorf("mu0 must be finite, got %v", mu0)
-	case !finite(mu1):
-		return nil, fmt.Errorf("mu1 must be finite, got %v", mu1)
-	case !(sigma0 > 0) || !finite(sigma0):
-		return nil, fmt.Errorf("sigma0 must be positive and finite, got %v", sigma0)
-	case !(sigma1 > 0) || !finite(sigma1):
-		return nil, fmt.Errorf("sigma1 must be positive and finite, got %v", sigma1)
+	case !(math.Abs(mu0) <= MaxGaussianMean):
+		return nil, fmt.Errorf("mu0 must be in [-1e100, 1e100], got %v", mu0)
+	case !(math.Abs(mu1) <= MaxGaussianMean):
+		return nil, fmt.Errorf("mu1 must be in [-1e100, 1e100], got %v", mu1)
+	case !inSigma(sigma0):
+		return nil, fmt.Errorf("sigma0 must be in [1e-100, 1e100], got %v", sigma0)
+	case !inSigma(sigma1):
+		return nil, fmt.Errorf("sigma1 must be in [1e-100, 1e100], got %v", sigma1)
+	case GaussianEnergyScale(dim, mu0, mu1, sigma0, sigma1) > 300:
+		return nil, fmt.Errorf("the energies of dim %d, mu0 %v, mu1 %v, sigma0 %v, sigma1 %v would reach 1e%.0f, beyond 1e300", dim, mu0, mu1, sigma0, sigma1,
+			GaussianEnergyScale(dim, mu0, mu1, sigma0, sigma1))
 	}
 	return &Gaussian{Dim: dim, Mu0: mu0, Mu1: mu1, Sigma0: sigma0, Sigma1: sigma1}, nil
 }

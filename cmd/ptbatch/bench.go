@@ -3,14 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/benchmarks"
 	"github.com/ptbatch/ptbatch/kernel"
 )
@@ -20,55 +20,106 @@ import (
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	w := benchmarks.DefaultWorkload()
 	var jsonOut bool
-	impl := kernel.Impl()
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.IntVar(&w.Dim, "dim", w.Dim, "Gaussian dimension d")
-	fs.IntVar(&w.Chains, "chains", w.Chains, "number of chains (the paper's ⌈15√d⌉ = 240 at d = 256)")
-	fs.IntVar(&w.Replicates, "replicates", w.Replicates, "independent replicates (SIMD lanes)")
-	fs.IntVar(&w.Iterations, "iterations", w.Iterations, "iterations per timed run")
-	fs.Float64Var(&w.Sigma, "sigma", w.Sigma, "standard deviation of reference and target")
-	fs.IntVar(&w.Workers, "workers", w.Workers, "engine and roofline worker goroutines (the scalar engine uses one)")
-	fs.IntVar(&w.Repeats, "repeats", w.Repeats, "timed runs of each of the three, interleaved; medians are reported")
-	fs.Uint64Var(&w.Seed, "seed", w.Seed, "random seed")
-	fs.BoolVar(&jsonOut, "json", false, "print one JSON object")
-	fs.StringVar(&impl, "impl", impl, "kernel implementation: "+strings.Join(kernel.Impls(), ", ")+" (default: the fastest this CPU has)")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			fmt.Fprintln(stdout, "Usage: ptbatch bench [flags]\n\nTimes (a) the engine, (b) a plain scalar engine (math/rand/v2, one replicate at a time)\nand (c) a roofline microkernel (normals + energy FMA stream only) on the same Gaussian workload.\n\nFlags:")
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return errHelp
-		}
-		return usagef("%v", err)
+	var maxMemory int64
+	impl := ""
+	c := newCmdFlags("bench")
+	c.Int(&w.Dim, "dim", w.Dim, "Gaussian dimension d")
+	c.Int(&w.Chains, "chains", w.Chains, "number of chains (the paper's ⌈15√d⌉ = 240 at d = 256)")
+	c.Int(&w.Replicates, "replicates", w.Replicates, "independent replicates (SIMD lanes)")
+	c.Int(&w.Iterations, "iterations", w.Iterations, "iterations per timed run")
+	c.Float64(&w.Sigma, "sigma", w.Sigma, "standard deviation of reference and target, in [1e-100, 1e100]")
+	c.Int(&w.Workers, "workers", w.Workers, "engine and roofline worker goroutines, at most one per block of 8 replicates; the scalar engine uses one (default 0: all CPUs)")
+	c.Int(&w.Repeats, "repeats", w.Repeats, "timed runs of each of the three, interleaved; medians are reported")
+	c.Uint64(&w.Seed, "seed", w.Seed, "random seed")
+	c.Bool(&jsonOut, "json", false, "print one JSON object")
+	c.String(&impl, "impl", "", "kernel implementation: "+strings.Join(kernel.Impls(), ", ")+" (default: the fastest this CPU has, "+kernel.Impl()+")")
+	c.Size(&maxMemory, "max-memory", "refuse workloads whose estimated memory exceeds this size, such as 512MiB or 4GiB (default: the available memory)")
+	intro := "Usage: ptbatch bench [flags]\n\nTimes (a) the engine, (b) a plain scalar engine (math/rand/v2, one replicate at a time)\nand (c) a roofline microkernel (normals + energy FMA stream only) on the same Gaussian workload."
+	if err := c.parse(args, stdout, intro); err != nil {
+		return err
+	}
+	if err := c.checkFinite(); err != nil {
+		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return usagef("unexpected argument %q", fs.Arg(0))
-	case w.Dim < 1:
-		return usagef("invalid --dim %d: need at least 1", w.Dim)
 	case w.Chains < 2:
-		return usagef("invalid --chains %d: need at least 2", w.Chains)
+		return c.bad("chains", "need at least 2")
+	case w.Chains > maxChains:
+		return c.bad("chains", "at most %d chains (replica numbers are 32-bit)", maxChains)
 	case w.Replicates < 1:
-		return usagef("invalid --replicates %d: need at least 1", w.Replicates)
+		return c.bad("replicates", "need at least 1")
 	case w.Iterations < 1:
-		return usagef("invalid --iterations %d: need at least 1", w.Iterations)
-	case !(w.Sigma > 0) || math.IsInf(w.Sigma, 0):
-		return usagef("invalid --sigma %v: must be positive and finite", w.Sigma)
-	case w.Workers < 1:
-		return usagef("invalid --workers %d: need at least 1", w.Workers)
+		return c.bad("iterations", "need at least 1")
+	case w.Workers < 0:
+		return c.bad("workers", "need 0 (all CPUs) or more")
 	case w.Repeats < 1:
-		return usagef("invalid --repeats %d: need at least 1", w.Repeats)
+		return c.bad("repeats", "need at least 1")
+	}
+	if err := checkGaussian(c, gaussFlags{dim: "dim", sigma0: "sigma", sigma1: "sigma"}, c.show("dim"), w.Dim, -1, 1, w.Sigma, w.Sigma); err != nil {
+		return err
+	}
+	if impl == "" {
+		impl = kernel.Impl()
+	} else if !slices.Contains(kernel.Impls(), impl) {
+		return c.bad("impl", "want one of %s", strings.Join(kernel.Impls(), ", "))
+	}
+	w.Workers = effectiveWorkers(w.Workers, w.Replicates)
+	if err := checkBenchMemory(c, w, maxMemory); err != nil {
+		return err
 	}
 	restore, err := kernel.SetImpl(impl)
 	if err != nil {
-		return usagef("invalid --impl %q: want one of %s", impl, strings.Join(kernel.Impls(), ", "))
+		return c.bad("impl", "want one of %s", strings.Join(kernel.Impls(), ", "))
 	}
 	defer restore()
 	rep, err := benchmarks.Run(ctx, w)
 	if err != nil {
 		return err
 	}
+	if rep.Interrupted && len(rep.EngineSamples) == 0 {
+		return interruptedf("interrupted before the first repeat ended; nothing to report")
+	}
+	if err := writeBench(stdout, w, rep, jsonOut); err != nil {
+		return err
+	}
+	if rep.Interrupted {
+		return interruptedf("interrupted after %d of %d repeats; the report is over the repeats completed", len(rep.EngineSamples), w.Repeats)
+	}
+	return nil
+}
+
+// checkBenchMemory refuses a workload whose largest run (the engine, or
+// the tuned run), the roofline's buffers and the samples of every repeat
+// do not fit in the memory limit.
+func checkBenchMemory(c *cmdFlags, w benchmarks.Workload, maxMemory int64) error {
+	cfg, _, tuned, err := w.Configs()
+	if err != nil {
+		return usagef("bench: %v", err)
+	}
+	need, err := batch.EstimateMemory(cfg)
+	if err == nil {
+		var t, extra int64
+		if t, err = batch.EstimateMemory(tuned); err == nil {
+			need = max(need, t)
+			// The roofline's normals per worker, and the scalar engine's
+			// state and arrays.
+			if extra, err = mulBytes(int64(w.Workers)+1, int64(w.Dim), 8*8); err == nil {
+				if need, err = addBytes(need, extra); err == nil {
+					if extra, err = mulBytes(int64(w.Repeats), 6*8); err == nil {
+						need, err = addBytes(need, extra)
+					}
+				}
+			}
+		}
+	}
+	return checkMemory(c, maxMemory, need, err, []sizeFlag{
+		{"dim", float64(w.Dim), 256}, {"chains", float64(w.Chains), 240}, {"replicates", float64(w.Replicates), 64},
+		{"repeats", float64(w.Repeats), 5},
+	})
+}
+
+// writeBench prints the report as JSON or as a table.
+func writeBench(stdout io.Writer, w benchmarks.Workload, rep *benchmarks.Report, jsonOut bool) error {
 	if jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -92,11 +143,17 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			"engine_samples_ns":              rep.EngineSamples,
 			"scalar_samples_ns":              rep.ScalarSamples,
 			"roofline_samples_ns":            rep.RooflineSamples,
+			"repeats_completed":              len(rep.EngineSamples),
+			"interrupted":                    rep.Interrupted,
 		})
 	}
 	fmt.Fprintf(stdout, "cpu: %s, %s, kernels %s, %d workers\n", rep.CPU, rep.GoVersion, rep.KernelImpl, w.Workers)
-	fmt.Fprintf(stdout, "workload: gaussian d=%d, %d chains, %d replicates, σ=%g, %d iterations, median of %d\n\n",
-		w.Dim, w.Chains, w.Replicates, w.Sigma, w.Iterations, w.Repeats)
+	done := fmt.Sprint(len(rep.EngineSamples))
+	if rep.Interrupted {
+		done = fmt.Sprintf("%d of %d repeats (interrupted)", len(rep.EngineSamples), w.Repeats)
+	}
+	fmt.Fprintf(stdout, "workload: gaussian d=%d, %d chains, %d replicates, σ=%g, %d iterations, median of %s\n\n",
+		w.Dim, w.Chains, w.Replicates, w.Sigma, w.Iterations, done)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tns/element\tchain-steps/s\tratio\t")
 	cs := func(ns float64) float64 { return 1e9 / (ns * float64(w.Dim)) }

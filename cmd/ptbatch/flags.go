@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/layout"
 	"github.com/ptbatch/ptbatch/models"
 )
 
@@ -33,6 +33,7 @@ type runFlags struct {
 	quiet      bool
 	keepScans  int
 	thin       int
+	maxMemory  int64
 
 	// gaussian
 	dim                      int
@@ -43,99 +44,208 @@ type runFlags struct {
 	successProb      float64
 	successes, total int64
 
-	set map[string]bool // flags given on the command line
+	flags    *cmdFlags
+	warnings []string // printed on stderr once every check has passed
 }
+
+// maxChains is the largest number of chains: the index process stores
+// replica numbers as int32.
+const maxChains = math.MaxInt32
 
 // newRunFlagSet declares every flag of `ptbatch run` with its help text.
-func newRunFlagSet(f *runFlags) *flag.FlagSet {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.model, "model", "gaussian", "target model: gaussian, betabinomial, galaxy (6-component mixture on the galaxy velocities) or mixture (2 components, 1000 simulated points)")
-	fs.IntVar(&f.chains, "chains", 50, "number of chains N+1 (schedule points t_0=0 … t_N=1), at least 2")
-	fs.StringVar(&f.algorithm, "algorithm", "nrpt", "communication: nrpt (deterministic even/odd swaps) or reversible (fair coin per iteration)")
-	fs.StringVar(&f.path, "path", "linear", "annealing path: linear, or spline (K-knot spline tuned by the SKL surrogate)")
-	fs.IntVar(&f.knots, "knots", 4, "number K of spline segments for --path spline (K=1 is the linear path)")
-	fs.Float64Var(&f.lr, "lr", 0.2, "Adagrad learning rate of the spline knots (--path spline)")
-	fs.StringVar(&f.gradient, "gradient", "block", "SKL gradient covariance: block (within-chain, lower variance) or full (the paper's matrix form)")
-	fs.IntVar(&f.iterations, "iterations", 45000, "total iterations (one local exploration + one communication step of every chain)")
-	fs.IntVar(&f.scans, "scans", 150, "number of equal scans; the schedule (and path) are tuned after each; must divide --iterations")
-	fs.IntVar(&f.replicates, "replicates", 10, "number of independent replicate runs")
-	fs.Uint64Var(&f.seed, "seed", 1, "random seed; replicate b uses the stream of (seed, b)")
-	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "worker goroutines sharding the replicates")
-	fs.BoolVar(&f.pin, "pin", false, "pin workers to CPUs, NUMA nodes interleaved (Linux)")
-	fs.BoolVar(&f.tuneSched, "tune-schedule", true, "tune the schedule after every scan (eq. equicrit); default true for nrpt, false for reversible")
-	fs.BoolVar(&f.jsonOut, "json", false, "print one JSON object instead of the table")
-	fs.StringVar(&f.out, "out", "", "directory for CSV files: per-scan statistics, final knots and schedules, and samples.csv (the kept target-chain states, written as each scan ends)")
-	fs.IntVar(&f.keepScans, "keep-scans", 0, "number of final scans whose target-chain states are kept as samples (samples.csv, target_means); 0 means the last half")
-	fs.IntVar(&f.thin, "thin", 1, "keep the target-chain state of every --thin-th iteration in samples.csv")
-	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
+func newRunFlagSet(f *runFlags) *cmdFlags {
+	c := newCmdFlags("run")
+	c.String(&f.model, "model", "gaussian", "target model: gaussian, betabinomial, galaxy (6-component mixture on the galaxy velocities) or mixture (2 components, 1000 simulated points)")
+	c.Int(&f.chains, "chains", 50, "number of chains N+1 (schedule points t_0=0 … t_N=1), from 2 to 2147483647")
+	c.String(&f.algorithm, "algorithm", "nrpt", "communication: nrpt (deterministic even/odd swaps) or reversible (fair coin per iteration)")
+	c.String(&f.path, "path", "linear", "annealing path: linear, or spline (K-knot spline tuned by the SKL surrogate)")
+	c.Int(&f.knots, "knots", 4, "--path spline: number K of spline segments, at most --chains − 1 (K=1 is the linear path)")
+	c.Float64(&f.lr, "lr", 0.2, "--path spline with K ≥ 2: Adagrad learning rate of the spline knots")
+	c.String(&f.gradient, "gradient", "block", "--path spline with K ≥ 2: SKL gradient covariance, block (within-chain, lower variance) or full (the paper's matrix form)")
+	c.Int(&f.iterations, "iterations", 45000, "total iterations (one local exploration + one communication step of every chain)")
+	c.Int(&f.scans, "scans", 150, "number of equal scans; the schedule (and path) are tuned after each; must divide --iterations")
+	c.Int(&f.replicates, "replicates", 10, "number of independent replicate runs")
+	c.Uint64(&f.seed, "seed", 1, "random seed; replicate b uses the stream of (seed, b)")
+	c.Int(&f.workers, "workers", 0, "worker goroutines sharding the replicates, at most one per block of 8 replicates (default 0: all CPUs)")
+	c.Bool(&f.pin, "pin", false, "pin workers to CPUs, NUMA nodes interleaved (Linux)")
+	c.Bool(&f.tuneSched, "tune-schedule", true, "tune the schedule after every scan (eq. equicrit) (default true for nrpt, false for reversible)")
+	c.Bool(&f.jsonOut, "json", false, "print one JSON object instead of the table")
+	c.String(&f.out, "out", "", "directory for CSV files: per-scan statistics, final knots and schedules, and samples.csv (the kept target-chain states, written as each scan ends)")
+	c.Int(&f.keepScans, "keep-scans", 0, "--json or --out: number of final scans whose target-chain states are kept as samples (samples.csv, target_means) (default 0: the last half)")
+	c.Int(&f.thin, "thin", 1, "--out: keep the target-chain state of every --thin-th iteration in samples.csv")
+	c.Bool(&f.quiet, "quiet", false, "no progress lines on stderr")
+	c.Size(&f.maxMemory, "max-memory", "refuse runs whose estimated memory exceeds this size, such as 512MiB or 4GiB (default: the available memory)")
 
-	fs.IntVar(&f.dim, "dim", 1, "gaussian: dimension d")
-	fs.Float64Var(&f.mu0, "mu0", -1, "gaussian: reference mean (every coordinate)")
-	fs.Float64Var(&f.mu1, "mu1", 1, "gaussian: target mean (every coordinate)")
-	fs.Float64Var(&f.sigma0, "sigma0", 0.01, "gaussian: reference standard deviation")
-	fs.Float64Var(&f.sigma1, "sigma1", 0.01, "gaussian: target standard deviation")
+	c.section("--model gaussian: reference N(μ0·1, σ0² I), target N(μ1·1, σ1² I)")
+	c.Int(&f.dim, "dim", 1, "dimension d")
+	c.Float64(&f.mu0, "mu0", -1, "reference mean (every coordinate), in [-1e100, 1e100]")
+	c.Float64(&f.mu1, "mu1", 1, "target mean (every coordinate), in [-1e100, 1e100]")
+	c.Float64(&f.sigma0, "sigma0", 0.01, "reference standard deviation, in [1e-100, 1e100]")
+	c.Float64(&f.sigma1, "sigma1", 0.01, "target standard deviation, in [1e-100, 1e100]")
 
-	fs.Float64Var(&f.priorA, "prior-a", 180, "betabinomial: prior Beta(a, b) shape a")
-	fs.Float64Var(&f.priorB, "prior-b", 840, "betabinomial: prior Beta(a, b) shape b")
-	fs.IntVar(&f.draws, "draws", 2000, "betabinomial: number of Binomial observations simulated from the seed")
-	fs.IntVar(&f.trials, "trials", 100, "betabinomial: trials per observation")
-	fs.Float64Var(&f.successProb, "success-prob", 0.7, "betabinomial: success probability of the simulated data")
-	fs.Int64Var(&f.successes, "successes", -1, "betabinomial: give the data directly as total successes S (with --total-trials) instead of simulating; S=140000 of 200000 reproduces the paper's Beta(140180, 60840)")
-	fs.Int64Var(&f.total, "total-trials", -1, "betabinomial: total trials R for --successes")
-	return fs
+	c.section("--model betabinomial: prior Beta(a, b), binomial data simulated from --seed or given as totals")
+	c.Float64(&f.priorA, "prior-a", 180, "prior shape a, in [1e-6, 1e15]")
+	c.Float64(&f.priorB, "prior-b", 840, "prior shape b, in [1e-6, 1e15]")
+	c.Int(&f.draws, "draws", 2000, "number of Binomial observations simulated from the seed")
+	c.Int(&f.trials, "trials", 100, "trials per observation (--draws × --trials at most 1e9)")
+	c.Float64(&f.successProb, "success-prob", 0.7, "success probability of the simulated data")
+	c.Int64(&f.successes, "successes", -1, "give the data directly as total successes S (with --total-trials) instead of simulating; S=140000 of 200000 reproduces the paper's Beta(140180, 60840) (default: simulate)")
+	c.Int64(&f.total, "total-trials", -1, "total trials R for --successes (default: simulate)")
+	return c
 }
 
-// parseRunFlags parses args into f and checks every value.
+const runIntro = `Usage: ptbatch run [flags]
+
+Runs one configuration for --replicates independent replicates and prints a table (or --json).
+Flags that do not apply to the chosen model, path or output are refused.`
+
+// modelFlags lists the flags of each model.
+var modelFlags = map[string][]string{
+	"gaussian":     {"dim", "mu0", "mu1", "sigma0", "sigma1"},
+	"betabinomial": {"prior-a", "prior-b", "draws", "trials", "success-prob", "successes", "total-trials"},
+	"galaxy":       nil,
+	"mixture":      nil,
+}
+
+// parseRunFlags parses args into f and checks every value that does not
+// need the model.
 func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
-	f := &runFlags{set: map[string]bool{}}
-	fs := newRunFlagSet(f)
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			printRunHelp(stdout, fs)
-			return nil, errHelp
-		}
-		return nil, usagef("%v", err)
+	f := &runFlags{}
+	c := newRunFlagSet(f)
+	f.flags = c
+	if err := c.parse(args, stdout, runIntro); err != nil {
+		return nil, err
 	}
-	if fs.NArg() > 0 {
-		return nil, usagef("unexpected argument %q", fs.Arg(0))
+	if err := c.checkFinite(); err != nil {
+		return nil, err
 	}
-	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
-	var bad error
-	fs.VisitAll(func(fl *flag.Flag) {
-		if g, ok := fl.Value.(flag.Getter); ok && bad == nil {
-			if x, ok := g.Get().(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
-				bad = usagef("invalid --%s %v: must be a finite number", fl.Name, x)
-			}
-		}
-	})
-	if bad != nil {
-		return nil, bad
+	if _, ok := modelFlags[f.model]; !ok {
+		return nil, c.bad("model", "want gaussian, betabinomial, galaxy or mixture")
 	}
-	if !f.set["tune-schedule"] {
+	if _, err := batch.ParseAlgorithm(f.algorithm); err != nil {
+		return nil, c.bad("algorithm", "want nrpt or reversible")
+	}
+	if f.path != "linear" && f.path != "spline" {
+		return nil, c.bad("path", "want linear or spline")
+	}
+	if err := f.checkApplies(); err != nil {
+		return nil, err
+	}
+	if !c.set("tune-schedule") {
 		f.tuneSched = f.algorithm != "reversible"
 	}
 	return f, nil
 }
 
-func printRunHelp(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintln(w, "Usage: ptbatch run [flags]\n\nRuns one configuration for --replicates independent replicates and prints a table (or --json).\n\nFlags:")
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
+// tunesPath reports whether the run tunes a spline path.
+func (f *runFlags) tunesPath() bool { return f.path == "spline" && f.knots >= 2 }
+
+// checkApplies refuses, in command-line order, the flags given that do not
+// apply to the model, path or output chosen, saying what applies.
+func (f *runFlags) checkApplies() error {
+	c := f.flags
+	owner := map[string]string{}
+	for m, names := range modelFlags {
+		for _, n := range names {
+			owner[n] = m
+		}
+	}
+	given := func(name string) bool { return c.set(name) }
+	for _, name := range c.given {
+		if m, ok := owner[name]; ok && m != f.model {
+			takes := "takes no model flags (its data and prior are fixed)"
+			if names := modelFlags[f.model]; len(names) > 0 {
+				takes = "takes " + flagList(names)
+			}
+			return c.bad(name, "applies only to --model %s; --model %s %s", m, f.model, takes)
+		}
+		switch name {
+		case "draws", "trials", "success-prob":
+			if given("successes") || given("total-trials") {
+				return c.bad(name, "simulates the data, which --successes and --total-trials give directly; give one or the other")
+			}
+		case "knots":
+			if f.path != "spline" {
+				return c.bad(name, "applies only to --path spline (the linear path has no knots)")
+			}
+		case "lr", "gradient":
+			if f.path != "spline" {
+				return c.bad(name, "applies only to a tuned spline path (--path spline, --knots 2 or more)")
+			}
+			if f.knots < 2 {
+				return c.bad(name, "applies only to a tuned spline path; --knots %s is the linear path, which is not tuned", c.show("knots"))
+			}
+		case "thin":
+			if f.out == "" {
+				return c.bad(name, "applies only to samples.csv, written with --out DIR")
+			}
+		case "keep-scans":
+			if f.out == "" && !f.jsonOut {
+				return c.bad(name, "applies only to target_means (--json) and samples.csv (--out DIR); the table reports the last scan")
+			}
+		}
+	}
+	return nil
 }
 
-// config turns the flags into an engine configuration.
+// flagList returns "--a, --b and --c".
+func flagList(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = "--" + n
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
+}
+
+// config turns the flags into an engine configuration, after checking
+// every value, the memory the run needs and the --out directory.
 func (f *runFlags) config() (batch.Config, error) {
+	c := f.flags
 	var cfg batch.Config
+	switch {
+	case f.chains < 2:
+		return cfg, c.bad("chains", "need at least 2 chains")
+	case f.chains > maxChains:
+		return cfg, c.bad("chains", "at most %d chains (replica numbers are 32-bit)", maxChains)
+	case f.replicates < 1:
+		return cfg, c.bad("replicates", "need at least 1 replicate")
+	case f.scans < 1:
+		return cfg, c.bad("scans", "need at least 1 scan")
+	case f.iterations < f.scans:
+		return cfg, c.bad("iterations", "need at least one iteration per scan (--scans %s)", c.show("scans"))
+	case f.iterations%f.scans != 0:
+		return cfg, c.bad("iterations", "must be a multiple of --scans (%s) so that scans are equal", c.show("scans"))
+	case f.workers < 0:
+		return cfg, c.bad("workers", "need 0 (all CPUs) or more")
+	case f.thin < 1:
+		return cfg, c.bad("thin", "need at least 1")
+	case f.keepScans < 0:
+		return cfg, c.bad("keep-scans", "need 0 (the last half) or more")
+	}
+	if f.path == "spline" {
+		switch {
+		case f.knots < 1:
+			return cfg, c.bad("knots", "need at least 1")
+		case f.knots > f.chains-1:
+			return cfg, knotsLimit(c, f.knots, f.chains, c.show("chains"))
+		}
+		if f.tunesPath() {
+			if err := checkLR(c, "lr", f.lr, f.scans, &f.warnings); err != nil {
+				return cfg, err
+			}
+			if f.gradient != "block" && f.gradient != "full" {
+				return cfg, c.bad("gradient", "want block or full")
+			}
+		}
+	}
 	m, err := f.buildModel()
 	if err != nil {
 		return cfg, err
 	}
-	alg, err := batch.ParseAlgorithm(f.algorithm)
-	if err != nil {
-		return cfg, usagef("invalid --algorithm %q: want nrpt or reversible", f.algorithm)
-	}
+	alg, _ := batch.ParseAlgorithm(f.algorithm)
 	cfg = batch.Config{
 		Model:        m,
 		Chains:       f.chains,
@@ -151,50 +261,112 @@ func (f *runFlags) config() (batch.Config, error) {
 		Pin:          f.pin,
 		KeepScans:    f.keepScans,
 	}
-	switch f.path {
-	case "linear":
-	case "spline":
-		if f.knots < 1 {
-			return cfg, usagef("invalid --knots %d: need at least 1", f.knots)
+	if f.tunesPath() {
+		cfg.Knots, cfg.TunePath = f.knots, true
+		if f.gradient == "full" {
+			cfg.Gradient = batch.FullGradient
 		}
-		if !(f.lr > 0) {
-			return cfg, usagef("invalid --lr %v: must be positive", f.lr)
-		}
-		cfg.Knots = f.knots
-		cfg.TunePath = f.knots >= 2
-	default:
-		return cfg, usagef("invalid --path %q: want linear or spline", f.path)
 	}
-	switch f.gradient {
-	case "block":
-		cfg.Gradient = batch.BlockGradient
-	case "full":
-		cfg.Gradient = batch.FullGradient
-	default:
-		return cfg, usagef("invalid --gradient %q: want block or full", f.gradient)
-	}
-	if f.workers < 1 {
-		return cfg, usagef("invalid --workers %d: need at least 1", f.workers)
-	}
-	if f.thin < 1 {
-		return cfg, usagef("invalid --thin %d: need at least 1", f.thin)
+	if err := f.checkMemory(cfg); err != nil {
+		return cfg, err
 	}
 	if err := cfg.Validate(); err != nil {
-		return cfg, configUsage(err)
+		return cfg, configUsage(c, err)
 	}
-	if f.iterations%f.scans != 0 {
-		return cfg, usagef("invalid --iterations %d: must be a multiple of --scans (%d)", f.iterations, f.scans)
+	if f.out != "" {
+		if err := checkOut(c, "out", f.out); err != nil {
+			return cfg, err
+		}
 	}
 	return cfg, nil
+}
+
+// knotsLimit is the error for more spline segments than chains − 1,
+// naming --knots when it was given and --chains otherwise.
+func knotsLimit(c *cmdFlags, knots, chains int, chainsText string) error {
+	const why = "with more segments than chains − 1, some hold no chain of the starting uniform schedule, and the SKL surrogate, which sees the path only at the chains, cannot place them"
+	if c.set("knots") {
+		return usagef("invalid --knots %d: at most chains − 1 = %d segments with %s chains: %s", knots, chains-1, chainsText, why)
+	}
+	return usagef("invalid --chains %s: --knots %d (the default) needs at least %d chains: %s", chainsText, knots, knots+1, why)
+}
+
+// checkMemory estimates the run's memory, with the statistics the output
+// adds and the JSON and CSVs it builds, and refuses it when it exceeds the
+// limit.
+func (f *runFlags) checkMemory(cfg batch.Config) error {
+	if f.jsonOut {
+		cfg.Statistics = append(cfg.Statistics, new(batch.TargetMoments))
+	}
+	if f.out != "" {
+		cfg.Statistics = append(cfg.Statistics, &batch.Samples{Thin: f.thin})
+	}
+	need, err := batch.EstimateMemory(cfg)
+	if err == nil {
+		obs := int64(models.NumObservables(cfg.Model))
+		var out int64
+		if f.jsonOut {
+			// target_means and target_vars: a boxed number and its text per
+			// replicate and observable.
+			out, err = mulBytes(int64(f.replicates), obs, 2*(24+8+26))
+		}
+		if err == nil && f.out != "" {
+			// scans.csv: seven fields of a row per replicate and scan.
+			var csv int64
+			if csv, err = mulBytes(int64(f.replicates), int64(f.scans), 7*(16+24)); err == nil {
+				out, err = addBytes(out, csv)
+			}
+		}
+		if err == nil {
+			need, err = addBytes(need, out)
+		}
+	}
+	return checkMemory(f.flags, f.maxMemory, need, err, []sizeFlag{
+		{"chains", float64(f.chains), 50}, {"replicates", float64(f.replicates), 10},
+		{"dim", float64(f.dim), 1}, {"knots", float64(f.knots), 4},
+		{"iterations", float64(f.iterations), 45000}, {"scans", float64(f.scans), 150},
+	})
+}
+
+// checkLR refuses a learning rate that is not positive and finite, and
+// warns about one whose Adagrad steps cannot move the knots. The n-th step
+// changes a knot's log by lr·g_n/√(Σ g²) with |g| < 1, about lr/√n: below
+// 2⁻⁵² (for every n) it is lost in the rounding of exp(log φ - step), and
+// when even the last scan's lr/√scans exceeds 745 every step takes the
+// knot to 0 (exp underflows) or beyond 1, where the monotone repair puts it
+// back.
+func checkLR(c *cmdFlags, name string, lr float64, scans int, warnings *[]string) error {
+	if !(lr > 0) || math.IsInf(lr, 0) {
+		return c.bad(name, "must be positive and finite")
+	}
+	switch {
+	case lr < 0x1p-52:
+		*warnings = append(*warnings, fmt.Sprintf("warning: --%s %s cannot move the knots: an Adagrad step changes log φ by at most the learning rate, which is below float64's resolution of the knots (2^-52)", name, c.show(name)))
+	case lr/math.Sqrt(float64(scans)) > 745:
+		*warnings = append(*warnings, fmt.Sprintf("warning: --%s %s cannot move the knots: the n-th Adagrad step changes log φ by about lr/√n, more than 745 up to the last of %d scans, which takes a knot to 0 (exp underflows) or beyond 1, where the monotone repair resets it", name, c.show(name), scans))
+	}
+	return nil
+}
+
+// effectiveWorkers returns the workers a run of cfg uses: Workers, or
+// all CPUs for 0, and at most one per block of replicates.
+func effectiveWorkers(workers, replicates int) int {
+	if workers == 0 {
+		workers = runtime.NumCPU()
+	}
+	return min(workers, layout.Shape{Replicates: replicates}.Blocks())
 }
 
 // buildModel constructs the model named by --model from its flags.
 func (f *runFlags) buildModel() (models.Model, error) {
 	switch f.model {
 	case "gaussian":
+		if err := checkGaussian(f.flags, runGaussFlags, f.flags.show("dim"), f.dim, f.mu0, f.mu1, f.sigma0, f.sigma1); err != nil {
+			return nil, err
+		}
 		m, err := models.NewGaussian(f.dim, f.mu0, f.mu1, f.sigma0, f.sigma1)
 		if err != nil {
-			return nil, usagef("invalid --%s", strings.Replace(err.Error(), " must", ": must", 1))
+			return nil, usagef("gaussian: %v", err)
 		}
 		return m, nil
 	case "betabinomial":
@@ -204,5 +376,5 @@ func (f *runFlags) buildModel() (models.Model, error) {
 	case "mixture":
 		return models.NewMixture(f.seed), nil
 	}
-	return nil, usagef("invalid --model %q: want gaussian, betabinomial, galaxy or mixture", f.model)
+	return nil, f.flags.bad("model", "want gaussian, betabinomial, galaxy or mixture")
 }

@@ -9,7 +9,9 @@
 //	ptbatch reproduce EXP   the paper's experiments, CSVs and figures
 //	ptbatch bench [flags]   engine vs scalar engine vs roofline
 //
-// Bad input prints one line on stderr and exits with status 2.
+// Bad input prints one line on stderr and exits with status 2; an
+// interrupted run reports what it finished and exits with status 130
+// (SIGINT) or 143 (SIGTERM).
 package main
 
 import (
@@ -19,16 +21,57 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/ptbatch/ptbatch/batch"
 )
 
 func main() {
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	cancel()
-	os.Exit(exitCode(err, os.Stderr))
+	sig := stop()
+	os.Exit(exitStatus(err, sig, os.Stderr))
+}
+
+// signalContext returns a context that is cancelled by the first SIGINT or
+// SIGTERM, and a function that stops listening and returns the signal
+// received (0 if none). After the first signal the default action is
+// restored, so a second one ends the process at once.
+func signalContext() (context.Context, func() syscall.Signal) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	var got atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			if n, ok := s.(syscall.Signal); ok {
+				got.Store(int64(n))
+			}
+			signal.Stop(ch)
+			cancel()
+		case <-done:
+		}
+	}()
+	return ctx, func() syscall.Signal {
+		close(done)
+		signal.Stop(ch)
+		cancel()
+		return syscall.Signal(got.Load())
+	}
+}
+
+// exitStatus prints err and returns the exit status: that of exitCode, or
+// 128 + the signal number (130 for SIGINT, 143 for SIGTERM) when a signal
+// stopped the program and the input was good.
+func exitStatus(err error, sig syscall.Signal, stderr io.Writer) int {
+	code := exitCode(err, stderr)
+	if sig != 0 && code != 2 {
+		return 128 + int(sig)
+	}
+	return code
 }
 
 // usageError is bad input from the user: exit status 2.
@@ -38,17 +81,37 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
+// interruptedError reports that the context was cancelled (Ctrl-C or
+// SIGTERM) and that what was finished has been printed and written.
+type interruptedError struct{ msg string }
+
+func (e *interruptedError) Error() string { return e.msg }
+
+func interruptedf(format string, args ...any) error {
+	return &interruptedError{fmt.Sprintf(format, args...)}
+}
+
 // errHelp reports that help was printed on request.
 var errHelp = errors.New("help requested")
 
+// exitCode prints err (one line) and returns the exit status: 0 for no
+// error or help, 2 for bad input, 130 for an interrupted run (the status
+// of SIGINT; main uses the signal's own), 1 for anything else.
 func exitCode(err error, stderr io.Writer) int {
 	var ue *usageError
+	var ie *interruptedError
 	switch {
 	case err == nil, errors.Is(err, errHelp):
 		return 0
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "ptbatch: %s\n", ue.msg)
 		return 2
+	case errors.As(err, &ie):
+		fmt.Fprintf(stderr, "ptbatch: %s\n", ie.msg)
+		return 128 + int(syscall.SIGINT)
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, "ptbatch: interrupted")
+		return 128 + int(syscall.SIGINT)
 	default:
 		fmt.Fprintf(stderr, "ptbatch: %v\n", err)
 		return 1
@@ -67,8 +130,17 @@ Usage:
   ptbatch reproduce gaussian|betabinomial|galaxy|mixture|highdim|all --out DIR
                         the paper's experiments with its settings: CSVs and figures
   ptbatch bench [flags] time the engine against a scalar engine and a roofline
-  ptbatch help          this text
+  ptbatch help [CMD]    this text, or CMD's flags (also ptbatch CMD --help)
+
+Bad input prints one line on stderr and exits with status 2. Ctrl-C (SIGINT) or
+SIGTERM stops a run within milliseconds; what is finished is printed and written,
+marked "interrupted", and the status is 130 (SIGINT) or 143 (SIGTERM).
 `
+
+// subcommands maps each subcommand to its function.
+var subcommands = map[string]func(context.Context, []string, io.Writer, io.Writer) error{
+	"run": runOne, "bench": runBench, "sweep": runSweep, "reproduce": runReproduce,
+}
 
 // run is the whole program: it parses args, writes results to stdout and
 // diagnostics to stderr, and returns an error whose kind sets the exit code.
@@ -76,16 +148,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return runStudy(ctx, stdout, stderr)
 	}
+	if cmd, ok := subcommands[args[0]]; ok {
+		return cmd(ctx, args[1:], stdout, stderr)
+	}
 	switch args[0] {
-	case "run":
-		return runOne(ctx, args[1:], stdout, stderr)
-	case "bench":
-		return runBench(ctx, args[1:], stdout, stderr)
-	case "sweep":
-		return runSweep(ctx, args[1:], stdout, stderr)
-	case "reproduce":
-		return runReproduce(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
+		if len(args) > 2 {
+			return usagef("unexpected argument %q: ptbatch help takes one command", args[2])
+		}
+		if len(args) == 2 && args[1] != "help" {
+			cmd, ok := subcommands[args[1]]
+			if !ok {
+				return usagef("unknown command %q for help (want run, sweep, reproduce or bench)", args[1])
+			}
+			return cmd(ctx, []string{"--help"}, stdout, stderr)
+		}
 		fmt.Fprint(stdout, topUsage)
 		return errHelp
 	}
@@ -100,12 +177,13 @@ var configFlags = map[string]string{
 }
 
 // configUsage turns a configuration error into a usage error that names
-// the flag: "invalid --chains 1: need at least 2 chains".
-func configUsage(err error) error {
+// the flag and its value as typed: "invalid --chains 1: need at least 2
+// chains".
+func configUsage(c *cmdFlags, err error) error {
 	var ce *batch.ConfigError
 	if errors.As(err, &ce) {
-		if flag, ok := configFlags[ce.Field]; ok {
-			return usagef("invalid --%s %v: %s", flag, ce.Value, ce.Why)
+		if flag, ok := configFlags[ce.Field]; ok && c.fs.Lookup(flag) != nil {
+			return c.bad(flag, "%s", ce.Why)
 		}
 	}
 	return usagef("%v", err)

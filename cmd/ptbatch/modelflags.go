@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/ptbatch/ptbatch/models"
 )
@@ -22,7 +23,7 @@ func modelSettings(f *runFlags, m models.Model) map[string]any {
 			// The data's totals, given or simulated: all the posterior sees.
 			out["successes"], out["total_trials"] = bb.Successes, bb.Successes+bb.Failures
 		}
-		if !f.set["successes"] {
+		if !f.flags.set("successes") {
 			out["draws"], out["trials"], out["success_prob"] = f.draws, f.trials, f.successProb
 		}
 		return out
@@ -35,31 +36,48 @@ func modelSettings(f *runFlags, m models.Model) map[string]any {
 // --total-trials R) or simulated from --seed as --draws observations of
 // Binomial(--trials, --success-prob).
 func (f *runFlags) buildBetaBinomial() (models.Model, error) {
-	switch {
-	case !(f.priorA > 0):
-		return nil, usagef("invalid --prior-a %v: must be positive", f.priorA)
-	case !(f.priorB > 0):
-		return nil, usagef("invalid --prior-b %v: must be positive", f.priorB)
+	c := f.flags
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"prior-a", f.priorA}, {"prior-b", f.priorB}} {
+		if !(p.v >= models.MinBetaShape && p.v <= models.MaxBetaShape) {
+			return nil, c.bad(p.name, "must be in [1e-6, 1e15]: below, the annealed shapes (η0+η1)(a−1) + η1·S + 1 lose the prior; above, the data's integer precision")
+		}
 	}
+	const maxCount = 1 << 52
 	var s, fail int64
-	if f.set["successes"] || f.set["total-trials"] {
+	if c.set("successes") || c.set("total-trials") {
 		switch {
-		case !f.set["successes"] || !f.set["total-trials"]:
-			return nil, usagef("--successes and --total-trials must be given together")
+		case !c.set("successes"):
+			return nil, c.bad("total-trials", "needs --successes too")
+		case !c.set("total-trials"):
+			return nil, c.bad("successes", "needs --total-trials too")
 		case f.successes < 0:
-			return nil, usagef("invalid --successes %d: must not be negative", f.successes)
+			return nil, c.bad("successes", "must not be negative")
+		case f.successes > maxCount:
+			return nil, c.bad("successes", "at most 2^52 = %d, so that the totals stay exact in float64", int64(maxCount))
 		case f.total < f.successes:
-			return nil, usagef("invalid --total-trials %d: must be at least --successes (%d)", f.total, f.successes)
+			return nil, c.bad("total-trials", "must be at least --successes (%s)", c.show("successes"))
+		case f.total-f.successes > maxCount:
+			return nil, c.bad("total-trials", "the failures R − S must be at most 2^52 = %d, so that the totals stay exact in float64", int64(maxCount))
 		}
 		s, fail = f.successes, f.total-f.successes
 	} else {
 		switch {
 		case f.draws < 1:
-			return nil, usagef("invalid --draws %d: must be at least 1", f.draws)
+			return nil, c.bad("draws", "must be at least 1")
 		case f.trials < 1:
-			return nil, usagef("invalid --trials %d: must be at least 1", f.trials)
+			return nil, c.bad("trials", "must be at least 1")
+		case int64(f.draws) > models.MaxSimulatedTrials/int64(f.trials):
+			name := "draws"
+			if c.set("trials") && (!c.set("draws") || f.trials/100 > f.draws/2000) {
+				name = "trials"
+			}
+			return nil, c.bad(name, "--draws × --trials = %s × %s simulates more than %d Bernoulli trials (about 3 s per 1e9)",
+				c.show("draws"), c.show("trials"), models.MaxSimulatedTrials)
 		case !(f.successProb >= 0 && f.successProb <= 1):
-			return nil, usagef("invalid --success-prob %v: must be in [0, 1]", f.successProb)
+			return nil, c.bad("success-prob", "must be in [0, 1]")
 		}
 		var err error
 		if s, fail, err = models.SimulateBinomialData(f.seed, f.draws, f.trials, f.successProb); err != nil {
@@ -71,6 +89,56 @@ func (f *runFlags) buildBetaBinomial() (models.Model, error) {
 		return nil, usagef("betabinomial: %v", err)
 	}
 	return m, nil
+}
+
+// gaussFlags names the flags that set a Gaussian pair's parameters; sweep
+// and bench set both standard deviations with --sigma, and bench has no
+// mean flags (empty names).
+type gaussFlags struct{ dim, mu0, mu1, sigma0, sigma1 string }
+
+var runGaussFlags = gaussFlags{"dim", "mu0", "mu1", "sigma0", "sigma1"}
+
+// checkGaussian checks a Gaussian pair's parameters against the ranges of
+// models.NewGaussian, naming the flag (and the value as typed) that puts
+// them out of range; dimText is the dimension as typed.
+func checkGaussian(c *cmdFlags, n gaussFlags, dimText string, dim int, mu0, mu1, s0, s1 float64) error {
+	if dim < 1 {
+		return usagef("invalid --%s %s: need at least 1", n.dim, dimText)
+	}
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{n.mu0, mu0}, {n.mu1, mu1}} {
+		if p.name != "" && !(math.Abs(p.v) <= models.MaxGaussianMean) {
+			return c.bad(p.name, "must be in [-1e100, 1e100], so that μ/σ² stays within float64")
+		}
+	}
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{n.sigma0, s0}, {n.sigma1, s1}} {
+		if !(p.v >= models.MinGaussianSigma && p.v <= models.MaxGaussianSigma) {
+			return c.bad(p.name, "must be in [1e-100, 1e100]: 1/σ² and μ/σ² must stay within float64 (1/σ² overflows below 1e-154 and underflows above 1e154)")
+		}
+	}
+	if e := models.GaussianEnergyScale(dim, mu0, mu1, s0, s1); e > 300 {
+		why := fmt.Sprintf("the energies d·((|μ1−μ0| + 10⁴·σ_max)/σ_min)²/2 would reach about 1e%.0f, beyond the 1e300 float64 can carry", e)
+		small, large := n.sigma0, n.sigma1
+		if s1 < s0 {
+			small, large = large, small
+		}
+		bigMu := n.mu0
+		if math.Abs(mu1) > math.Abs(mu0) {
+			bigMu = n.mu1
+		}
+		for _, name := range []string{small, large, bigMu, n.mu0, n.mu1} {
+			if name != "" && c.set(name) {
+				return c.bad(name, "%s", why)
+			}
+		}
+		return usagef("invalid --%s %s: %s", n.dim, dimText, why)
+	}
+	return nil
 }
 
 // newPaperBetaBinomial is the paper's Beta-binomial with the data given

@@ -40,7 +40,9 @@ func numRows(xs [][]float64) [][]any {
 	return out
 }
 
-// effectiveConfig lists every setting the run used.
+// effectiveConfig lists every setting the run used, as used: workers as
+// capped (all CPUs for 0, at most one per block of 8 replicates), lr and
+// gradient only when the path is tuned, the thinning only with --out.
 func effectiveConfig(f *runFlags, res *batch.Result) map[string]any {
 	c := res.Config
 	cfg := map[string]any{
@@ -55,12 +57,16 @@ func effectiveConfig(f *runFlags, res *batch.Result) map[string]any {
 		"scans":         c.Scans,
 		"replicates":    c.Replicates,
 		"seed":          c.Seed,
-		"workers":       c.Workers,
+		"workers":       effectiveWorkers(c.Workers, c.Replicates),
 		"pin":           c.Pin,
 		"keep_scans":    c.KeepScansInEffect(),
 	}
 	if f.out != "" {
+		cfg["out"] = f.out
 		cfg["thin"] = f.thin
+	}
+	if f.maxMemory > 0 {
+		cfg["max_memory"] = f.maxMemory
 	}
 	if c.TunePath {
 		cfg["lr"] = c.LearningRate

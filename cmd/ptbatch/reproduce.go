@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -72,37 +71,37 @@ type reproduceOptions struct {
 	seed       uint64
 	workers    int
 	quiet      bool
+	maxMemory  int64
 }
 
 func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	o := reproduceOptions{}
-	fs := flag.NewFlagSet("reproduce", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.out, "out", "", "output directory for CSVs and figures (required)")
-	fs.IntVar(&o.replicates, "replicates", 0, "replicates per method (0: the paper's 10, or 5 for highdim)")
-	fs.Float64Var(&o.scale, "scale", 1, "fraction of the paper's iterations to run (scans are kept; each scan keeps at least one iteration)")
-	fs.Uint64Var(&o.seed, "seed", 1, "random seed")
-	fs.IntVar(&o.workers, "workers", 0, "worker goroutines (0: all CPUs)")
-	fs.BoolVar(&o.quiet, "quiet", false, "no progress lines on stderr")
+	c := newCmdFlags("reproduce")
+	c.String(&o.out, "out", "", "output directory for CSVs and figures (required)")
+	c.Int(&o.replicates, "replicates", 0, "replicates per method (default 0: the paper's 10, or 5 for highdim)")
+	c.Float64(&o.scale, "scale", 1, "fraction of the paper's iterations to run, in (0, 1] (scans are kept; each scan keeps at least one iteration)")
+	c.Uint64(&o.seed, "seed", 1, "random seed")
+	c.Int(&o.workers, "workers", 0, "worker goroutines (default 0: all CPUs)")
+	c.Bool(&o.quiet, "quiet", false, "no progress lines on stderr")
+	c.Size(&o.maxMemory, "max-memory", "refuse experiments whose estimated memory exceeds this size, such as 512MiB or 4GiB (default: the available memory)")
 	names := "gaussian|betabinomial|galaxy|mixture|highdim|all"
 	// Accept the experiment name before or after the flags.
 	var which string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		which, args = args[0], args[1:]
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			fmt.Fprintf(stdout, "Usage: ptbatch reproduce %s --out DIR [flags]\n\nRuns the paper's experiments with its settings for every method (Reversible+Linear,\nNRPT+Linear, NRPT+Spline with K = 2, 3, 4, 5, 10) and writes CSVs and PNG/SVG figures.\n\nFlags:\n", names)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return errHelp
-		}
-		return usagef("%v", err)
+	intro := "Usage: ptbatch reproduce " + names + " --out DIR [flags]\n\nRuns the paper's experiments with its settings for every method (Reversible+Linear,\nNRPT+Linear, NRPT+Spline with K = 2, 3, 4, 5, 10) and writes CSVs and PNG/SVG figures."
+	err := c.fs.Parse(args)
+	if which == "" && c.err == nil && err == nil && c.fs.NArg() > 0 {
+		// The experiment after the flags: parse the flags after it too.
+		which = c.fs.Arg(0)
+		err = c.fs.Parse(c.fs.Args()[1:])
 	}
-	if which == "" && fs.NArg() > 0 {
-		which = fs.Arg(0)
-	} else if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
+	if err := c.finishParse(err, stdout, intro); err != nil {
+		return err
+	}
+	if err := c.checkFinite(); err != nil {
+		return err
 	}
 	switch {
 	case which == "":
@@ -110,11 +109,11 @@ func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	case o.out == "":
 		return usagef("reproduce needs --out DIR")
 	case o.replicates < 0:
-		return usagef("invalid --replicates %d: must be at least 1 (or 0 for the paper's)", o.replicates)
-	case !(o.scale > 0) || o.scale > 1 || math.IsNaN(o.scale):
-		return usagef("invalid --scale %v: want a number in (0, 1]", o.scale)
+		return c.bad("replicates", "must be at least 1 (or 0 for the paper's)")
+	case !(o.scale > 0) || o.scale > 1:
+		return c.bad("scale", "want a number in (0, 1]")
 	case o.workers < 0:
-		return usagef("invalid --workers %d", o.workers)
+		return c.bad("workers", "need 0 (all CPUs) or more")
 	}
 	var todo []experiment
 	highdim := false
@@ -133,7 +132,10 @@ func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return usagef("unknown experiment %q: want %s", which, names)
 		}
 	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
+	if err := o.checkMemory(c, todo, highdim); err != nil {
+		return err
+	}
+	if err := checkOut(c, "out", o.out); err != nil {
 		return err
 	}
 	start := time.Now()
@@ -152,7 +154,7 @@ func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err := os.WriteFile(filepath.Join(o.out, "results.md"), []byte(report.String()), 0o644); err != nil {
 		return err
 	}
-	_, err := io.WriteString(stdout, report.String())
+	_, err = io.WriteString(stdout, report.String())
 	return err
 }
 
@@ -204,7 +206,7 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 			return err
 		}
 		if res.Interrupted {
-			return fmt.Errorf("interrupted during %s %s; the files of finished experiments are in %s", e.name, meth.name, o.out)
+			return interruptedf("interrupted during %s %s; the files of the experiments finished are in %s", e.name, meth.name, o.out)
 		}
 		cum := make([]float64, res.Scans)
 		xs := make([]float64, res.Scans)
@@ -230,8 +232,11 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 			ftoa(tm), ftoa(tsd), ftoa(res.Summary().RoundTripRate), ftoa(res.Summary().Barrier), ftoa(res.Summary().NonAsymptoticBarrier), ftoa(res.Summary().SKL), ftoa(res.Elapsed.Seconds())})
 		fmt.Fprintf(tw, "| %s\t| %.1f\t| %.5f ± %.5f\t| %.5f ± %.5f\t| %.2f\t| %.2f\t| %.1f\t|\n", meth.name, tripsMean, rm, rsd, tm, tsd, res.Summary().Barrier, res.Summary().SKL, res.Elapsed.Seconds())
 		if exact != nil && meth.algorithm == batch.NRPT {
-			row, err := exact.compare(meth, res, e.chains, tm)
+			row, err := exact.compareContext(ctx, meth, res, e.chains, tm)
 			if err != nil {
+				if ctx.Err() != nil {
+					return interruptedf("interrupted during %s's closed-form comparison of %s; the files of the experiments finished are in %s", e.name, meth.name, o.out)
+				}
 				return err
 			}
 			exactRows = append(exactRows, row)
@@ -333,6 +338,28 @@ func exactGaussian(m models.Model) *exactComparison {
 	return &exactComparison{gaussexact.GaussianPair{Dim: 1, Mu0: g.Mu0, Mu1: g.Mu1, Sigma0: g.Sigma0, Sigma1: g.Sigma1}}
 }
 
+// compareContext is compare, abandoned as soon as ctx is done: the
+// closed forms (quadrature and Nelder–Mead) run on a goroutine of their
+// own and cannot be stopped, so an interrupted program returns at once
+// and leaves that goroutine to end with the process.
+func (x *exactComparison) compareContext(ctx context.Context, meth reproduceMethod, res *batch.Result, chains int, measured float64) (string, error) {
+	type answer struct {
+		row string
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		row, err := x.compare(meth, res, chains, measured)
+		done <- answer{row, err}
+	}()
+	select {
+	case a := <-done:
+		return a.row, a.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
 // compare returns a table row: the exact Λ and rate of the method's tuned
 // paths against the best path of its family.
 func (x *exactComparison) compare(meth reproduceMethod, res *batch.Result, chains int, measured float64) (string, error) {
@@ -404,7 +431,7 @@ func reproduceHighDim(ctx context.Context, o reproduceOptions, stderr io.Writer,
 				return err
 			}
 			if res.Interrupted {
-				return fmt.Errorf("interrupted during highdim d=%d", d)
+				return interruptedf("interrupted during highdim d=%d K=%d; the files of the experiments finished are in %s", d, k, o.out)
 			}
 			rates := make([]float64, reps)
 			for r := range rates {
@@ -430,4 +457,52 @@ func reproduceHighDim(ctx context.Context, o reproduceOptions, stderr io.Writer,
 		return err
 	}
 	return fig.save(filepath.Join(dir, "rate_vs_dimension"))
+}
+
+// checkMemory refuses the experiments when the largest of their runs does
+// not fit in the memory limit (runs are one after the other).
+func (o reproduceOptions) checkMemory(c *cmdFlags, todo []experiment, highdim bool) error {
+	var need int64
+	var err error
+	estimate := func(cfg batch.Config) {
+		if err == nil {
+			var n int64
+			if n, err = batch.EstimateMemory(cfg); n > need {
+				need = n
+			}
+		}
+	}
+	for _, e := range todo {
+		m, merr := e.model(o.seed)
+		if merr != nil {
+			return fmt.Errorf("%s: %v", e.name, merr)
+		}
+		reps := e.replicates
+		if o.replicates > 0 {
+			reps = o.replicates
+		}
+		for _, meth := range reproduceMethods {
+			estimate(batch.Config{Model: m, Chains: e.chains, Replicates: reps, Algorithm: meth.algorithm,
+				Iterations: o.scaled(e.iterations, e.scans), Scans: e.scans, TuneSchedule: meth.algorithm == batch.NRPT,
+				Knots: meth.knots, TunePath: meth.knots >= 2, LearningRate: e.lr, Seed: o.seed, Workers: o.workers})
+		}
+	}
+	if highdim {
+		reps := 5
+		if o.replicates > 0 {
+			reps = o.replicates
+		}
+		g, _ := models.NewGaussian(256, -1, 1, 0.1, 0.1)
+		estimate(batch.Config{Model: g, Chains: 240, Replicates: reps, Iterations: o.scaled(50000, 500), Scans: 500,
+			TuneSchedule: true, Knots: 4, TunePath: true, LearningRate: 0.2, Seed: o.seed, Workers: o.workers})
+	}
+	if err == nil {
+		// The CSVs of an experiment, kept until it ends: nine fields per
+		// method, replicate and scan.
+		var rows int64
+		if rows, err = mulBytes(int64(len(reproduceMethods)), int64(max(o.replicates, 10)), 500, 9*(16+16)); err == nil {
+			need, err = addBytes(need, rows)
+		}
+	}
+	return checkMemory(c, o.maxMemory, need, err, []sizeFlag{{"replicates", float64(o.replicates), 10}})
 }

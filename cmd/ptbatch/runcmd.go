@@ -19,6 +19,9 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	for _, w := range f.warnings {
+		fmt.Fprintf(stderr, "ptbatch: %s\n", w)
+	}
 	var prog func(batch.Progress)
 	if !f.quiet {
 		prog = progressPrinter(stderr, "run")
@@ -44,19 +47,20 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	if res.Interrupted {
-		fmt.Fprintf(stderr, "ptbatch: interrupted after %d of %d scans; reporting what was done\n", res.Scans, cfg.Scans)
-	}
 	if f.out != "" {
 		if err := writeCSVs(f.out, f, res); err != nil {
 			return err
 		}
 	}
 	if f.jsonOut {
-		return writeJSON(stdout, f, res, moments)
+		err = writeJSON(stdout, f, res, moments)
+	} else {
+		writeTable(stdout, f, res)
 	}
-	writeTable(stdout, f, res)
-	return nil
+	if err == nil && res.Interrupted {
+		err = interruptedf("interrupted after %d of %d scans; the output reports the scans completed", res.Scans, cfg.Scans)
+	}
+	return err
 }
 
 // progressPrinter returns a callback that prints the stage, the percentage

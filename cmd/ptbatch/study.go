@@ -60,7 +60,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%.4f ± %.4f\t%.1f\t%.2f\t%.4f\t%.1f\t\n", m.name, mean, sd, trips, res.Summary().Barrier, res.Summary().TauPredicted, res.Elapsed.Seconds())
 		if res.Interrupted {
 			tw.Flush()
-			return fmt.Errorf("interrupted during %s", m.name)
+			return interruptedf("interrupted during %s; the table reports its scans completed", m.name)
 		}
 	}
 	return tw.Flush()

@@ -1,0 +1,207 @@
+package batch
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"unsafe"
+
+	"github.com/ptbatch/ptbatch/kernel"
+	"github.com/ptbatch/ptbatch/layout"
+	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/tune"
+)
+
+// ErrMemoryOverflow is returned by EstimateMemory when the size of a run
+// does not fit in an int64: no machine can hold it.
+var ErrMemoryOverflow = errors.New("batch: the run's memory does not fit in 64-bit sizes")
+
+// EstimateMemory returns an estimate of the bytes a run of cfg allocates
+// at its largest, without allocating it: for every block of layout.Lanes
+// replicates (the last one padded) the communication state, the scan's
+// energy moments (with Gradient = FullGradient and path tuning, the record
+// of every iteration's energies of a scan and the gradient's copies of
+// it), the tuners' schedules and splines, the round trips, the history of
+// every scan's statistics, the model's states (models.Sizer; a model
+// without it is counted as one float64 per observable, row and lane), and
+// the observers of the Statistics this package defines (TargetMoments, and
+// one scan's kept states for Samples); then the Result. It does not count
+// the Go runtime's own overhead or what a caller does with the Result.
+//
+// It validates only what it needs (a model, at least 2 chains, 1 replicate
+// and 1 scan, Iterations ≥ Scans, Knots ≥ 0), returning a *ConfigError,
+// and never lists the model's observables when the model is a
+// models.ObservableCounter, so it is safe to call on a configuration far
+// too large to run: sizes that overflow give ErrMemoryOverflow.
+func EstimateMemory(cfg Config) (int64, error) {
+	bad := func(f string, v any, why string) error { return &ConfigError{f, v, why} }
+	switch {
+	case cfg.Model == nil:
+		return 0, bad("Model", "<nil>", "no model")
+	case cfg.Chains < 2:
+		return 0, bad("Chains", cfg.Chains, "need at least 2 chains")
+	case cfg.Replicates < 1:
+		return 0, bad("Replicates", cfg.Replicates, "need at least 1 replicate")
+	case cfg.Scans < 1:
+		return 0, bad("Scans", cfg.Scans, "need at least 1 scan")
+	case cfg.Iterations < cfg.Scans:
+		return 0, bad("Iterations", cfg.Iterations, fmt.Sprintf("need at least one iteration per scan (Scans = %d)", cfg.Scans))
+	case cfg.Knots < 0:
+		return 0, bad("Knots", cfg.Knots, "must be 0 or 1 (the linear path) or more")
+	}
+	c := cfg.Chains
+	knots := max(cfg.Knots, 1)
+	perScan := cfg.Iterations / cfg.Scans
+	obs := models.NumObservables(cfg.Model)
+	nb := (cfg.Replicates + lanes - 1) / lanes
+	exact := models.IsExact(cfg.Model)
+
+	// One block.
+	var b memCount
+	b.add(int(unsafe.Sizeof(block{})))
+	b.add(int(unsafe.Sizeof(kernel.Stream{})))
+	// exchange: coefficients and energies by chain, replica and chain
+	// indices, swap scratch, and by slot for a model that is not exact.
+	byChain := 4
+	if !exact {
+		byChain += 4
+	}
+	for i := 0; i < byChain; i++ {
+		b.float64s(c, lanes)
+	}
+	b.add(2, c, lanes, 4) // replica, chainOf
+	b.float64s(c-1, lanes)
+	b.float64s(c-1, lanes)
+	b.float64s(c/2, lanes)
+	b.float64s(lanes)
+	// energyMoments.
+	rows := 4 // shift0, shift1, sum0, sum1
+	if cfg.TunePath && cfg.Gradient != FullGradient {
+		rows += 6 // sq00, sq01, sq11, tmp0, tmp1, tmp2
+	}
+	b.add(rows, c, lanes, 8)
+	if cfg.TunePath && cfg.Gradient == FullGradient {
+		// The record (every lane), the tuner's matrix (one lane at a time)
+		// and the centred copy in each lane's SKL workspace.
+		b.add(perScan, 2, c, lanes, 8)
+		b.add(perScan, 2, c, 8)
+		b.add(lanes, perScan, 2, c, 8)
+		b.add(lanes, perScan, 8) // the workspaces' v
+	}
+	// tuner: per lane a schedule, a spline (knots and Adagrad sums) and,
+	// when tuning the path, an SKL workspace; the gradient and moments.
+	b.add(lanes, c, 8)
+	b.add(lanes, int(unsafe.Sizeof(tune.Spline{})))
+	b.add(lanes, knots+1, 16)
+	b.add(lanes, 2, knots-1, 8)
+	if cfg.TunePath {
+		b.add(2, knots-1, 8)  // grad
+		b.add(5, c, 8)        // mean, cov
+		b.add(lanes, 8, c, 8) // each workspace's mean, eta, z, a
+	}
+	// Round trips, the last scan's rejections, and the history of every
+	// scan's statistics.
+	b.add(2, c, lanes)
+	b.add(lanes, c-1, 8)
+	b.add(lanes, cfg.Scans, int(unsafe.Sizeof(ScanStats{})))
+	// The model's states.
+	if s, ok := cfg.Model.(models.Sizer); ok {
+		n, err := s.BlockBytes(c)
+		if err != nil {
+			return 0, ErrMemoryOverflow
+		}
+		b.add(int(n))
+	} else {
+		b.add(c, lanes, obs, 8)
+	}
+	// Statistics.
+	for _, st := range cfg.Statistics {
+		switch st := st.(type) {
+		case *TargetMoments:
+			b.add(int(unsafe.Sizeof(momentObserver{})))
+			b.add(5, obs, lanes, 8)
+			b.add(obs, 8)
+		case *Samples:
+			thin := max(st.Thin, 1)
+			kept := perScan/thin + 1
+			b.add(int(unsafe.Sizeof(sampleObserver{})))
+			b.add(obs, 8)
+			// One scan's kept states, per lane, with room for append's
+			// growth (a quarter for large slices).
+			b.add(lanes, kept, obs+1, 10)
+		}
+	}
+
+	var total memCount
+	total.addCount(&b, nb)
+	total.add(nb, 8+16) // the blocks' pointers and the workers' ranges
+	// The Result (and the Engine's copy of the history it is built from
+	// is counted above): per replicate its round trips and rates, the
+	// last rejections, the schedule, the knots and the history.
+	r := cfg.Replicates
+	total.add(r, 8+8+3*24)
+	total.add(r, c-1, 8)
+	total.add(r, c, 8)
+	total.add(r, knots+1, 16)
+	total.add(r, cfg.Scans, int(unsafe.Sizeof(ScanStats{})))
+	total.add(c, 8) // the summary's rejections
+	// The names of the observables: Validate, the Result and a caller each
+	// hold a list; a name is a string header and a few bytes.
+	total.add(3, obs, 16+24)
+	return total.result()
+}
+
+// memCount adds up byte counts with overflow checks (layout.Mul, math/bits); after the
+// first overflow it stays overflowed.
+type memCount struct {
+	n    uint64
+	over bool
+}
+
+// add adds the product of the factors (layout.Mul: exact, or an
+// overflow), each of which must be at least 0.
+func (m *memCount) add(factors ...int) {
+	p, err := layout.Mul(factors...)
+	if err != nil {
+		m.over = true
+		return
+	}
+	m.addUint(uint64(p))
+}
+
+func (m *memCount) addUint(p uint64) {
+	sum, carry := bits.Add64(m.n, p, 0)
+	if carry != 0 || sum > 1<<63-1 {
+		m.over = true
+		return
+	}
+	m.n = sum
+}
+
+// addCount adds k times the count o.
+func (m *memCount) addCount(o *memCount, k int) {
+	if o.over || k < 0 {
+		m.over = true
+		return
+	}
+	hi, lo := bits.Mul64(o.n, uint64(k))
+	if hi != 0 {
+		m.over = true
+		return
+	}
+	m.addUint(lo)
+}
+
+// float64s adds a layout.Float64s buffer of the product of the factors:
+// its elements and the alignment padding.
+func (m *memCount) float64s(factors ...int) {
+	m.add(append(factors, 8)...)
+	m.add(layout.Align)
+}
+
+func (m *memCount) result() (int64, error) {
+	if m.over {
+		return 0, ErrMemoryOverflow
+	}
+	return int64(m.n), nil
+}

@@ -1,0 +1,79 @@
+package batch
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"testing"
+
+	"github.com/ptbatch/ptbatch/models"
+)
+
+// liveBytes returns the heap in use after a full collection.
+func liveBytes() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// TestEstimateMemoryMatchesTheHeap runs configurations of each built-in
+// model and checks that the estimate is within a factor of two of the heap
+// the finished run holds (engine and result).
+func TestEstimateMemoryMatchesTheHeap(t *testing.T) {
+	g, _ := models.NewGaussian(64, -1, 1, 0.3, 0.3)
+	bb, _ := models.NewBetaBinomial(180, 840, 140000, 60000)
+	cases := []struct {
+		name string
+		cfg  Config
+	}{
+		{"gaussian", Config{Model: g, Chains: 200, Replicates: 64, Iterations: 20, Scans: 10, Knots: 4, TunePath: true, LearningRate: 0.2, Workers: 1}},
+		{"gaussian full gradient", Config{Model: g, Chains: 100, Replicates: 32, Iterations: 400, Scans: 2, Knots: 4, TunePath: true, LearningRate: 0.2, Gradient: FullGradient, Workers: 1}},
+		{"betabinomial", Config{Model: bb, Chains: 500, Replicates: 64, Iterations: 10, Scans: 5, Workers: 1, Statistics: []Statistic{new(TargetMoments)}}},
+		{"galaxy", Config{Model: models.NewGalaxy(), Chains: 100, Replicates: 32, Iterations: 2, Scans: 1, Workers: 1}},
+		{"history", Config{Model: g, Chains: 4, Replicates: 64, Iterations: 5000, Scans: 5000, Workers: 1}},
+	}
+	for _, c := range cases {
+		est, err := EstimateMemory(c.cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		before := liveBytes()
+		e, err := New(c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !e.Done() {
+			if err := e.Step(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res := e.Result()
+		used := liveBytes() - before
+		runtime.KeepAlive(e)
+		runtime.KeepAlive(res)
+		t.Logf("%s: estimate %d, heap %d (%.2f)", c.name, est, used, float64(est)/float64(used))
+		if float64(est) < 0.8*float64(used) || float64(est) > 2*float64(used) {
+			t.Errorf("%s: estimate %d bytes, the run holds %d", c.name, est, used)
+		}
+	}
+}
+
+// TestEstimateMemoryOverflows checks that sizes near 2⁶³ give
+// ErrMemoryOverflow rather than a wrapped, small estimate.
+func TestEstimateMemoryOverflows(t *testing.T) {
+	g, _ := models.NewGaussian(1<<62, -1, 1, 0.3, 0.3)
+	small, _ := models.NewGaussian(1, -1, 1, 0.3, 0.3)
+	for _, cfg := range []Config{
+		{Model: g, Chains: 2, Replicates: 1, Iterations: 1, Scans: 1},
+		{Model: small, Chains: 1 << 61, Replicates: 1, Iterations: 1, Scans: 1},
+		{Model: small, Chains: 2, Replicates: 1 << 62, Iterations: 1, Scans: 1},
+		{Model: small, Chains: 2, Replicates: 1, Iterations: 1 << 62, Scans: 1 << 62},
+		{Model: small, Chains: 2, Replicates: 1, Iterations: 1, Scans: 1, Knots: 1 << 62},
+		{Model: small, Chains: 1000, Replicates: 1, Iterations: 1 << 60, Scans: 1, Knots: 4, TunePath: true, LearningRate: 0.1, Gradient: FullGradient},
+	} {
+		if n, err := EstimateMemory(cfg); !errors.Is(err, ErrMemoryOverflow) {
+			t.Errorf("chains %d replicates %d scans %d knots %d: got %d, %v", cfg.Chains, cfg.Replicates, cfg.Scans, cfg.Knots, n, err)
+		}
+	}
+}

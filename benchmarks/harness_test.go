@@ -1,0 +1,56 @@
+package benchmarks
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// TestRunReportsRepeats checks a short run of every part with Workers 0
+// (all CPUs).
+func TestRunReportsRepeats(t *testing.T) {
+	w := Workload{Dim: 4, Chains: 6, Replicates: 16, Iterations: 10, Sigma: 0.3, Repeats: 2, Seed: 1}
+	rep, err := Run(context.Background(), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Interrupted || len(rep.EngineSamples) != 2 || len(rep.ScalarSamples) != 2 || len(rep.RooflineSamples) != 2 {
+		t.Fatalf("report %+v", rep)
+	}
+	if rep.Workload.Workers < 1 || !(rep.EngineNs > 0) {
+		t.Errorf("workers %d, engine %v ns", rep.Workload.Workers, rep.EngineNs)
+	}
+}
+
+// TestPartsHonourTheContext checks that the engine's runs, the scalar
+// engine and the roofline return within milliseconds of the context's end,
+// and that Run then reports the repeats completed.
+func TestPartsHonourTheContext(t *testing.T) {
+	w := Workload{Dim: 64, Chains: 50, Replicates: 16, Iterations: 1 << 30, Sigma: 0.3, Workers: 2, Repeats: 3, Seed: 1}
+	for name, f := range map[string]func(ctx context.Context) error{
+		"scalar": func(ctx context.Context) error {
+			_, err := ScalarGaussian(ctx, w.Replicates, w.Chains, w.Dim, w.Iterations, -1, 1, w.Sigma, w.Seed)
+			return err
+		},
+		"roofline": func(ctx context.Context) error { return Roofline(ctx, w) },
+		"run": func(ctx context.Context) error {
+			rep, err := Run(ctx, w)
+			if err == nil && (!rep.Interrupted || len(rep.EngineSamples) != 0) {
+				t.Errorf("run: interrupted %v after %d repeats", rep.Interrupted, len(rep.EngineSamples))
+			}
+			return ctx.Err()
+		},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		start := time.Now()
+		err := f(ctx)
+		cancel()
+		if took := time.Since(start); took > 400*time.Millisecond {
+			t.Errorf("%s: returned %v after the start, want about 100 ms", name, took)
+		}
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%s: error %v", name, err)
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/ptbatch/ptbatch/batch"
+)
+
+// fallbackMemory is the limit when the machine's available memory cannot
+// be read (no /proc/meminfo).
+const fallbackMemory = 4 << 30
+
+// memoryLimit is the memory a run may use: --max-memory when given, else
+// the machine's available memory (MemAvailable in /proc/meminfo, capped by
+// a cgroup's memory.max less its memory.current and by the Go memory limit
+// GOMEMLIMIT), else fallbackMemory. what says where the limit comes from.
+func memoryLimit(maxMemory int64) (limit int64, what string) {
+	if maxMemory > 0 {
+		return maxMemory, "--max-memory"
+	}
+	limit, what = -1, ""
+	if n, ok := meminfoAvailable(); ok {
+		limit, what = n, "the available memory"
+	}
+	if n, ok := cgroupAvailable(); ok && (limit < 0 || n < limit) {
+		limit, what = n, "the memory left to this cgroup"
+	}
+	if n := debug.SetMemoryLimit(-1); n < math.MaxInt64 && (limit < 0 || n < limit) {
+		limit, what = n, "GOMEMLIMIT"
+	}
+	if limit < 0 {
+		return fallbackMemory, "the default limit (the available memory is unknown)"
+	}
+	return limit, what
+}
+
+// meminfoAvailable returns MemAvailable from /proc/meminfo in bytes.
+func meminfoAvailable() (int64, bool) {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+			f := strings.Fields(rest)
+			if len(f) == 0 {
+				return 0, false
+			}
+			kb, err := strconv.ParseInt(f[0], 10, 64)
+			if err != nil || kb < 0 || kb > math.MaxInt64/1024 {
+				return 0, false
+			}
+			return kb * 1024, true
+		}
+	}
+	return 0, false
+}
+
+// cgroupAvailable returns memory.max - memory.current of the process's
+// cgroup (v2) when it has a limit.
+func cgroupAvailable() (int64, bool) {
+	read := func(name string) (int64, bool) {
+		data, err := os.ReadFile("/sys/fs/cgroup/" + name)
+		if err != nil {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+		return n, err == nil
+	}
+	lim, ok := read("memory.max") // "max" when unlimited: not a number
+	if !ok {
+		return 0, false
+	}
+	cur, _ := read("memory.current")
+	return lim - min(cur, lim), true
+}
+
+// sizeFlag is a flag that scales a run's memory, with its value and its
+// default, for naming the likely cause when a run is too large.
+type sizeFlag struct {
+	name       string
+	value, def float64
+}
+
+// checkMemory refuses a run whose estimated memory (need; overflow when
+// estErr is batch.ErrMemoryOverflow) exceeds the limit. The message names
+// the size flag given furthest above its default, or --max-memory when it
+// was given and no size flag was raised.
+func checkMemory(c *cmdFlags, maxMemory int64, need int64, estErr error, sizes []sizeFlag) error {
+	culprit := ""
+	ratio := 1.0
+	for _, s := range sizes {
+		if !c.set(s.name) || s.def <= 0 {
+			continue
+		}
+		if r := s.value / s.def; r > ratio {
+			culprit, ratio = s.name, r
+		}
+	}
+	limit, what := memoryLimit(maxMemory)
+	prefix := func() string {
+		switch {
+		case culprit != "":
+			return fmt.Sprintf("invalid --%s %s: ", culprit, c.show(culprit))
+		case c.set("max-memory"):
+			return fmt.Sprintf("invalid --max-memory %s: ", c.show("max-memory"))
+		}
+		return "not enough memory: "
+	}
+	if estErr != nil {
+		if errors.Is(estErr, batch.ErrMemoryOverflow) {
+			return usagef("%sthe run's memory does not fit in 64-bit sizes: no machine can hold it", prefix())
+		}
+		return estErr
+	}
+	if need > limit {
+		if what != "--max-memory" {
+			what += "; --max-memory sets the limit"
+		}
+		return usagef("%sthe run needs an estimated %s of memory, more than the limit of %s (%s)",
+			prefix(), formatBytes(need), formatBytes(limit), what)
+	}
+	return nil
+}
+
+// addBytes returns a+b, or an overflow error.
+func addBytes(a, b int64) (int64, error) {
+	if a < 0 || b < 0 || a > math.MaxInt64-b {
+		return 0, batch.ErrMemoryOverflow
+	}
+	return a + b, nil
+}
+
+// mulBytes returns the product of the factors, or an overflow error.
+func mulBytes(factors ...int64) (int64, error) {
+	p := int64(1)
+	for _, f := range factors {
+		if f < 0 {
+			return 0, batch.ErrMemoryOverflow
+		}
+		if f != 0 && p > math.MaxInt64/f {
+			return 0, batch.ErrMemoryOverflow
+		}
+		p *= f
+	}
+	return p, nil
+}

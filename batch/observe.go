@@ -96,3 +96,11 @@ func (v *View) Schedule(j int) []float64 { return v.b.tuner.sched[j] }
 func (v *View) ObserveTarget(dst []float64, j int) {
 	v.b.states.Observe(dst, v.b.x.targetRow(j), j)
 }
+
+// RejectionSum returns Σ (1-α_n) over the current scan's iterations so far
+// for the pair of chains (n, n+1) of lane j: alg:NRPT's r_n before its
+// division by the number of iterations, accumulated by the engine from the
+// pre-swap energies of every iteration. In Iterate it covers Step+1
+// iterations, the current one included; in EndScan the scan's Step
+// iterations.
+func (v *View) RejectionSum(n, j int) float64 { return v.b.x.rej[n*lanes+j] }

@@ -51,28 +51,10 @@ func UpdateSchedule(dst, sched, rej []float64) {
 	if len(dst) != numChains || len(rej) != numChains-1 {
 		panic("tune: schedule length mismatch")
 	}
-	// Merge schedule points that coincide: the interpolant needs strictly
-	// increasing abscissae, and a pair of equal points carries its rejection
-	// into the next one.
-	xs := make([]float64, 0, numChains)
-	ys := make([]float64, 0, numChains)
-	cum := 0.0
-	for n := 0; n < numChains; n++ {
-		if n > 0 {
-			r := rej[n-1]
-			if math.IsNaN(r) {
-				r = 1
-			}
-			cum += math.Min(math.Max(r, 0), 1)
-		}
-		if len(xs) > 0 && sched[n] <= xs[len(xs)-1] {
-			ys[len(ys)-1] = cum
-			continue
-		}
-		xs = append(xs, sched[n])
-		ys = append(ys, cum)
-	}
-	barrier := cum
+	// The points (t_n, Σ_{i<n} r_i), coinciding schedule points merged
+	// (barrierPoints, shared with BarrierProfile).
+	xs, ys := barrierPoints(sched, rej)
+	barrier := ys[len(ys)-1]
 	if !(barrier > 0) || math.IsInf(barrier, 0) || len(xs) < 2 {
 		copy(dst, sched)
 		return

@@ -1,0 +1,125 @@
+package batch
+
+import (
+	"sync"
+
+	"github.com/ptbatch/ptbatch/tune"
+)
+
+// BarrierProfile is a Statistic: per replicate, the estimated cumulative
+// barrier Λ(t) = ∫_0^t λ and local barrier λ(t) (thm:general_GCB) of the
+// last completed scan's path, on a fixed grid of Points equally spaced
+// t in [0, 1], by tune.BarrierProfile from that scan's schedule and mean
+// rejections r_n: the monotone interpolant the schedule update
+// (eq:equicrit) builds from them. The schedule is the one the scan sampled
+// with (View.Schedule), not the one tuned after it (Result.Schedules), so
+// that schedule and rejections match; Λ(1) is the scan's barrier Σ_n r_n
+// (ScanStats.Barrier). It does nothing during iterations; at a scan's end
+// it costs one interpolant per replicate. A BarrierProfile observes one
+// run.
+type BarrierProfile struct {
+	// Points is the number of grid points t_i = i/(Points-1); 0 means
+	// 100. A value of 1 counts as 2 (the grid {0, 1}).
+	Points int
+
+	mu        sync.Mutex
+	observers []*profileObserver
+	scan      int
+	grid      []float64
+	cum, loc  [][]float64
+	sched     [][]float64
+	rej       [][]float64
+}
+
+// NewObserver returns the profile of one block.
+func (s *BarrierProfile) NewObserver(info BlockInfo) Observer {
+	points := s.Points
+	if points == 0 {
+		points = 100
+	}
+	o := &profileObserver{info: info, grid: tune.UniformSchedule(max(2, points))}
+	for j := 0; j < info.Replicates; j++ {
+		o.sched[j] = make([]float64, info.Chains)
+		o.rej[j] = make([]float64, info.Chains-1)
+		o.cum[j] = make([]float64, len(o.grid))
+		o.loc[j] = make([]float64, len(o.grid))
+	}
+	s.mu.Lock()
+	s.observers = append(s.observers, o)
+	s.mu.Unlock()
+	return o
+}
+
+// CollectScan takes every block's profile of scan scan, in replicate
+// order.
+func (s *BarrierProfile) CollectScan(scan int) error {
+	info := func(o *profileObserver) BlockInfo { return o.info }
+	sortByReplicate(s.observers, info)
+	r := numReplicates(s.observers, info)
+	s.cum, s.loc = make([][]float64, r), make([][]float64, r)
+	s.sched, s.rej = make([][]float64, r), make([][]float64, r)
+	for _, o := range s.observers {
+		s.grid = o.grid
+		for j := 0; j < o.info.Replicates; j++ {
+			b := o.info.FirstReplicate + j
+			s.cum[b] = append([]float64(nil), o.cum[j]...)
+			s.loc[b] = append([]float64(nil), o.loc[j]...)
+			s.sched[b] = append([]float64(nil), o.sched[j]...)
+			s.rej[b] = append([]float64(nil), o.rej[j]...)
+		}
+	}
+	s.scan = scan
+	return nil
+}
+
+// Scan returns the scan the profiles come from: the last completed one, or
+// 0 before the first.
+func (s *BarrierProfile) Scan() int { return s.scan }
+
+// Grid returns the points t_i of the profiles.
+func (s *BarrierProfile) Grid() []float64 { return append([]float64(nil), s.grid...) }
+
+// Cumulative returns, per run-relative replicate and grid point, the
+// cumulative barrier Λ(t_i). Call it between Engine.Steps or after the run.
+func (s *BarrierProfile) Cumulative() [][]float64 { return clone2(s.cum) }
+
+// Local returns, per replicate and grid point, the local barrier λ(t_i).
+func (s *BarrierProfile) Local() [][]float64 { return clone2(s.loc) }
+
+// Schedules returns, per replicate, the schedule the scan sampled with.
+func (s *BarrierProfile) Schedules() [][]float64 { return clone2(s.sched) }
+
+// Rejections returns, per replicate and pair, the scan's mean rejection r_n
+// (as Result.Rejections after that scan).
+func (s *BarrierProfile) Rejections() [][]float64 { return clone2(s.rej) }
+
+func clone2(x [][]float64) [][]float64 {
+	out := make([][]float64, len(x))
+	for i, v := range x {
+		out[i] = append([]float64(nil), v...)
+	}
+	return out
+}
+
+// profileObserver computes one block's profiles at every scan's end.
+type profileObserver struct {
+	info       BlockInfo
+	grid       []float64
+	sched, rej [lanes][]float64
+	cum, loc   [lanes][]float64
+}
+
+// Iterate does nothing.
+func (o *profileObserver) Iterate(*View) {}
+
+// EndScan computes the scan's profile of every replicate of the block.
+func (o *profileObserver) EndScan(v *View) {
+	inv := 1 / float64(v.Step)
+	for j := 0; j < o.info.Replicates; j++ {
+		copy(o.sched[j], v.Schedule(j))
+		for n := range o.rej[j] {
+			o.rej[j][n] = v.RejectionSum(n, j) * inv
+		}
+		tune.BarrierProfile(o.cum[j], o.loc[j], o.grid, o.sched[j], o.rej[j])
+	}
+}

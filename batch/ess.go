@@ -178,7 +178,7 @@ func (s *ESS) NewObserver(info BlockInfo) Observer {
 		series: make([]BatchMeans, k*lanes),
 	}
 	if o.from == 0 {
-		o.from = info.Scans - info.KeepScans + 1
+		o.from = info.FirstKeptScan()
 	}
 	s.mu.Lock()
 	s.observers = append(s.observers, o)

@@ -43,6 +43,10 @@ type BlockInfo struct {
 	Scans, KeepScans int
 }
 
+// FirstKeptScan returns the first scan whose target-chain states count as
+// samples: the first of the last KeepScans.
+func (i BlockInfo) FirstKeptScan() int { return i.Scans - i.KeepScans + 1 }
+
 // Observer watches one block: Iterate after the communication step of
 // every iteration, EndScan after every scan's last iteration (before the
 // schedule and path are retuned).

@@ -1,10 +1,6 @@
 package batch
 
-import (
-	"cmp"
-	"slices"
-	"sync"
-)
+import "sync"
 
 // Samples is a Statistic that records the states of the target chain —
 // samples of the target π_1 — during the kept scans (the run's last
@@ -35,7 +31,7 @@ type Samples struct {
 func (s *Samples) NewObserver(info BlockInfo) Observer {
 	o := &sampleObserver{info: info, from: s.FromScan, thin: max(1, s.Thin), x: make([]float64, info.Observables)}
 	if o.from == 0 {
-		o.from = info.Scans - info.KeepScans + 1
+		o.from = info.FirstKeptScan()
 	}
 	s.mu.Lock()
 	s.observers = append(s.observers, o)
@@ -45,9 +41,7 @@ func (s *Samples) NewObserver(info BlockInfo) Observer {
 
 // CollectScan writes the scan's kept states, replicate by replicate.
 func (s *Samples) CollectScan(int) error {
-	slices.SortFunc(s.observers, func(a, b *sampleObserver) int {
-		return cmp.Compare(a.info.FirstReplicate, b.info.FirstReplicate)
-	})
+	sortByReplicate(s.observers, func(o *sampleObserver) BlockInfo { return o.info })
 	for _, o := range s.observers {
 		if err := o.flush(s.Write); err != nil {
 			return err

@@ -20,7 +20,7 @@ func (s *TargetMoments) NewObserver(info BlockInfo) Observer {
 	n := info.Observables * lanes
 	o := &momentObserver{
 		info:     info,
-		keepFrom: info.Scans - info.KeepScans + 1,
+		keepFrom: info.FirstKeptScan(),
 		x:        make([]float64, info.Observables),
 		shift:    make([]float64, n),
 		sum1:     make([]float64, n),

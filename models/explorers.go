@@ -1,6 +1,9 @@
 package models
 
-import "math"
+import (
+	"cmp"
+	"math"
+)
 
 // RandomWalk is random-walk Metropolis: each move proposes
 // x' = x + s_n·z, z ~ N(0, I), and accepts it with probability
@@ -26,17 +29,7 @@ type RandomWalk struct {
 func (RandomWalk) Name() string { return "random-walk" }
 
 func (e RandomWalk) newLane(dim int) explorerLane {
-	l := &rwLane{step0: e.Step, target: e.Acceptance, moves: e.Moves}
-	if l.step0 == 0 {
-		l.step0 = 1
-	}
-	if l.target == 0 {
-		l.target = 0.3
-	}
-	if l.moves == 0 {
-		l.moves = 1
-	}
-	return l
+	return &rwLane{step0: cmp.Or(e.Step, 1), target: cmp.Or(e.Acceptance, 0.3), moves: cmp.Or(e.Moves, 1)}
 }
 
 // rwLane is RandomWalk's state for one replicate: per chain, the step
@@ -105,17 +98,7 @@ type SliceSampler struct {
 func (SliceSampler) Name() string { return "slice" }
 
 func (e SliceSampler) newLane(int) explorerLane {
-	l := &sliceLane{width: e.Width, maxSteps: e.MaxSteps, passes: e.Passes}
-	if l.width == 0 {
-		l.width = 1
-	}
-	if l.maxSteps == 0 {
-		l.maxSteps = 20
-	}
-	if l.passes == 0 {
-		l.passes = 1
-	}
-	return l
+	return &sliceLane{width: cmp.Or(e.Width, 1), maxSteps: cmp.Or(e.MaxSteps, 20), passes: cmp.Or(e.Passes, 1)}
 }
 
 // sliceLane is SliceSampler's state: its settings, which it does not adapt.

@@ -19,7 +19,11 @@
 // measured against a 160-bit reference in elem_test.go.
 //
 // Nothing here checks lengths, allocates or starts goroutines: package
-// kernel is the checked layer above.
+// kernel is the checked layer above. It verifies every length before a
+// kernel runs (overflow-proof: the assembly walks exactly the lengths it is
+// given, dim·64 bytes of z per row in the Gaussian energies), and under
+// -race it announces the memory each kernel touches to the race detector,
+// which cannot see inside the assembly.
 //
 // References: D. Blackman and S. Vigna, "Scrambled linear pseudorandom
 // number generators", ACM TOMS 47 (2021) (xoshiro256++); G. E. P. Box and

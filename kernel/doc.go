@@ -1,8 +1,22 @@
 // Package kernel is the checked batch-maths layer of ptbatch: random number
 // streams laid out one per replicate lane, and the vector operations the
 // models and the engine run on rows of layout.Lanes values. It checks
-// lengths (panicking with "kernel: ..." on a programmer error) and
-// dispatches to the unchecked primitives of package asm.
+// lengths (panicking with a constant "kernel: ..." message on a programmer
+// error) and dispatches to the unchecked primitives of package asm.
+//
+// Checks: no kernel of package asm runs on lengths this layer has not
+// verified, and the checks cannot be satisfied by an overflow: a length
+// that is a product (GaussEnergy's len(z) = rows·dim·layout.Lanes) is
+// checked by division, never by forming the product, which wraps around
+// in int arithmetic. FuzzGaussEnergy, FuzzSwapAlpha, FuzzUniform and
+// FuzzNormal compare every implementation with the generic twins on
+// random lengths and values, bad lengths included.
+//
+// Race detector: it cannot see the memory the assembly reads and writes,
+// so under -race every call into an implementation first announces the
+// slices and generator state it touches (runtime.RaceReadRange and
+// RaceWriteRange in race.go; no-ops otherwise), and races through the
+// assembly are reported like races in Go.
 //
 // Implementations: the fastest the CPU offers is chosen once at start-up
 // ("avx512", "avx2", or "generic", the only one under -tags purego); Impl

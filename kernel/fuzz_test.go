@@ -1,0 +1,401 @@
+package kernel
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+	"testing"
+
+	"github.com/ptbatch/ptbatch/asm"
+)
+
+// Differential fuzzing of the checked layer against the generic twins of
+// package asm, as klauspost/compress fuzzes its assembly against plain Go:
+// every implementation Impls offers (the dispatched assembly tiers and
+// "generic") must give bit for bit what the twin gives, write nothing past
+// the lengths it was given, and refuse bad lengths with the constant panic
+// message before any kernel runs. The seed corpus (the f.Add calls and
+// testdata/fuzz/FuzzXxx) runs under plain go test; fuzz with
+//
+//	go test ./kernel -run '^$' -fuzz '^FuzzGaussEnergy$' -fuzztime 60s
+
+// specials are the values the decoder of mode 2 picks from: signed zeros,
+// NaNs (quiet, negative, with a payload), infinities, the extremes of the
+// normal and subnormal ranges, the edges of asm.ExpNonPos's domain, and
+// ordinary numbers.
+var specials = []float64{
+	0, math.Copysign(0, -1), math.NaN(), -math.NaN(), math.Float64frombits(0x7ff8dead0000beef),
+	math.Float64frombits(0x7ff0000000000001), // a signalling NaN
+	math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64,
+	math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, 0x1p-1022, 1e-310, -1e-310,
+	asm.ExpMin, math.Nextafter(asm.ExpMin, math.Inf(-1)), -745.2, -708.4, 709.8,
+	1, -1, 0.5, 2, 1e300, -1e300, 1e-300, 1e154, -1e154,
+}
+
+// decode turns fuzz bytes into n float64 values, reading data cyclically
+// (zeros when it is empty). mode%3 chooses the decoding: 0 takes 8 bytes
+// as the IEEE 754 bits (any value, NaN payloads included); 1 takes 2 bytes
+// as an int16 divided by 64 (moderate values in ±512, where energies and
+// log acceptance ratios are interesting); 2 takes one byte, a special when
+// it is below len(specials), otherwise the moderate value of two bytes.
+func decode(data []byte, n int, mode uint8, pos *int) []float64 {
+	x := make([]float64, n)
+	if len(data) == 0 {
+		return x
+	}
+	next := func() byte {
+		b := data[*pos%len(data)]
+		*pos++
+		return b
+	}
+	moderate := func() float64 {
+		return float64(int16(uint16(next())|uint16(next())<<8)) / 64
+	}
+	for i := range x {
+		switch mode % 3 {
+		case 0:
+			var b [8]byte
+			for k := range b {
+				b[k] = next()
+			}
+			x[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[:]))
+		case 1:
+			x[i] = moderate()
+		case 2:
+			if c := int(next()); c < len(specials) {
+				x[i] = specials[c]
+			} else {
+				x[i] = moderate()
+			}
+		}
+	}
+	return x
+}
+
+// perturb changes lens[which] as code says (0 leaves it alone; 1 and 2 add
+// and remove a value, 3 and 4 a row, 5 empties it) and returns the result.
+func perturb(lens []int, code uint8) []int {
+	out := append([]int(nil), lens...)
+	which := int(code/8) % len(lens)
+	switch code % 8 {
+	case 1:
+		out[which]++
+	case 2:
+		out[which]--
+	case 3:
+		out[which] += L
+	case 4:
+		out[which] -= L
+	case 5:
+		out[which] = 0
+	}
+	out[which] = max(out[which], 0)
+	return out
+}
+
+// guardedCopy returns a slice with the values of x followed, in the same
+// array, by L sentinels, and the guard.
+func guardedCopy(x []float64) ([]float64, []float64) {
+	buf := sentinels(len(x) + L)
+	copy(buf, x)
+	return buf[:len(x):len(x)], buf[len(x):]
+}
+
+func sameFloat64Bits(a, b []float64) (int, bool) {
+	if len(a) != len(b) {
+		return -1, false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return i, false
+		}
+	}
+	return 0, true
+}
+
+// eachImpl runs f under every implementation Impls offers and restores
+// the one in use.
+func eachImpl(t *testing.T, f func(name string)) {
+	for _, name := range Impls() {
+		restore, err := SetImpl(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		func() {
+			defer restore()
+			f(name)
+		}()
+	}
+}
+
+// FuzzGaussEnergy checks GaussEnergy under every implementation against
+// asm.GaussEnergyGeneric on rows%10 rows of dim coordinates, with one
+// length perturbed by code and values decoded from data by mode. A dim
+// outside 1..64 gets the z whose length n·dim wraps to (when that is
+// small), the adversarial case of issue 13, or an arbitrary short one.
+func FuzzGaussEnergy(f *testing.F) {
+	f.Add(uint8(1), 1, uint8(0), uint8(1), 0.0, 0.0, 0.5, 0.5, []byte{1, 2, 3, 4})
+	f.Add(uint8(3), 5, uint8(0), uint8(1), -1.0, 1.0, 50.0, 50.0, []byte("energies of three rows of five coordinates"))
+	f.Add(uint8(2), 17, uint8(0), uint8(2), 0.0, 1.0, 1.0, 2.0, []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 200, 201})
+	f.Add(uint8(4), 3, uint8(0), uint8(0), math.NaN(), math.Inf(1), math.Inf(-1), 1e-310, []byte("\x00\x00\x00\x00\x00\x00\xf8\x7f\x01\x00\x00\x00\x00\x00\x00\x00"))
+	f.Add(uint8(1), 4611686018427387904, uint8(0), uint8(1), 0.0, 0.0, 1.0, 1.0, []byte{})
+	f.Add(uint8(1), 2305843009213693953, uint8(0), uint8(1), 0.0, 0.0, 1.0, 1.0, []byte{})
+	f.Add(uint8(1), 0, uint8(0), uint8(1), 0.0, 0.0, 1.0, 1.0, []byte{})
+	f.Add(uint8(1), -2305843009213693951, uint8(0), uint8(1), 0.0, 0.0, 1.0, 1.0, []byte{})
+	f.Add(uint8(2), 3, uint8(1), uint8(1), 0.0, 0.0, 1.0, 1.0, []byte{7})
+	f.Add(uint8(2), 3, uint8(44), uint8(1), 0.0, 0.0, 1.0, 1.0, []byte{7})
+	f.Fuzz(func(t *testing.T, rows uint8, dim int, code, mode uint8, mu0, mu1, h0, h1 float64, data []byte) {
+		n := int(rows%10) * L
+		var lz int
+		if dim >= 1 && dim <= 64 {
+			lz = n * dim
+		} else if w := int(uint(n) * uint(dim)); w >= 0 && w <= 4096 {
+			lz = w // what n*dim wraps to
+		} else {
+			lz = int(uint(dim) % 4096)
+		}
+		lens := perturb([]int{n, n, n, n, n, lz}, code) // w0, w1, first, m, s, z
+		want := ""
+		nm := lens[3]
+		switch {
+		case nm%L != 0 || lens[0] != nm || lens[1] != nm || lens[2] != nm || lens[4] != nm:
+			want = errLengths
+		case dim < 1:
+			want = errDim
+		default:
+			if hi, lo := bits.Mul64(uint64(nm), uint64(dim)); hi != 0 || lo != uint64(lens[5]) {
+				want = errLengths
+			}
+		}
+		pos := 0
+		m := decode(data, lens[3], mode, &pos)
+		s := decode(data, lens[4], mode, &pos)
+		z := decode(data, lens[5], mode, &pos)
+		m0, s0, z0 := append([]float64(nil), m...), append([]float64(nil), s...), append([]float64(nil), z...)
+		var rw0, rw1, rfirst []float64
+		if want == "" {
+			rw0, rw1, rfirst = make([]float64, nm), make([]float64, nm), make([]float64, nm)
+			asm.GaussEnergyGeneric(rw0, rw1, rfirst, m, s, z, dim, mu0, mu1, h0, h1)
+		}
+		eachImpl(t, func(name string) {
+			what := fmt.Sprintf("%s: lengths %v, dim %d", name, lens, dim)
+			w0, g0 := guardedCopy(sentinels(lens[0]))
+			w1, g1 := guardedCopy(sentinels(lens[1]))
+			first, g2 := guardedCopy(sentinels(lens[2]))
+			got := panicMessage(func() { GaussEnergy(w0, w1, first, m, s, z, dim, mu0, mu1, h0, h1) })
+			if want != "" {
+				if got != want {
+					t.Fatalf("%s: panic %v, want %q", what, got, want)
+				}
+				if !untouched(w0) || !untouched(w1) || !untouched(first) {
+					t.Fatalf("%s: refused call wrote its outputs", what)
+				}
+				return
+			}
+			if got != nil {
+				t.Fatalf("%s: panic %v on valid lengths", what, got)
+			}
+			if !untouched(g0) || !untouched(g1) || !untouched(g2) {
+				t.Fatalf("%s: wrote past the end of an output", what)
+			}
+			for _, c := range []struct {
+				out string
+				got []float64
+				ref []float64
+			}{{"w0", w0, rw0}, {"w1", w1, rw1}, {"first", first, rfirst}, {"m", m, m0}, {"s", s, s0}, {"z", z, z0}} {
+				if i, ok := sameFloat64Bits(c.got, c.ref); !ok {
+					t.Fatalf("%s: %s[%d] = %v (%#x), generic twin %v (%#x)", what, c.out, i,
+						c.got[i], math.Float64bits(c.got[i]), c.ref[i], math.Float64bits(c.ref[i]))
+				}
+			}
+		})
+	})
+}
+
+// FuzzSwapAlpha checks SwapAlpha under every implementation against
+// asm.SwapAlphaGeneric on rows%41 pairs of chains, with one of the six
+// lengths perturbed by code and the coefficients, energies and initial
+// rejections decoded from data by mode.
+func FuzzSwapAlpha(f *testing.F) {
+	f.Add(uint8(1), uint8(0), uint8(1), []byte("pair"))
+	f.Add(uint8(7), uint8(0), uint8(1), []byte("seven pairs of adjacent chains, one block"))
+	f.Add(uint8(3), uint8(0), uint8(2), []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28})
+	f.Add(uint8(2), uint8(0), uint8(0), []byte("\x00\x00\x00\x00\x00\x00\xf0\x7f\x00\x00\x00\x00\x00\x00\xf0\xff\x01\x00\x00\x00\x00\x00\x00\x00"))
+	f.Add(uint8(0), uint8(0), uint8(1), []byte{})
+	f.Add(uint8(2), uint8(17), uint8(1), []byte{9})
+	f.Add(uint8(2), uint8(43), uint8(1), []byte{9})
+	f.Fuzz(func(t *testing.T, rows, code, mode uint8, data []byte) {
+		n := int(rows%41) * L
+		lens := perturb([]int{n, n, n + L, n + L, n + L, n + L}, code) // alpha, rej, eta0, eta1, w0, w1
+		na := lens[0]
+		valid := na%L == 0 && lens[1] == na
+		for _, l := range lens[2:] {
+			valid = valid && l-L == na
+		}
+		pos := 0
+		rej := decode(data, lens[1], mode, &pos)
+		eta0 := decode(data, lens[2], mode, &pos)
+		eta1 := decode(data, lens[3], mode, &pos)
+		w0 := decode(data, lens[4], mode, &pos)
+		w1 := decode(data, lens[5], mode, &pos)
+		var ralpha, rrej []float64
+		if valid {
+			ralpha, rrej = make([]float64, na), append([]float64(nil), rej...)
+			asm.SwapAlphaGeneric(ralpha, rrej, eta0, eta1, w0, w1)
+		}
+		in := [][]float64{eta0, eta1, w0, w1}
+		in0 := make([][]float64, len(in))
+		for i := range in {
+			in0[i] = append([]float64(nil), in[i]...)
+		}
+		eachImpl(t, func(name string) {
+			what := fmt.Sprintf("%s: lengths %v", name, lens)
+			alpha, ga := guardedCopy(sentinels(lens[0]))
+			r, gr := guardedCopy(rej)
+			got := panicMessage(func() { SwapAlpha(alpha, r, eta0, eta1, w0, w1) })
+			if !valid {
+				if got != errLengths {
+					t.Fatalf("%s: panic %v, want %q", what, got, errLengths)
+				}
+				if !untouched(alpha) {
+					t.Fatalf("%s: refused call wrote alpha", what)
+				}
+				if _, ok := sameFloat64Bits(r, rej); !ok {
+					t.Fatalf("%s: refused call wrote rej", what)
+				}
+				return
+			}
+			if got != nil {
+				t.Fatalf("%s: panic %v on valid lengths", what, got)
+			}
+			if !untouched(ga) || !untouched(gr) {
+				t.Fatalf("%s: wrote past the end of alpha or rej", what)
+			}
+			if i, ok := sameFloat64Bits(alpha, ralpha); !ok {
+				t.Fatalf("%s: alpha[%d] = %v (%#x), generic twin %v (%#x)", what, i, alpha[i], math.Float64bits(alpha[i]), ralpha[i], math.Float64bits(ralpha[i]))
+			}
+			if i, ok := sameFloat64Bits(r, rrej); !ok {
+				t.Fatalf("%s: rej[%d] = %v (%#x), generic twin %v (%#x)", what, i, r[i], math.Float64bits(r[i]), rrej[i], math.Float64bits(rrej[i]))
+			}
+			for i := range in {
+				if _, ok := sameFloat64Bits(in[i], in0[i]); !ok {
+					t.Fatalf("%s: input %d changed", what, i)
+				}
+			}
+		})
+	})
+}
+
+// fillLengths turns fuzz bytes into the lengths of successive fills: an
+// even byte b asks for b/2 whole rows (0..127), an odd one for b/2 values,
+// which is refused unless a multiple of L.
+func fillLengths(fills []byte) []int {
+	lens := make([]int, len(fills))
+	for i, b := range fills {
+		if b%2 == 0 {
+			lens[i] = int(b/2) * L
+		} else {
+			lens[i] = int(b / 2)
+		}
+	}
+	return lens
+}
+
+// fuzzState returns the generator state of NewStream(seed, first), its
+// words then xored with raw, read cyclically as little-endian uint64 (raw
+// may make a lane all zero, a state no seed gives; the kernels must still
+// agree on it).
+func fuzzState(seed uint64, first int, raw []byte) *Stream {
+	s := NewStream(seed, first)
+	if len(raw) > 0 {
+		for i := range s.state {
+			var b [8]byte
+			for k := range b {
+				b[k] = raw[(8*i+k)%len(raw)]
+			}
+			s.state[i] ^= binary.LittleEndian.Uint64(b[:])
+		}
+	}
+	return s
+}
+
+// fuzzFills runs the fills of lengths fills on the stream of (seed, first,
+// raw) under every implementation and compares each with ref, which must
+// perform the documented fill with the generic twins on a copy of the
+// state (and the buffer of odd rows): the same numbers bit for bit, the
+// same state after, nothing written past dst, and bad lengths refused with
+// the constant message, drawing nothing.
+func fuzzFills(t *testing.T, fill func(*Stream, []float64), ref func(dst []float64, st *[4 * L]uint64, tail *[2 * L]float64), seed uint64, first int, raw, fills []byte) {
+	lens := fillLengths(fills)
+	eachImpl(t, func(name string) {
+		s := fuzzState(seed, first, raw)
+		want := *s
+		for k, n := range lens {
+			what := fmt.Sprintf("%s: fill %d of length %d", name, k, n)
+			dst, guard := guardedCopy(sentinels(n))
+			got := panicMessage(func() { fill(s, dst) })
+			if n%L != 0 {
+				if got != errRows {
+					t.Fatalf("%s: panic %v, want %q", what, got, errRows)
+				}
+				if *s != want || !untouched(dst) {
+					t.Fatalf("%s: refused fill drew numbers", what)
+				}
+				continue
+			}
+			if got != nil {
+				t.Fatalf("%s: panic %v", what, got)
+			}
+			wdst := make([]float64, n)
+			ref(wdst, &want.state, &want.tail)
+			if !untouched(guard) {
+				t.Fatalf("%s: wrote past the end of dst", what)
+			}
+			if i, ok := sameFloat64Bits(dst, wdst); !ok {
+				t.Fatalf("%s: dst[%d] = %v (%#x), generic twin %v (%#x)", what, i, dst[i], math.Float64bits(dst[i]), wdst[i], math.Float64bits(wdst[i]))
+			}
+			if s.state != want.state {
+				t.Fatalf("%s: state differs from the generic twin's", what)
+			}
+			if _, ok := sameFloat64Bits(s.tail[:], want.tail[:]); !ok {
+				t.Fatalf("%s: buffer of odd rows differs from the generic twin's", what)
+			}
+		}
+	})
+}
+
+// FuzzUniform checks Stream.Uniform under every implementation against
+// asm.XoshiroUniformGeneric over a sequence of fills.
+func FuzzUniform(f *testing.F) {
+	f.Add(uint64(1), 0, []byte{}, []byte{2, 4, 0, 254})
+	f.Add(uint64(99), 40, []byte{}, []byte{2, 1, 4, 15, 6, 17, 14})
+	f.Add(uint64(0), -8, []byte{0xff}, []byte{66, 3, 128})
+	f.Add(uint64(7), 1<<40, []byte("all ones and more"), []byte{32, 32, 32})
+	f.Fuzz(func(t *testing.T, seed uint64, first int, raw, fills []byte) {
+		fuzzFills(t, (*Stream).Uniform, func(dst []float64, st *[4 * L]uint64, _ *[2 * L]float64) {
+			asm.XoshiroUniformGeneric(dst, st)
+		}, seed, first, raw, fills)
+	})
+}
+
+// FuzzNormal checks Stream.Normal under every implementation against the
+// fill its doc comment gives in terms of asm.XoshiroNormalGeneric: the
+// whole pairs of rows, then, for an odd last row, a pair into the buffer
+// of odd rows whose cosine half is copied out.
+func FuzzNormal(f *testing.F) {
+	f.Add(uint64(1), 0, []byte{}, []byte{2, 4, 0, 254})
+	f.Add(uint64(5), 3, []byte{}, []byte{2, 1, 6, 9, 20, 2, 2})
+	f.Add(uint64(0), -8, []byte{0xff}, []byte{66, 3, 130})
+	f.Add(uint64(2024), 0, []byte("\x00\x00\x00\x00\x00\x00\x00\x00"), []byte{14, 14, 16})
+	f.Fuzz(func(t *testing.T, seed uint64, first int, raw, fills []byte) {
+		fuzzFills(t, (*Stream).Normal, func(dst []float64, st *[4 * L]uint64, tail *[2 * L]float64) {
+			even := len(dst) - len(dst)%(2*L)
+			asm.XoshiroNormalGeneric(dst[:even], st)
+			if even < len(dst) {
+				asm.XoshiroNormalGeneric(tail[:], st)
+				copy(dst[even:], tail[:L])
+			}
+		}, seed, first, raw, fills)
+	})
+}

@@ -19,6 +19,10 @@ import (
 
 // Workload is what `ptbatch bench` times.
 type Workload struct {
+	// Model is the model timed (see ModelNames); "" is the Gaussian.
+	// Dim and Sigma apply to the Gaussian only; the other models' Dim is
+	// 1, so that an element is one replicate × chain step.
+	Model                               string
 	Dim, Chains, Replicates, Iterations int
 	Sigma                               float64
 	Workers                             int // worker goroutines; 0 means all CPUs
@@ -29,11 +33,12 @@ type Workload struct {
 // DefaultWorkload is the high-dimensional Gaussian of the paper's Figure 5
 // at d = 256: ⌈15√d⌉ = 240 chains, σ = 0.1, 64 replicates, all CPUs.
 func DefaultWorkload() Workload {
-	return Workload{Dim: 256, Chains: 240, Replicates: 64, Iterations: 50, Sigma: 0.1, Workers: 0, Repeats: 5, Seed: 1}
+	return Workload{Model: Gaussian, Dim: 256, Chains: 240, Replicates: 64, Iterations: 50, Sigma: 0.1, Workers: 0, Repeats: 5, Seed: 1}
 }
 
 // Elements is the number of replicate × chain × coordinate steps of one
-// timed run.
+// timed run (replicate × chain steps for the models other than the
+// Gaussian, whose Dim is 1).
 func (w Workload) Elements() float64 {
 	return float64(w.Replicates) * float64(w.Chains) * float64(w.Dim) * float64(w.Iterations)
 }
@@ -101,7 +106,7 @@ const tunedScanIterations = 100
 // (schedule and K = 4 path) that measures the tuning fraction. A caller
 // can estimate their memory (batch.EstimateMemory) before running them.
 func (w Workload) Configs() (engine, oneWorker, tuned batch.Config, err error) {
-	g, err := models.NewGaussian(w.Dim, -1, 1, w.Sigma, w.Sigma)
+	g, err := w.NewModel()
 	if err != nil {
 		return engine, oneWorker, tuned, err
 	}
@@ -189,13 +194,18 @@ func (rep *Report) repeat(ctx context.Context, w Workload, cfg, one, tuned batch
 	tuning := res.TuningFraction
 
 	t0 := time.Now()
-	if _, err := ScalarGaussian(ctx, w.Replicates, w.Chains, w.Dim, w.Iterations, -1, 1, w.Sigma, w.Seed); err != nil {
+	if err := runScalar(ctx, w, cfg.Model); err != nil {
 		return err
 	}
 	scalar := float64(time.Since(t0).Nanoseconds()) / elems
 
 	t0 = time.Now()
-	if err := Roofline(ctx, w); err != nil {
+	if w.isGaussian() {
+		err = Roofline(ctx, w)
+	} else {
+		err = ModelRoofline(ctx, w, cfg.Model)
+	}
+	if err != nil {
 		return err
 	}
 	roofline := float64(time.Since(t0).Nanoseconds()) / elems
@@ -208,6 +218,21 @@ func (rep *Report) repeat(ctx context.Context, w Workload, cfg, one, tuned batch
 	rep.ScalarSamples = append(rep.ScalarSamples, scalar)
 	rep.RooflineSamples = append(rep.RooflineSamples, roofline)
 	return nil
+}
+
+// runScalar runs the workload's scalar engine: ScalarGaussian for the
+// Gaussian, ScalarModel on the model's scalar reference for the others.
+func runScalar(ctx context.Context, w Workload, m models.Model) error {
+	if w.isGaussian() {
+		_, err := ScalarGaussian(ctx, w.Replicates, w.Chains, w.Dim, w.Iterations, -1, 1, w.Sigma, w.Seed)
+		return err
+	}
+	ref, ok := m.(models.Referenced)
+	if !ok {
+		return fmt.Errorf("benchmarks: model %s has no scalar reference", w.Model)
+	}
+	_, err := ScalarModel(ctx, ref.Scalar(), w.Replicates, w.Chains, w.Iterations, w.Seed)
+	return err
 }
 
 // Roofline draws the normals and runs the energy FMA stream for the same

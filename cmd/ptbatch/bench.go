@@ -23,23 +23,42 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var maxMemory int64
 	impl := ""
 	c := newCmdFlags("bench")
-	c.Int(&w.Dim, "dim", w.Dim, "Gaussian dimension d")
-	c.Int(&w.Chains, "chains", w.Chains, "number of chains (the paper's ⌈15√d⌉ = 240 at d = 256)")
+	c.String(&w.Model, "model", w.Model, "model to time: "+strings.Join(benchmarks.ModelNames(), ", ")+"; the scalar engine runs the model's plain scalar reference")
+	c.Int(&w.Dim, "dim", w.Dim, "--model gaussian: dimension d")
+	c.Int(&w.Chains, "chains", w.Chains, "number of chains (gaussian: the paper's ⌈15√d⌉ = 240 at d = 256; betabinomial 50, galaxy and mixture 35 unless given)")
 	c.Int(&w.Replicates, "replicates", w.Replicates, "independent replicates (SIMD lanes)")
-	c.Int(&w.Iterations, "iterations", w.Iterations, "iterations per timed run")
-	c.Float64(&w.Sigma, "sigma", w.Sigma, "standard deviation of reference and target, in [1e-100, 1e100]")
+	c.Int(&w.Iterations, "iterations", w.Iterations, "iterations per timed run (gaussian 50; betabinomial 200, galaxy 10, mixture 4 unless given)")
+	c.Float64(&w.Sigma, "sigma", w.Sigma, "--model gaussian: standard deviation of reference and target, in [1e-100, 1e100]")
 	c.Int(&w.Workers, "workers", w.Workers, "engine and roofline worker goroutines, at most one per block of 8 replicates; the scalar engine uses one (default 0: all CPUs)")
 	c.Int(&w.Repeats, "repeats", w.Repeats, "timed runs of each of the three, interleaved; medians are reported")
 	c.Uint64(&w.Seed, "seed", w.Seed, "random seed")
 	c.Bool(&jsonOut, "json", false, "print one JSON object")
 	c.String(&impl, "impl", "", "kernel implementation: "+strings.Join(kernel.Impls(), ", ")+" (default: the fastest this CPU has, "+kernel.Impl()+")")
 	c.Size(&maxMemory, "max-memory", "refuse workloads whose estimated memory exceeds this size, such as 512MiB or 4GiB (default: the available memory)")
-	intro := "Usage: ptbatch bench [flags]\n\nTimes (a) the engine, (b) a plain scalar engine (math/rand/v2, one replicate at a time)\nand (c) a roofline microkernel (normals + energy FMA stream only) on the same Gaussian workload."
+	intro := "Usage: ptbatch bench [flags]\n\nTimes (a) the engine, (b) a plain scalar engine (one replicate at a time, math/rand/v2;\nfor models other than the Gaussian, NRPT around the model's scalar reference) and\n(c) a roofline (the Gaussian: normals + energy FMA stream only; the other models: their\nblock moves alone, without swaps or bookkeeping) on the same workload."
 	if err := c.parse(args, stdout, intro); err != nil {
 		return err
 	}
 	if err := c.checkFinite(); err != nil {
 		return err
+	}
+	def, err := benchmarks.DefaultWorkloadFor(w.Model)
+	if err != nil {
+		return c.bad("model", "want one of %s", strings.Join(benchmarks.ModelNames(), ", "))
+	}
+	if w.Model != benchmarks.Gaussian {
+		for _, name := range []string{"dim", "sigma"} {
+			if c.set(name) {
+				return c.bad(name, "applies only to --model gaussian")
+			}
+		}
+		w.Dim, w.Sigma = def.Dim, def.Sigma
+		if !c.set("chains") {
+			w.Chains = def.Chains
+		}
+		if !c.set("iterations") {
+			w.Iterations = def.Iterations
+		}
 	}
 	switch {
 	case w.Chains < 2:
@@ -55,8 +74,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case w.Repeats < 1:
 		return c.bad("repeats", "need at least 1")
 	}
-	if err := checkGaussian(c, gaussFlags{dim: "dim", sigma0: "sigma", sigma1: "sigma"}, c.show("dim"), w.Dim, -1, 1, w.Sigma, w.Sigma); err != nil {
-		return err
+	if w.Model == benchmarks.Gaussian {
+		if err := checkGaussian(c, gaussFlags{dim: "dim", sigma0: "sigma", sigma1: "sigma"}, c.show("dim"), w.Dim, -1, 1, w.Sigma, w.Sigma); err != nil {
+			return err
+		}
 	}
 	if impl == "" {
 		impl = kernel.Impl()
@@ -152,8 +173,12 @@ func writeBench(stdout io.Writer, w benchmarks.Workload, rep *benchmarks.Report,
 	if rep.Interrupted {
 		done = fmt.Sprintf("%d of %d repeats (interrupted)", len(rep.EngineSamples), w.Repeats)
 	}
-	fmt.Fprintf(stdout, "workload: gaussian d=%d, %d chains, %d replicates, σ=%g, %d iterations, median of %s\n\n",
-		w.Dim, w.Chains, w.Replicates, w.Sigma, w.Iterations, done)
+	what := fmt.Sprintf("gaussian d=%d, σ=%g", w.Dim, w.Sigma)
+	if w.Model != benchmarks.Gaussian {
+		what = w.Model + " (an element is one replicate × chain step)"
+	}
+	fmt.Fprintf(stdout, "workload: %s, %d chains, %d replicates, %d iterations, median of %s\n\n",
+		what, w.Chains, w.Replicates, w.Iterations, done)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tns/element\tchain-steps/s\tratio\t")
 	cs := func(ns float64) float64 { return 1e9 / (ns * float64(w.Dim)) }

@@ -18,6 +18,9 @@ type series struct {
 	xs, ys []float64
 	dashed bool // drawn dashed (bounds and references)
 	points bool // mark the data points
+	// lo and hi, when not nil, are drawn as a translucent band around the
+	// line (such as mean ± sd over replicates).
+	lo, hi []float64
 }
 
 // figure is a titled plot with labelled axes, saved as PNG and SVG.
@@ -25,6 +28,7 @@ type figure struct {
 	title, xlabel, ylabel string
 	logX, logY            bool
 	lines                 []series
+	noLegend              bool // too many lines to name
 }
 
 // save writes base.png and base.svg.
@@ -57,6 +61,11 @@ func (f figure) save(base string) error {
 		if len(pts) == 0 {
 			continue
 		}
+		if s.lo != nil {
+			if err := addBand(p, f, s, plotutil.Color(i)); err != nil {
+				return err
+			}
+		}
 		l, err := plotter.NewLine(pts)
 		if err != nil {
 			return err
@@ -68,7 +77,9 @@ func (f figure) save(base string) error {
 			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 		}
 		p.Add(l)
-		p.Legend.Add(s.name, l)
+		if !f.noLegend {
+			p.Legend.Add(s.name, l)
+		}
 		if s.points {
 			sc, err := plotter.NewScatter(pts)
 			if err != nil {
@@ -91,6 +102,49 @@ func (f figure) save(base string) error {
 		if err := p.Save(7*vg.Inch, 4.5*vg.Inch, fmt.Sprintf("%s.%s", base, ext)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// addBand adds the band between s.lo and s.hi, in a translucent c, to p:
+// one polygon per run of finite points.
+func addBand(p *plot.Plot, f figure, s series, c color.Color) error {
+	r, g, b, _ := c.RGBA()
+	fill := color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 60}
+	ok := func(k int) bool {
+		for _, v := range []float64{s.xs[k], s.lo[k], s.hi[k]} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return false
+			}
+		}
+		return !(f.logX && s.xs[k] <= 0) && !(f.logY && (s.lo[k] <= 0 || s.hi[k] <= 0))
+	}
+	for k := 0; k < len(s.xs); {
+		if !ok(k) {
+			k++
+			continue
+		}
+		end := k
+		for end < len(s.xs) && ok(end) {
+			end++
+		}
+		if end-k >= 2 {
+			ring := make(plotter.XYs, 0, 2*(end-k))
+			for j := k; j < end; j++ {
+				ring = append(ring, plotter.XY{X: s.xs[j], Y: s.hi[j]})
+			}
+			for j := end - 1; j >= k; j-- {
+				ring = append(ring, plotter.XY{X: s.xs[j], Y: s.lo[j]})
+			}
+			poly, err := plotter.NewPolygon(ring)
+			if err != nil {
+				return err
+			}
+			poly.Color = fill
+			poly.LineStyle.Width = 0
+			p.Add(poly)
+		}
+		k = end
 	}
 	return nil
 }

@@ -35,6 +35,12 @@ type runFlags struct {
 	thin       int
 	maxMemory  int64
 
+	// --record index (indexout.go)
+	record        string
+	indexWindow   int
+	indexThin     int
+	indexReplicas int
+
 	// gaussian
 	dim                      int
 	mu0, mu1, sigma0, sigma1 float64
@@ -73,6 +79,10 @@ func newRunFlagSet(f *runFlags) *cmdFlags {
 	c.String(&f.out, "out", "", "directory for CSV files: per-scan statistics, final knots and schedules, and samples.csv (the kept target-chain states, written as each scan ends)")
 	c.Int(&f.keepScans, "keep-scans", 0, "--json or --out: number of final scans whose target-chain states are kept as samples (samples.csv, target_means) (default 0: the last half)")
 	c.Int(&f.thin, "thin", 1, "--out: keep the target-chain state of every --thin-th iteration in samples.csv")
+	c.String(&f.record, "record", "", "--out: also record the index process: index.csv (replicate,iteration,replica,chain) and index.png/svg, within --index-window and --index-thin (index; default: no record)")
+	c.Int(&f.indexWindow, "index-window", 1000, "--record index: record the last N iterations of the run (0: every iteration), which bounds index.csv")
+	c.Int(&f.indexThin, "index-thin", 1, "--record index: record every K-th iteration of the window")
+	c.Int(&f.indexReplicas, "index-replicas", 4, "--record index: number of replicas followed, spread evenly from the one that starts at the reference to the one that starts at the target, at most --chains (0: all of them, the whole index process)")
 	c.Bool(&f.quiet, "quiet", false, "no progress lines on stderr")
 	c.Size(&f.maxMemory, "max-memory", "refuse runs whose estimated memory exceeds this size, such as 512MiB or 4GiB (default: the available memory)")
 
@@ -179,6 +189,14 @@ func (f *runFlags) checkApplies() error {
 			if f.out == "" {
 				return c.bad(name, "applies only to samples.csv, written with --out DIR")
 			}
+		case "record":
+			if f.out == "" && f.record != "" {
+				return c.bad(name, "writes index.csv and index.png, which need --out DIR")
+			}
+		case "index-window", "index-thin", "index-replicas":
+			if f.record != "index" {
+				return c.bad(name, "applies only to --record index")
+			}
 		case "keep-scans":
 			if f.out == "" && !f.jsonOut {
 				return c.bad(name, "applies only to target_means (--json) and samples.csv (--out DIR); the table reports the last scan")
@@ -224,6 +242,9 @@ func (f *runFlags) config() (batch.Config, error) {
 		return cfg, c.bad("thin", "need at least 1")
 	case f.keepScans < 0:
 		return cfg, c.bad("keep-scans", "need 0 (the last half) or more")
+	}
+	if err := f.checkRecord(); err != nil {
+		return cfg, err
 	}
 	if f.path == "spline" {
 		switch {
@@ -315,6 +336,13 @@ func (f *runFlags) checkMemory(cfg batch.Config) error {
 			var csv int64
 			if csv, err = mulBytes(int64(f.replicates), int64(f.scans), 7*(16+24)); err == nil {
 				out, err = addBytes(out, csv)
+			}
+		}
+		if err == nil {
+			// The statistics of issue 10 and their output (runstats.go).
+			var st int64
+			if st, err = f.statsMemory(cfg); err == nil {
+				out, err = addBytes(out, st)
 			}
 		}
 		if err == nil {

@@ -13,7 +13,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // timingFields vary from run to run; everything else in the JSON is a
 // function of the flags and the seed.
-var timingFields = []string{"elapsed_seconds", "chain_steps_per_second", "tuning_fraction", "go_version"}
+var timingFields = []string{"elapsed_seconds", "chain_steps_per_second", "tuning_fraction", "go_version", "ess_per_second"}
 
 // runJSONWithoutTimings runs `ptbatch run --json` and returns its output
 // with the timing fields removed, re-encoded canonically.

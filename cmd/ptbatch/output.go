@@ -68,6 +68,11 @@ func effectiveConfig(f *runFlags, res *batch.Result) map[string]any {
 	if f.maxMemory > 0 {
 		cfg["max_memory"] = f.maxMemory
 	}
+	if f.record != "" {
+		spec := f.indexSpec(&res.Config)
+		cfg["record"] = f.record
+		cfg["index_window"], cfg["index_thin"], cfg["index_replicas"] = f.indexWindow, spec.thin, spec.replicas
+	}
 	if c.TunePath {
 		cfg["lr"] = c.LearningRate
 		cfg["gradient"] = f.gradient
@@ -78,9 +83,9 @@ func effectiveConfig(f *runFlags, res *batch.Result) map[string]any {
 	return cfg
 }
 
-// writeJSON prints the result, and the target moments of every observable
-// over the kept scans, as one JSON object.
-func writeJSON(w io.Writer, f *runFlags, res *batch.Result, moments *batch.TargetMoments) error {
+// writeJSON prints the result, the target moments of every observable
+// over the kept scans and the statistics of stats, as one JSON object.
+func writeJSON(w io.Writer, f *runFlags, res *batch.Result, moments *batch.TargetMoments, stats *runStats) error {
 	knots := make([][]any, 0)
 	if len(res.Knots) > 0 {
 		for _, k := range res.Knots[0] {
@@ -118,13 +123,14 @@ func writeJSON(w io.Writer, f *runFlags, res *batch.Result, moments *batch.Targe
 		"target_means":           numRows(moments.Means()),
 		"target_vars":            numRows(moments.Vars()),
 	}
+	stats.addJSON(out, res)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }
 
-// writeTable prints a short human summary.
-func writeTable(w io.Writer, f *runFlags, res *batch.Result) {
+// writeTable prints a short human summary, with the statistics of stats.
+func writeTable(w io.Writer, f *runFlags, res *batch.Result, stats *runStats) {
 	c := res.Config
 	fmt.Fprintf(w, "model %s, %s, path %s (K=%d), %d chains, %d iterations in %d scans, %d replicates, seed %d\n",
 		f.model, c.Algorithm, f.path, c.Knots, c.Chains, res.Iterations, res.Scans, c.Replicates, c.Seed)
@@ -144,6 +150,7 @@ func writeTable(w io.Writer, f *runFlags, res *batch.Result) {
 	fmt.Fprintf(tw, "target first coordinate\tmean %.6g, variance %.6g\n", sum.TargetMean, sum.TargetVar)
 	fmt.Fprintf(tw, "throughput\t%.3g chain-steps/s in %.2f s\n", res.ChainStepsPerSecond(), res.Elapsed.Seconds())
 	fmt.Fprintf(tw, "time at scan ends (tuning)\t%.2f%% of the workers' time\n", 100*res.TuningFraction)
+	stats.addTable(tw, res)
 	tw.Flush()
 }
 

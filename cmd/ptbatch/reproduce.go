@@ -180,16 +180,20 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 	iters := o.scaled(e.iterations, e.scans)
 	perScan := iters / e.scans
 	scansCSV := [][]string{{"method", "replicate", "scan", "iteration", "round_trips", "barrier", "nonasymptotic_barrier", "skl", "mean_rejection"}}
-	summary := [][]string{{"method", "replicates", "iterations", "round_trips_mean", "rate_mean", "rate_sd", "tail_rate_mean", "tail_rate_sd", "last_scan_rate_mean", "barrier", "nonasymptotic_barrier", "skl", "seconds"}}
+	summary := [][]string{{"method", "replicates", "iterations", "round_trips_mean", "rate_mean", "rate_sd", "tail_rate_mean", "tail_rate_sd", "last_scan_rate_mean", "barrier", "nonasymptotic_barrier", "skl",
+		"log_z", "log_z_se", "log_z_reverse_minus_forward", "restarts_mean", "last_scan_restart_rate_mean", "seconds"}}
+	lambdaCSV := [][]string{{"method", "replicate", "t", "local_barrier", "cumulative_barrier"}}
 	knotsCSV := [][]string{{"method", "knot", "eta0", "eta1"}}
 	trips := figure{title: e.title + ": cumulative round trips (mean over replicates)", xlabel: "scan", ylabel: "round trips"}
 	paths := figure{title: e.title + ": tuned spline paths (replicate 0)", xlabel: "η0 (reference exponent)", ylabel: "η1 (target exponent)"}
 	var objectives figure
+	local := figure{title: e.title + ": local barrier λ(t) of the last scan (mean over replicates)", xlabel: "t", ylabel: "λ(t)"}
+	cumulative := figure{title: e.title + ": cumulative barrier Λ(t) of the last scan (mean over replicates)", xlabel: "t", ylabel: "Λ(t)"}
 	tw := tabwriter.NewWriter(report, 0, 0, 1, ' ', 0)
 	fmt.Fprintf(report, "\n## %s\n\n%d chains, %d iterations in %d scans, %d replicates, lr %.1f, seed %d.\n\n",
 		e.title, e.chains, iters, e.scans, reps, e.lr, o.seed)
-	fmt.Fprintln(tw, "| method\t| round trips (mean)\t| rate, whole run (mean ± sd)\t| rate, last 10% of scans (mean ± sd)\t| last-scan barrier Λ\t| SKL\t| seconds\t|")
-	fmt.Fprintln(tw, "|---\t|---\t|---\t|---\t|---\t|---\t|---\t|")
+	fmt.Fprintln(tw, "| method\t| round trips (mean)\t| restarts (mean)\t| rate, whole run (mean ± sd)\t| rate, last 10% of scans (mean ± sd)\t| last-scan barrier Λ\t| SKL\t| log Z, last scan (mean ± se)\t| seconds\t|")
+	fmt.Fprintln(tw, "|---\t|---\t|---\t|---\t|---\t|---\t|---\t|---\t|---\t|")
 	exact := exactGaussian(m)
 	var exactRows []string
 	linearBarrier := e.linearLamda
@@ -197,6 +201,9 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 		cfg := batch.Config{Model: m, Chains: e.chains, Replicates: reps, Algorithm: meth.algorithm, Iterations: iters,
 			Scans: e.scans, TuneSchedule: meth.algorithm == batch.NRPT, Knots: meth.knots, TunePath: meth.knots >= 2,
 			LearningRate: e.lr, Seed: o.seed, Workers: o.workers}
+		// log Z from the last scan only (reproduceStats), restarts, and the
+		// barrier profile of the last scan.
+		st := newReproduceStats(&cfg)
 		var prog func(batch.Progress)
 		if !o.quiet {
 			prog = progressPrinter(stderr, e.name+" "+meth.name)
@@ -228,9 +235,16 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 		rm, rsd := meanSD(rates)
 		tail := tailRates(res, perScan)
 		tm, tsd := meanSD(tail)
+		lz, lzSE, lzDiff := st.logZSummary()
+		restartsMean, restartRate := st.restartsSummary()
 		summary = append(summary, []string{meth.name, itoa(reps), itoa(res.Iterations), ftoa(tripsMean), ftoa(rm), ftoa(rsd),
-			ftoa(tm), ftoa(tsd), ftoa(res.Summary().RoundTripRate), ftoa(res.Summary().Barrier), ftoa(res.Summary().NonAsymptoticBarrier), ftoa(res.Summary().SKL), ftoa(res.Elapsed.Seconds())})
-		fmt.Fprintf(tw, "| %s\t| %.1f\t| %.5f ± %.5f\t| %.5f ± %.5f\t| %.2f\t| %.2f\t| %.1f\t|\n", meth.name, tripsMean, rm, rsd, tm, tsd, res.Summary().Barrier, res.Summary().SKL, res.Elapsed.Seconds())
+			ftoa(tm), ftoa(tsd), ftoa(res.Summary().RoundTripRate), ftoa(res.Summary().Barrier), ftoa(res.Summary().NonAsymptoticBarrier), ftoa(res.Summary().SKL),
+			fullFloat(lz), fullFloat(lzSE), fullFloat(lzDiff), ftoa(restartsMean), ftoa(restartRate), ftoa(res.Elapsed.Seconds())})
+		fmt.Fprintf(tw, "| %s\t| %.1f\t| %.1f\t| %.5f ± %.5f\t| %.5f ± %.5f\t| %.2f\t| %.2f\t| %s\t| %.1f\t|\n", meth.name, tripsMean, restartsMean, rm, rsd, tm, tsd,
+			res.Summary().Barrier, res.Summary().SKL, formatLogZ(lz, lzSE), res.Elapsed.Seconds())
+		lambdaCSV = st.appendLambdaRows(lambdaCSV, meth.name)
+		local.lines = append(local.lines, series{name: meth.name, xs: st.profile.Grid(), ys: meanCurve(st.profile.Local(), len(st.profile.Grid()))})
+		cumulative.lines = append(cumulative.lines, series{name: meth.name, xs: st.profile.Grid(), ys: meanCurve(st.profile.Cumulative(), len(st.profile.Grid()))})
 		if exact != nil && meth.algorithm == batch.NRPT {
 			row, err := exact.compareContext(ctx, meth, res, e.chains, tm)
 			if err != nil {
@@ -272,6 +286,7 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 		how = "estimated by NRPT+Linear's last scan (a lower estimate of Λ when rejections saturate)"
 	}
 	fmt.Fprintf(report, "\nLinear-path bound 1/(2+2Λ) = %.5f per iteration with Λ = %.2f (%s).\n", bound, linearBarrier, how)
+	fmt.Fprintf(report, "\n%s\n", logZNote(m))
 	if len(exactRows) > 0 {
 		fmt.Fprintf(report, "\nExact values for this Gaussian pair (gaussexact.GaussianPair): Λ of each replicate's tuned path by quadrature, and the best\n")
 		fmt.Fprintf(report, "path of the family found by Nelder–Mead on the exact Λ; rates with %d chains on the equi-barrier schedule use the exact\n", e.chains)
@@ -288,7 +303,7 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 	}
 	bx := []float64{0, float64(e.scans)}
 	trips.lines = append(trips.lines, series{name: "linear-path bound 1/(2+2Λ)", xs: bx, ys: []float64{0, bound * float64(iters)}, dashed: true})
-	for name, rows := range map[string][][]string{"scans.csv": scansCSV, "summary.csv": summary, "knots.csv": knotsCSV} {
+	for name, rows := range map[string][][]string{"scans.csv": scansCSV, "summary.csv": summary, "knots.csv": knotsCSV, "lambda.csv": lambdaCSV} {
 		if err := writeCSV(filepath.Join(dir, name), rows); err != nil {
 			return err
 		}
@@ -299,7 +314,8 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 	pathsLog.title = e.title + ": tuned spline paths, interior knots (replicate 0)"
 	pathsLog.xlabel, pathsLog.ylabel = "η0 (reference exponent, log scale)", "η1 (target exponent, log scale)"
 	pathsLog.logX, pathsLog.logY = true, true
-	for base, f := range map[string]figure{"roundtrips": trips, "paths": paths, "paths_log": pathsLog, "objectives": objectives} {
+	for base, f := range map[string]figure{"roundtrips": trips, "paths": paths, "paths_log": pathsLog, "objectives": objectives,
+		"lambda": local, "lambda_cumulative": cumulative} {
 		if err := f.save(filepath.Join(dir, base)); err != nil {
 			return fmt.Errorf("%s figure %s: %w", e.name, base, err)
 		}
@@ -501,6 +517,13 @@ func (o reproduceOptions) checkMemory(c *cmdFlags, todo []experiment, highdim bo
 		// method, replicate and scan.
 		var rows int64
 		if rows, err = mulBytes(int64(len(reproduceMethods)), int64(max(o.replicates, 10)), 500, 9*(16+16)); err == nil {
+			need, err = addBytes(need, rows)
+		}
+		// lambda.csv: five fields per method, replicate and grid point.
+		if err == nil {
+			rows, err = mulBytes(int64(len(reproduceMethods)), int64(max(o.replicates, 10)), lambdaPoints, 5*(16+16))
+		}
+		if err == nil {
 			need, err = addBytes(need, rows)
 		}
 	}

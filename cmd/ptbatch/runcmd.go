@@ -38,6 +38,11 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		defer samples.close()
 		cfg.Statistics = append(cfg.Statistics, &batch.Samples{Thin: f.thin, Write: samples.write, Flush: samples.flush})
 	}
+	stats, err := newRunStats(f, &cfg)
+	if err != nil {
+		return err
+	}
+	defer stats.close()
 	res, err := batch.Run(ctx, cfg, prog)
 	if err != nil {
 		return err
@@ -51,11 +56,14 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err := writeCSVs(f.out, f, res); err != nil {
 			return err
 		}
+		if err := stats.writeFiles(f.out, res); err != nil {
+			return err
+		}
 	}
 	if f.jsonOut {
-		err = writeJSON(stdout, f, res, moments)
+		err = writeJSON(stdout, f, res, moments, stats)
 	} else {
-		writeTable(stdout, f, res)
+		writeTable(stdout, f, res, stats)
 	}
 	if err == nil && res.Interrupted {
 		err = interruptedf("interrupted after %d of %d scans; the output reports the scans completed", res.Scans, cfg.Scans)

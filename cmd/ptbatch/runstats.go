@@ -1,0 +1,364 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+
+	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/models"
+)
+
+// runStats are the statistics of issue 10 that `ptbatch run` adds to every
+// run: the stepping-stone log(Z1/Z0) of the last scan (batch.LogZ with
+// FromScan = Scans: it costs about 2.7 iterations' worth per iteration at
+// d = 1 while it accumulates, so only the last scan pays), tempered
+// restarts (batch.Restarts), the effective sample size of the target
+// chain's observables over the kept scans (batch.ESS: every observable
+// with --json, the first one for the table), and with --out the barrier
+// profile λ(t), Λ(t) of the last scan (batch.BarrierProfile) and, with
+// --record index, the index process (indexRecord).
+//
+// The last scan is the last one sampled with one path and one schedule:
+// the engine retunes both after every scan, so the final scan's samples
+// are the only ones of the final path and schedule that were sampled (the
+// schedule reported in "schedule" is the one tuned after it).
+type runStats struct {
+	logZ     *batch.LogZ
+	restarts *batch.Restarts
+	ess      *batch.ESS
+	profile  *batch.BarrierProfile
+	index    *indexRecord
+	model    models.Model
+	first    int // Config.FirstReplicate: the CSVs number replicates from it
+}
+
+// lambdaPoints is the number of grid points of lambda.csv per replicate.
+const lambdaPoints = 100
+
+// newRunStats adds the statistics to cfg; close must be called when the
+// run is over.
+func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
+	s := &runStats{
+		logZ:     &batch.LogZ{FromScan: cfg.Scans},
+		restarts: new(batch.Restarts),
+		ess:      new(batch.ESS),
+		model:    cfg.Model,
+		first:    cfg.FirstReplicate,
+	}
+	if !f.jsonOut {
+		s.ess.Observables = 1 // the table shows the first observable's
+	}
+	cfg.Statistics = append(cfg.Statistics, s.logZ, s.restarts, s.ess)
+	if f.out != "" {
+		s.profile = &batch.BarrierProfile{Points: lambdaPoints}
+		cfg.Statistics = append(cfg.Statistics, s.profile)
+	}
+	if f.record == "index" {
+		ix, err := newIndexRecord(f.out, f.indexSpec(cfg), cfg.FirstReplicate)
+		if err != nil {
+			return nil, err
+		}
+		s.index = ix
+		cfg.Statistics = append(cfg.Statistics, ix.stat)
+	}
+	return s, nil
+}
+
+// close closes index.csv (when recorded); later calls do nothing.
+func (s *runStats) close() error {
+	if s.index == nil {
+		return nil
+	}
+	return s.index.close()
+}
+
+// logZSummary is summarizeLogZ of the run's LogZ.
+func (s *runStats) logZSummary() (mean, se, diff float64) { return summarizeLogZ(s.logZ) }
+
+// summarizeLogZ returns the mean over replicates of lz's estimates, its
+// standard error across replicates (sd/√R; NaN for one replicate) and the
+// mean of the reverse minus the forward estimates.
+func summarizeLogZ(lz *batch.LogZ) (mean, se, diff float64) {
+	est := lz.Estimates()
+	mean, sd := meanSD(est)
+	se = math.NaN()
+	if len(est) > 1 {
+		se = sd / math.Sqrt(float64(len(est)))
+	}
+	diff, _ = meanSD(lz.Differences())
+	return mean, se, diff
+}
+
+// restartRate returns the mean over replicates of the restarts per
+// iteration in the last scan, comparable with round_trip_rate.
+func (s *runStats) restartRate() float64 {
+	mean, _ := meanSD(s.restarts.ScanRates())
+	return mean
+}
+
+// keptRoundTrips returns, per replicate, the round trips during the kept
+// scans: the number of independent excursions of the target chain's state
+// to the reference and back, the ceiling of the ESS of a target whose local
+// exploration mixes slowly.
+func keptRoundTrips(res *batch.Result) []int {
+	out := make([]int, len(res.History))
+	first := res.Scans - res.KeptScans // scans before the kept ones
+	if res.KeptScans == 0 {
+		return out
+	}
+	for b, hist := range res.History {
+		out[b] = hist[res.Scans-1].RoundTrips
+		if first > 0 {
+			out[b] -= hist[first-1].RoundTrips
+		}
+	}
+	return out
+}
+
+// essPerSecond returns, per observable, the sum over replicates of the ESS
+// divided by the run's elapsed seconds (the whole run, burn-in included).
+func (s *runStats) essPerSecond(res *batch.Result) []float64 {
+	values := s.ess.Values()
+	if len(values) == 0 {
+		return nil
+	}
+	out := make([]float64, len(values[0]))
+	for _, v := range values {
+		for k, x := range v {
+			out[k] += x
+		}
+	}
+	for k := range out {
+		out[k] /= res.Elapsed.Seconds()
+	}
+	return out
+}
+
+// addJSON adds the statistics' fields to the JSON object of `ptbatch run
+// --json` (README, "JSON fields").
+func (s *runStats) addJSON(out map[string]any, res *batch.Result) {
+	mean, se, diff := s.logZSummary()
+	exact, _ := exactLogZ(s.model)
+	out["log_z"] = num(mean)
+	out["log_z_se"] = num(se)
+	out["log_z_replicates"] = nums(s.logZ.Estimates())
+	out["log_z_reverse_minus_forward"] = num(diff)
+	out["log_z_exact"] = num(exact)
+	out["restarts"] = s.restarts.Counts()
+	out["restart_rate"] = num(s.restartRate())
+	out["ess"] = numRows(s.ess.Values())
+	out["ess_draws"] = s.ess.Draws()
+	out["ess_per_second"] = nums(s.essPerSecond(res))
+	out["ess_round_trip_ceiling"] = keptRoundTrips(res)
+}
+
+// addTable adds the statistics' lines to the human table.
+func (s *runStats) addTable(tw io.Writer, res *batch.Result) {
+	mean, se, diff := s.logZSummary()
+	exact := ""
+	if x, ok := exactLogZ(s.model); ok {
+		exact = fmt.Sprintf("; exact %.10g", x)
+	}
+	fmt.Fprintf(tw, "log Z = log(Z1/Z0), last scan\t%s (mean ± se over replicates; reverse − forward %.2g%s)\n", formatLogZ(mean, se), diff, exact)
+	total := 0
+	for _, c := range s.restarts.Counts() {
+		total += c
+	}
+	fmt.Fprintf(tw, "restarts (all scans, all replicates)\t%d (last scan: %.5f per iteration)\n", total, s.restartRate())
+	values := s.ess.Values()
+	if len(values) > 0 && len(values[0]) > 0 && len(res.Observables) > 0 {
+		first := make([]float64, len(values))
+		for b, v := range values {
+			first[b] = v[0]
+		}
+		m, _ := meanSD(first)
+		kept := keptRoundTrips(res)
+		trips := make([]float64, len(kept))
+		for b, t := range kept {
+			trips[b] = float64(t)
+		}
+		tm, _ := meanSD(trips)
+		fmt.Fprintf(tw, "ESS of %s (kept scans)\t%.4g of %d draws, %.4g round trips in them (the ceiling when local moves mix slowly), means over replicates; %.3g per second over all replicates\n",
+			res.Observables[0], m, s.ess.Draws(), tm, s.essPerSecond(res)[0])
+	}
+}
+
+// writeFiles writes logz.csv, lambda.csv and the figure lambda.png/svg
+// into dir, and the index process figure when recorded.
+func (s *runStats) writeFiles(dir string, res *batch.Result) error {
+	if err := writeLogZCSV(filepath.Join(dir, "logz.csv"), s.logZ, s.first); err != nil {
+		return err
+	}
+	if s.profile != nil {
+		if err := writeLambda(dir, s.profile, s.first); err != nil {
+			return err
+		}
+	}
+	if s.index != nil {
+		if err := s.index.close(); err != nil {
+			return err
+		}
+		if err := s.index.figure(res).save(filepath.Join(dir, "index")); err != nil {
+			return fmt.Errorf("index figure: %w", err)
+		}
+	}
+	return nil
+}
+
+// exactLogZ returns log(Z1/Z0), Z_i = ∫ exp(W_i), for the built-in models
+// with a closed form, with W0 and W1 as package models defines them:
+//
+//	Gaussian:       W_i = -Σ_d (x_d-μ_i)²/(2σ_i²), Z_i = (2πσ_i²)^{d/2},
+//	                log(Z1/Z0) = d·(ln σ1 - ln σ0);
+//	Beta-binomial:  W0 = (A-1) ln p + (B-1) ln(1-p), W1 = W0 + S ln p + F ln(1-p),
+//	                log(Z1/Z0) = ln B(A+S, B+F) - ln B(A, B),
+//
+// the Beta-binomial's being its log marginal likelihood without the
+// binomial coefficients. The mixtures (galaxy, mixture) have a normalised
+// W0, so log(Z1/Z0) is their log evidence, which has no closed form: ok is
+// false.
+func exactLogZ(m models.Model) (logZ float64, ok bool) {
+	switch m := m.(type) {
+	case *models.Gaussian:
+		return float64(m.Dim) * (math.Log(m.Sigma1) - math.Log(m.Sigma0)), true
+	case *models.BetaBinomial:
+		return lnBeta(m.A+float64(m.Successes), m.B+float64(m.Failures)) - lnBeta(m.A, m.B), true
+	}
+	return math.NaN(), false
+}
+
+// lnBeta returns ln B(a, b) = ln Γ(a) + ln Γ(b) - ln Γ(a+b).
+func lnBeta(a, b float64) float64 {
+	x, _ := math.Lgamma(a)
+	y, _ := math.Lgamma(b)
+	z, _ := math.Lgamma(a + b)
+	return x + y - z
+}
+
+// statsMemory estimates the bytes the statistics of runStats and their
+// output add to a run of cfg (batch.EstimateMemory does not count them):
+// per block of 8 replicates LogZ's six sums per pair and Restarts' flags
+// per replica; per replicate and observable the ESS's batch means (at most
+// 4√(2n)+8 numbers for n kept iterations, append's slack included) and
+// the JSON's numbers; with --out the barrier profiles (collected and
+// copied) and lambda.csv's rows; with --record index one scan's records
+// and the figure's.
+func (f *runFlags) statsMemory(cfg batch.Config) (int64, error) {
+	const lanes = 8
+	blocks := int64((f.replicates + lanes - 1) / lanes)
+	chains, reps := int64(f.chains), int64(f.replicates)
+	obs := int64(1)
+	if f.jsonOut {
+		obs = int64(models.NumObservables(cfg.Model))
+	}
+	perScan := int64(f.iterations / f.scans)
+	keep := int64(cfg.KeepScansInEffect())
+	kept := perScan * keep
+	if keep > 0 && kept/keep != perScan {
+		return 0, batch.ErrMemoryOverflow
+	}
+	series := 4*int64(math.Sqrt(2*float64(kept))) + 8 + 16 // numbers, and the struct's
+	terms := [][]int64{
+		{blocks, 6, chains, lanes, 8},   // LogZ
+		{4, reps, 8},                    // its estimates, collected and copied
+		{blocks, chains, lanes},         // Restarts
+		{4, reps, 8},                    // its counts
+		{blocks, obs, lanes, series, 8}, // ESS
+		{2, reps, obs, 8 + 24 + 26},     // its values, collected, and the JSON's
+	}
+	if f.out != "" {
+		terms = append(terms,
+			[]int64{3, reps, 2*lambdaPoints + 2*chains, 8}, // profiles
+			[]int64{reps, lambdaPoints, 4, 16 + 24})        // lambda.csv's rows
+	}
+	if f.record == "index" {
+		spec := f.indexSpec(&cfg)
+		perScanRec := min(perScan, int64(spec.window))
+		if spec.window == 0 {
+			perScanRec = perScan
+		}
+		recs := perScanRec/int64(spec.thin) + 1
+		k := int64(len(spec.replicas))
+		terms = append(terms,
+			[]int64{blocks, lanes, 2, recs, 8 + 4*k}, // one scan's records, with append's slack
+			[]int64{2, indexFigureIterations, k, 8})  // the figure's
+	}
+	var total int64
+	for _, t := range terms {
+		n, err := mulBytes(t...)
+		if err != nil {
+			return 0, err
+		}
+		if total, err = addBytes(total, n); err != nil {
+			return 0, err
+		}
+	}
+	return total, nil
+}
+
+// reproduceStats are the statistics `ptbatch reproduce` adds to every run
+// of an experiment: log Z of the last scan (LogZ with FromScan = Scans, as
+// `ptbatch run`), restarts, and the last scan's barrier profile.
+type reproduceStats struct {
+	logZ     *batch.LogZ
+	restarts *batch.Restarts
+	profile  *batch.BarrierProfile
+}
+
+// newReproduceStats adds the statistics to cfg.
+func newReproduceStats(cfg *batch.Config) *reproduceStats {
+	s := &reproduceStats{logZ: &batch.LogZ{FromScan: cfg.Scans}, restarts: new(batch.Restarts),
+		profile: &batch.BarrierProfile{Points: lambdaPoints}}
+	cfg.Statistics = append(cfg.Statistics, s.logZ, s.restarts, s.profile)
+	return s
+}
+
+// logZSummary is summarizeLogZ of the run's LogZ.
+func (s *reproduceStats) logZSummary() (mean, se, diff float64) { return summarizeLogZ(s.logZ) }
+
+// restartsSummary returns the mean over replicates of the restarts of the
+// whole run and of the last scan's restarts per iteration.
+func (s *reproduceStats) restartsSummary() (mean, rate float64) {
+	counts := s.restarts.Counts()
+	c := make([]float64, len(counts))
+	for b, n := range counts {
+		c[b] = float64(n)
+	}
+	mean, _ = meanSD(c)
+	rate, _ = meanSD(s.restarts.ScanRates())
+	return mean, rate
+}
+
+// appendLambdaRows appends the rows of lambda.csv of `ptbatch reproduce`,
+// `method,replicate,t,local_barrier,cumulative_barrier`, of one method.
+func (s *reproduceStats) appendLambdaRows(rows [][]string, method string) [][]string {
+	grid, loc, cum := s.profile.Grid(), s.profile.Local(), s.profile.Cumulative()
+	for b := range cum {
+		for i, t := range grid {
+			rows = append(rows, []string{method, itoa(b), ftoa(t), ftoa(loc[b][i]), ftoa(cum[b][i])})
+		}
+	}
+	return rows
+}
+
+// formatLogZ returns "mean ± se" with the se's two significant digits.
+func formatLogZ(mean, se float64) string {
+	if math.IsNaN(se) || se <= 0 {
+		return fmt.Sprintf("%.6g", mean)
+	}
+	// Decimals down to the se's second significant digit.
+	dec := max(0, 1-int(math.Floor(math.Log10(se))))
+	return fmt.Sprintf("%.*f ± %.*f", dec, mean, dec, se)
+}
+
+// logZNote says what log Z is for the experiment's model, with its exact
+// value when there is a closed form.
+func logZNote(m models.Model) string {
+	const what = "log Z is the stepping-stone estimate of log(Z1/Z0), Z_i = ∫ exp(W_i), from the last scan (average of the forward and reverse estimates; ± the standard error across replicates)"
+	if x, ok := exactLogZ(m); ok {
+		return fmt.Sprintf("%s; its exact value for this model is %.4f.", what, x)
+	}
+	return what + "; W0 is the normalised prior, so log Z is the log evidence, which has no closed form."
+}

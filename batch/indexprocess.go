@@ -43,6 +43,7 @@ type IndexProcess struct {
 
 	mu        sync.Mutex
 	observers []*indexObserver
+	records   int // records written
 }
 
 // NewObserver returns the recorder of one block.
@@ -85,11 +86,18 @@ func (s *IndexProcess) CollectScan(int) error {
 		return fmt.Errorf("batch: IndexProcess without Write")
 	}
 	sortByReplicate(s.observers, func(o *indexObserver) BlockInfo { return o.info })
+	write := func(b, m int, chains []int) error {
+		if err := s.Write(b, m, chains); err != nil {
+			return err
+		}
+		s.records++
+		return nil
+	}
 	for _, o := range s.observers {
 		if o.err != nil {
 			return o.err
 		}
-		if err := o.flush(s.Write); err != nil {
+		if err := o.flush(write); err != nil {
 			return err
 		}
 	}
@@ -98,6 +106,11 @@ func (s *IndexProcess) CollectScan(int) error {
 	}
 	return nil
 }
+
+// Records returns the number of records given to Write so far (those it
+// accepted), over the whole run: in a run restored from a checkpoint, the
+// records written before the checkpoint included.
+func (s *IndexProcess) Records() int { return s.records }
 
 // indexObserver buffers one block's records of the current scan: per lane,
 // the recorded iterations and, for each, the chains of the followed

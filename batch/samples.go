@@ -25,6 +25,7 @@ type Samples struct {
 
 	mu        sync.Mutex
 	observers []*sampleObserver
+	rows      int // rows written
 }
 
 // NewObserver returns the recorder of one block.
@@ -42,8 +43,15 @@ func (s *Samples) NewObserver(info BlockInfo) Observer {
 // CollectScan writes the scan's kept states, replicate by replicate.
 func (s *Samples) CollectScan(int) error {
 	sortByReplicate(s.observers, func(o *sampleObserver) BlockInfo { return o.info })
+	write := func(b, m int, x []float64) error {
+		if err := s.Write(b, m, x); err != nil {
+			return err
+		}
+		s.rows++
+		return nil
+	}
 	for _, o := range s.observers {
-		if err := o.flush(s.Write); err != nil {
+		if err := o.flush(write); err != nil {
 			return err
 		}
 	}
@@ -52,6 +60,12 @@ func (s *Samples) CollectScan(int) error {
 	}
 	return nil
 }
+
+// Rows returns the number of states given to Write so far (those it
+// accepted), over the whole run: in a run restored from a checkpoint, the
+// rows written before the checkpoint included, so that a writer can cut
+// its output back to them before going on.
+func (s *Samples) Rows() int { return s.rows }
 
 // sampleObserver buffers one block's kept states of the current scan: per
 // lane, rows of (iteration, x_0, …, x_{k-1}).

@@ -87,6 +87,35 @@ type ScanEnder interface {
 	EndScan()
 }
 
+// BlockState is a Block whose state can be saved in a checkpoint and
+// restored in another process: MarshalBinary returns everything later
+// moves and observations depend on (the states, their cached energies and
+// coefficients, adapted settings), and UnmarshalBinary, called on a block
+// that the same model's NewBlock made with the same BlockSpec and then
+// Init, sets it to the saved state, so that the block continues exactly as
+// the saved one would have. Scratch that every move overwrites before
+// reading need not be saved. UnmarshalBinary returns an error for data of
+// another model or shape. Every built-in model's blocks implement it; a
+// block that does not makes a checkpoint fail with an error, never save
+// part of the state.
+type BlockState interface {
+	Block
+	MarshalBinary() ([]byte, error)
+	UnmarshalBinary(data []byte) error
+}
+
+// Described is a Model that describes itself for a checkpoint's
+// fingerprint: Description returns a canonical text naming the model and
+// every parameter its draws depend on (numbers in their shortest exact
+// form), so that two models with the same description give the same runs.
+// A checkpoint is restored only into a run whose model has the same
+// description; a model that is not Described is identified by its type,
+// its name and its observables alone.
+type Described interface {
+	Model
+	Description() string
+}
+
 // Exact is a Model whose moves draw exact independent samples of the
 // annealed density, ignoring the current state. The engine then explores
 // rows in chain order (row n always at chain n) and never moves states,

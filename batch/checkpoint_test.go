@@ -449,6 +449,8 @@ func TestCheckpointCoversEveryField(t *testing.T) {
 			[]string{"tmp0", "tmp1", "tmp2"}},
 		{tuner{}, []string{"sched", "path"},
 			[]string{"work", "grad", "matrix", "mean", "cov"}},
+		{reported{}, []string{"rejection", "tripsScan", "schedule", "knots"}, nil},
+		{ScanStats{}, []string{"Scan", "RoundTrips", "Barrier", "NonAsymptoticBarrier", "SKL", "MeanRejection", "TargetMean", "TargetVar"}, nil},
 	} {
 		typ := reflect.TypeOf(c.v)
 		for i := range typ.NumField() {

@@ -34,6 +34,7 @@ type runFlags struct {
 	keepScans  int
 	thin       int
 	maxMemory  int64
+	shard      shardFlags // --shard, --shards (shard.go)
 
 	// --record index (indexout.go)
 	record        string
@@ -83,6 +84,7 @@ func newRunFlagSet(f *runFlags) *cmdFlags {
 	c.Int(&f.indexWindow, "index-window", 1000, "--record index: record the last N iterations of the run (0: every iteration), which bounds index.csv")
 	c.Int(&f.indexThin, "index-thin", 1, "--record index: record every K-th iteration of the window")
 	c.Int(&f.indexReplicas, "index-replicas", 4, "--record index: number of replicas followed, spread evenly from the one that starts at the reference to the one that starts at the target, at most --chains (0: all of them, the whole index process)")
+	addShardFlags(c, &f.shard)
 	c.Bool(&f.quiet, "quiet", false, "no progress lines on stderr")
 	c.Size(&f.maxMemory, "max-memory", "refuse runs whose estimated memory exceeds this size, such as 512MiB or 4GiB (default: the available memory)")
 

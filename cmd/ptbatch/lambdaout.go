@@ -5,15 +5,13 @@ import (
 	"math"
 	"path/filepath"
 	"strconv"
-
-	"github.com/ptbatch/ptbatch/batch"
 )
 
 // writeLogZCSV writes logz.csv: per replicate (numbered from first) the
 // forward and the reverse stepping-stone estimates of log(Z1/Z0) of the
 // last scan, their average (the estimate) and the reverse minus the
 // forward one.
-func writeLogZCSV(path string, lz *batch.LogZ, first int) error {
+func writeLogZCSV(path string, lz logZValues, first int) error {
 	fwd, rev := lz.Forward(), lz.Reverse()
 	est, diff := lz.Estimates(), lz.Differences()
 	rows := [][]string{{"replicate", "forward", "reverse", "log_z", "reverse_minus_forward"}}
@@ -26,7 +24,7 @@ func writeLogZCSV(path string, lz *batch.LogZ, first int) error {
 // writeLambda writes lambda.csv, `replicate,t,local_barrier,cumulative_barrier`
 // (the profile's grid points per replicate, numbered from first), and the
 // figure lambda.png/svg.
-func writeLambda(dir string, p *batch.BarrierProfile, first int) error {
+func writeLambda(dir string, p profileValues, first int) error {
 	grid, loc, cum := p.Grid(), p.Local(), p.Cumulative()
 	rows := [][]string{{"replicate", "t", "local_barrier", "cumulative_barrier"}}
 	for b := range cum {

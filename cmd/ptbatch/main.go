@@ -8,6 +8,8 @@
 //	ptbatch sweep [flags]   a grid of the high-dimensional Gaussian
 //	ptbatch reproduce EXP   the paper's experiments, CSVs and figures
 //	ptbatch bench [flags]   engine vs scalar engine vs roofline
+//	ptbatch merge --out DIR SHARD_DIR...
+//	                        the output of one process from its shards
 //
 // Bad input prints one line on stderr and exits with status 2; an
 // interrupted run reports what it finished and exits with status 130
@@ -130,6 +132,10 @@ Usage:
   ptbatch reproduce gaussian|betabinomial|galaxy|mixture|highdim|all --out DIR
                         the paper's experiments with its settings: CSVs and figures
   ptbatch bench [flags] time the engine against a scalar engine and a roofline
+  ptbatch merge --out DIR SHARD_DIR...
+                        combine the shards of a run, sweep or reproduce (--shard i/n,
+                        Slurm job arrays, Kubernetes Indexed Jobs) into what one
+                        process writes
   ptbatch help [CMD]    this text, or CMD's flags (also ptbatch CMD --help)
 
 Bad input prints one line on stderr and exits with status 2. Ctrl-C (SIGINT) or
@@ -139,7 +145,7 @@ marked "interrupted", and the status is 130 (SIGINT) or 143 (SIGTERM).
 
 // subcommands maps each subcommand to its function.
 var subcommands = map[string]func(context.Context, []string, io.Writer, io.Writer) error{
-	"run": runOne, "bench": runBench, "sweep": runSweep, "reproduce": runReproduce,
+	"run": runOne, "bench": runBench, "sweep": runSweep, "reproduce": runReproduce, "merge": runMerge,
 }
 
 // run is the whole program: it parses args, writes results to stdout and
@@ -159,14 +165,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(args) == 2 && args[1] != "help" {
 			cmd, ok := subcommands[args[1]]
 			if !ok {
-				return usagef("unknown command %q for help (want run, sweep, reproduce or bench)", args[1])
+				return usagef("unknown command %q for help (want run, sweep, reproduce, bench or merge)", args[1])
 			}
 			return cmd(ctx, []string{"--help"}, stdout, stderr)
 		}
 		fmt.Fprint(stdout, topUsage)
 		return errHelp
 	}
-	return usagef("unknown command %q (want run, sweep, reproduce, bench or help; no arguments runs the default study)", args[0])
+	return usagef("unknown command %q (want run, sweep, reproduce, bench, merge or help; no arguments runs the default study)", args[0])
 }
 
 // configFlags maps batch.Config's fields to the flags that set them.

@@ -85,7 +85,7 @@ func effectiveConfig(f *runFlags, res *batch.Result) map[string]any {
 
 // writeJSON prints the result, the target moments of every observable
 // over the kept scans and the statistics of stats, as one JSON object.
-func writeJSON(w io.Writer, f *runFlags, res *batch.Result, moments *batch.TargetMoments, stats *runStats) error {
+func writeJSON(w io.Writer, f *runFlags, res *batch.Result, moments momentsSource, stats *runStats) error {
 	knots := make([][]any, 0)
 	if len(res.Knots) > 0 {
 		for _, k := range res.Knots[0] {
@@ -181,20 +181,20 @@ func writeCSVs(dir string, f *runFlags, res *batch.Result) error {
 	scans := [][]string{{"replicate", "scan", "round_trips", "barrier", "nonasymptotic_barrier", "skl", "mean_rejection"}}
 	for r, hist := range res.History {
 		for _, s := range hist {
-			scans = append(scans, []string{strconv.Itoa(r), strconv.Itoa(s.Scan), strconv.Itoa(s.RoundTrips),
+			scans = append(scans, []string{strconv.Itoa(res.Config.FirstReplicate + r), strconv.Itoa(s.Scan), strconv.Itoa(s.RoundTrips),
 				ff(s.Barrier), ff(s.NonAsymptoticBarrier), ff(s.SKL), ff(s.MeanRejection)})
 		}
 	}
 	knots := [][]string{{"replicate", "knot", "eta0", "eta1"}}
 	for r, ks := range res.Knots {
 		for k, kn := range ks {
-			knots = append(knots, []string{strconv.Itoa(r), strconv.Itoa(k), ff(kn[0]), ff(kn[1])})
+			knots = append(knots, []string{strconv.Itoa(res.Config.FirstReplicate + r), strconv.Itoa(k), ff(kn[0]), ff(kn[1])})
 		}
 	}
 	sched := [][]string{{"replicate", "chain", "t"}}
 	for r, ts := range res.Schedules {
 		for n, t := range ts {
-			sched = append(sched, []string{strconv.Itoa(r), strconv.Itoa(n), ff(t)})
+			sched = append(sched, []string{strconv.Itoa(res.Config.FirstReplicate + r), strconv.Itoa(n), ff(t)})
 		}
 	}
 	for name, rows := range map[string][][]string{"scans.csv": scans, "knots.csv": knots, "schedules.csv": sched} {
@@ -205,15 +205,7 @@ func writeCSVs(dir string, f *runFlags, res *batch.Result) error {
 	return nil
 }
 
+// writeCSV writes rows to path atomically (writeFileAtomic, outdir.go).
 func writeCSV(path string, rows [][]string) error {
-	fh, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(fh)
-	if err := w.WriteAll(rows); err != nil {
-		fh.Close()
-		return err
-	}
-	return fh.Close()
+	return writeFileAtomic(path, func(w io.Writer) error { return csv.NewWriter(w).WriteAll(rows) })
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -72,6 +73,8 @@ type reproduceOptions struct {
 	workers    int
 	quiet      bool
 	maxMemory  int64
+	shard      shardFlags
+	job        *reproJob // shards, runs/ and merges (shard.go)
 }
 
 func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -84,6 +87,7 @@ func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	c.Int(&o.workers, "workers", 0, "worker goroutines (default 0: all CPUs)")
 	c.Bool(&o.quiet, "quiet", false, "no progress lines on stderr")
 	c.Size(&o.maxMemory, "max-memory", "refuse experiments whose estimated memory exceeds this size, such as 512MiB or 4GiB (default: the available memory)")
+	addShardFlags(c, &o.shard)
 	names := "gaussian|betabinomial|galaxy|mixture|highdim|all"
 	// Accept the experiment name before or after the flags.
 	var which string
@@ -132,29 +136,48 @@ func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return usagef("unknown experiment %q: want %s", which, names)
 		}
 	}
+	if mergeFrom(ctx) != nil {
+		o.maxMemory = noMemoryLimit // ptbatch merge runs none of it
+	}
 	if err := o.checkMemory(c, todo, highdim); err != nil {
 		return err
 	}
 	if err := checkOut(c, "out", o.out); err != nil {
 		return err
 	}
+	if o.job, err = startReproduce(ctx, c, o, which, todo, highdim, stderr); err != nil {
+		return err
+	}
+	defer o.job.close()
 	start := time.Now()
 	var report strings.Builder
 	for _, e := range todo {
-		if err := reproduceExperiment(ctx, e, o, stderr, &report); err != nil {
-			return err
+		if err = reproduceExperiment(ctx, e, o, stderr, &report); err != nil {
+			break
 		}
 	}
-	if highdim {
-		if err := reproduceHighDim(ctx, o, stderr, &report); err != nil {
-			return err
-		}
+	if highdim && err == nil {
+		err = reproduceHighDim(ctx, o, stderr, &report)
 	}
-	fmt.Fprintf(&report, "\nTotal time: %.1f s.\n", time.Since(start).Seconds())
-	if err := os.WriteFile(filepath.Join(o.out, "results.md"), []byte(report.String()), 0o644); err != nil {
+	// An interrupted reproduce keeps the runs it finished (runs/), the
+	// experiments it finished, and writes the report so far.
+	var ie *interruptedError
+	if err != nil && !errors.As(err, &ie) {
 		return err
 	}
-	_, err = io.WriteString(stdout, report.String())
+	if ferr := o.job.finish(o, which, err != nil); ferr != nil {
+		return ferr
+	}
+	if o.job.shardOnly() {
+		return err // the report is made by ptbatch merge
+	}
+	fmt.Fprintf(&report, "\nTotal time: %.1f s.\n", time.Since(start).Seconds())
+	if werr := writeBytesAtomic(filepath.Join(o.out, "results.md"), []byte(report.String())); werr != nil {
+		return werr
+	}
+	if _, werr := io.WriteString(stdout, report.String()); werr != nil {
+		return werr
+	}
 	return err
 }
 
@@ -181,7 +204,7 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 	perScan := iters / e.scans
 	scansCSV := [][]string{{"method", "replicate", "scan", "iteration", "round_trips", "barrier", "nonasymptotic_barrier", "skl", "mean_rejection"}}
 	summary := [][]string{{"method", "replicates", "iterations", "round_trips_mean", "rate_mean", "rate_sd", "tail_rate_mean", "tail_rate_sd", "last_scan_rate_mean", "barrier", "nonasymptotic_barrier", "skl",
-		"log_z", "log_z_se", "log_z_reverse_minus_forward", "restarts_mean", "last_scan_restart_rate_mean", "seconds"}}
+		"log_z", "log_z_se", "log_z_reverse_minus_forward", "restarts_mean", "last_scan_restart_rate_mean"}} // seconds: summary.json
 	lambdaCSV := [][]string{{"method", "replicate", "t", "local_barrier", "cumulative_barrier"}}
 	knotsCSV := [][]string{{"method", "knot", "eta0", "eta1"}}
 	trips := figure{title: e.title + ": cumulative round trips (mean over replicates)", xlabel: "scan", ylabel: "round trips"}
@@ -208,9 +231,12 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 		if !o.quiet {
 			prog = progressPrinter(stderr, e.name+" "+meth.name)
 		}
-		res, err := batch.Run(ctx, cfg, prog)
+		res, err := o.job.run(ctx, e.name+" "+meth.name, cfg, st, prog)
 		if err != nil {
 			return err
+		}
+		if res == nil {
+			continue // another shard's
 		}
 		if res.Interrupted {
 			return interruptedf("interrupted during %s %s; the files of the experiments finished are in %s", e.name, meth.name, o.out)
@@ -239,7 +265,7 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 		restartsMean, restartRate := st.restartsSummary()
 		summary = append(summary, []string{meth.name, itoa(reps), itoa(res.Iterations), ftoa(tripsMean), ftoa(rm), ftoa(rsd),
 			ftoa(tm), ftoa(tsd), ftoa(res.Summary().RoundTripRate), ftoa(res.Summary().Barrier), ftoa(res.Summary().NonAsymptoticBarrier), ftoa(res.Summary().SKL),
-			fullFloat(lz), fullFloat(lzSE), fullFloat(lzDiff), ftoa(restartsMean), ftoa(restartRate), ftoa(res.Elapsed.Seconds())})
+			fullFloat(lz), fullFloat(lzSE), fullFloat(lzDiff), ftoa(restartsMean), ftoa(restartRate)})
 		fmt.Fprintf(tw, "| %s\t| %.1f\t| %.1f\t| %.5f ± %.5f\t| %.5f ± %.5f\t| %.2f\t| %.2f\t| %s\t| %.1f\t|\n", meth.name, tripsMean, restartsMean, rm, rsd, tm, tsd,
 			res.Summary().Barrier, res.Summary().SKL, formatLogZ(lz, lzSE), res.Elapsed.Seconds())
 		lambdaCSV = st.appendLambdaRows(lambdaCSV, meth.name)
@@ -276,6 +302,9 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 				ylabel: "objective (log scale)", logY: true,
 				lines: []series{{name: "non-asymptotic barrier Σ r/(1-r)", xs: xs, ys: nab}, {name: "SKL surrogate", xs: xs, ys: skl}}}
 		}
+	}
+	if o.job.shardOnly() {
+		return nil // a shard's runs are in runs/; ptbatch merge makes the report
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -404,6 +433,9 @@ func (x *exactComparison) compare(meth reproduceMethod, res *batch.Result, chain
 		meth.name, lm, lsd, rm, measured, bestLambda, bestRate, 100*measured/bestRate), nil
 }
 
+// highDimDims are the dimensions of the paper's Figure 5.
+var highDimDims = []int{1, 2, 4, 8, 16, 32, 64, 128, 256}
+
 // reproduceHighDim runs the paper's Figure 5: the Gaussian pair
 // N(-1, 0.1² I_d) → N(1, 0.1² I_d) for d = 1 … 256 with ⌈15√d⌉ chains, NRPT
 // on the linear path and on the K=4 spline, 50,000 iterations in 500 scans.
@@ -418,10 +450,10 @@ func reproduceHighDim(ctx context.Context, o reproduceOptions, stderr io.Writer,
 	}
 	const scans = 500
 	iters := o.scaled(50000, scans)
-	dims := []int{1, 2, 4, 8, 16, 32, 64, 128, 256}
+	dims := highDimDims
 	fig := figure{title: "High-dimensional Gaussian: round-trip rate against dimension", xlabel: "dimension d",
 		ylabel: "round trips per iteration", logX: true}
-	rows := [][]string{{"method", "dim", "chains", "replicate", "rate", "last_scan_barrier", "seconds"}}
+	rows := [][]string{{"method", "dim", "chains", "replicate", "rate", "last_scan_barrier"}} // seconds: summary.json
 	fmt.Fprintf(report, "\n## High-dimensional Gaussian N(-1, 0.1² I) → N(1, 0.1² I)\n\n⌈15√d⌉ chains, %d iterations in %d scans, %d replicates, lr 0.2, seed %d.\n\n", iters, scans, reps, o.seed)
 	tw := tabwriter.NewWriter(report, 0, 0, 1, ' ', 0)
 	fmt.Fprintln(tw, "| d\t| chains\t| NRPT+Linear rate\t| NRPT+Spline(K=4) rate\t| linear-path bound\t|")
@@ -442,9 +474,12 @@ func reproduceHighDim(ctx context.Context, o reproduceOptions, stderr io.Writer,
 			if !o.quiet {
 				prog = progressPrinter(stderr, fmt.Sprintf("highdim d=%d K=%d", d, k))
 			}
-			res, err := batch.Run(ctx, cfg, prog)
+			res, err := o.job.run(ctx, fmt.Sprintf("highdim d=%d K=%d", d, k), cfg, nil, prog)
 			if err != nil {
 				return err
+			}
+			if res == nil {
+				continue // another shard's
 			}
 			if res.Interrupted {
 				return interruptedf("interrupted during highdim d=%d K=%d; the files of the experiments finished are in %s", d, k, o.out)
@@ -453,7 +488,7 @@ func reproduceHighDim(ctx context.Context, o reproduceOptions, stderr io.Writer,
 			for r := range rates {
 				rates[r] = float64(res.RoundTrips[r]) / float64(res.Iterations)
 				rows = append(rows, []string{lines[k].name, itoa(d), itoa(chains), itoa(r), ftoa(rates[r]),
-					ftoa(res.History[r][len(res.History[r])-1].Barrier), ftoa(res.Elapsed.Seconds())})
+					ftoa(res.History[r][len(res.History[r])-1].Barrier)})
 			}
 			mean, sd := meanSD(rates)
 			cell[k] = [2]float64{mean, sd}
@@ -463,6 +498,9 @@ func reproduceHighDim(ctx context.Context, o reproduceOptions, stderr io.Writer,
 		bound := linearBound(d, -1, 1, 0.1)
 		bx, by = append(bx, float64(d)), append(by, bound)
 		fmt.Fprintf(tw, "| %d\t| %d\t| %.5f ± %.5f\t| %.5f ± %.5f\t| %.5f\t|\n", d, chains, cell[1][0], cell[1][1], cell[4][0], cell[4][1], bound)
+	}
+	if o.job.shardOnly() {
+		return nil // a shard's runs are in runs/; ptbatch merge makes the report
 	}
 	if err := tw.Flush(); err != nil {
 		return err

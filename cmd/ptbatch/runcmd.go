@@ -19,6 +19,11 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	job, err := startRun(f, &cfg, stderr) // --shard, and the lock and manifest of --out (shard.go)
+	if err != nil {
+		return err
+	}
+	defer job.close()
 	for _, w := range f.warnings {
 		fmt.Fprintf(stderr, "ptbatch: %s\n", w)
 	}
@@ -27,7 +32,7 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		prog = progressPrinter(stderr, "run")
 	}
 	moments := new(batch.TargetMoments)
-	if f.jsonOut {
+	if f.jsonOut || f.out != "" {
 		cfg.Statistics = append(cfg.Statistics, moments)
 	}
 	var samples *sampleWriter
@@ -36,6 +41,7 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 		defer samples.close()
+		samples.first = cfg.FirstReplicate
 		cfg.Statistics = append(cfg.Statistics, &batch.Samples{Thin: f.thin, Write: samples.write, Flush: samples.flush})
 	}
 	stats, err := newRunStats(f, &cfg)
@@ -57,6 +63,9 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 		if err := stats.writeFiles(f.out, res); err != nil {
+			return err
+		}
+		if err := job.finishRun(res, moments, stats, func(w io.Writer) error { return writeJSON(w, f, res, moments, stats) }); err != nil {
 			return err
 		}
 	}

@@ -24,11 +24,15 @@ import (
 // the engine retunes both after every scan, so the final scan's samples
 // are the only ones of the final path and schedule that were sampled (the
 // schedule reported in "schedule" is the one tuned after it).
+//
+// The statistics are read through interfaces (merge.go) that the batch
+// types satisfy, so that ptbatch merge can give them the values joined
+// from the shards.
 type runStats struct {
-	logZ     *batch.LogZ
-	restarts *batch.Restarts
-	ess      *batch.ESS
-	profile  *batch.BarrierProfile
+	logZ     logZValues
+	restarts restartValues
+	ess      essValues
+	profile  profileValues // nil without --out
 	index    *indexRecord
 	model    models.Model
 	first    int // Config.FirstReplicate: the CSVs number replicates from it
@@ -40,20 +44,16 @@ const lambdaPoints = 100
 // newRunStats adds the statistics to cfg; close must be called when the
 // run is over.
 func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
-	s := &runStats{
-		logZ:     &batch.LogZ{FromScan: cfg.Scans},
-		restarts: new(batch.Restarts),
-		ess:      new(batch.ESS),
-		model:    cfg.Model,
-		first:    cfg.FirstReplicate,
+	logZ, restarts, ess := &batch.LogZ{FromScan: cfg.Scans}, new(batch.Restarts), new(batch.ESS)
+	s := &runStats{logZ: logZ, restarts: restarts, ess: ess, model: cfg.Model, first: cfg.FirstReplicate}
+	if !f.jsonOut && f.out == "" {
+		ess.Observables = 1 // the table shows the first observable's (--out's summary.json is the JSON)
 	}
-	if !f.jsonOut {
-		s.ess.Observables = 1 // the table shows the first observable's
-	}
-	cfg.Statistics = append(cfg.Statistics, s.logZ, s.restarts, s.ess)
+	cfg.Statistics = append(cfg.Statistics, logZ, restarts, ess)
 	if f.out != "" {
-		s.profile = &batch.BarrierProfile{Points: lambdaPoints}
-		cfg.Statistics = append(cfg.Statistics, s.profile)
+		profile := &batch.BarrierProfile{Points: lambdaPoints}
+		s.profile = profile
+		cfg.Statistics = append(cfg.Statistics, profile)
 	}
 	if f.record == "index" {
 		ix, err := newIndexRecord(f.out, f.indexSpec(cfg), cfg.FirstReplicate)
@@ -80,7 +80,7 @@ func (s *runStats) logZSummary() (mean, se, diff float64) { return summarizeLogZ
 // summarizeLogZ returns the mean over replicates of lz's estimates, its
 // standard error across replicates (sd/√R; NaN for one replicate) and the
 // mean of the reverse minus the forward estimates.
-func summarizeLogZ(lz *batch.LogZ) (mean, se, diff float64) {
+func summarizeLogZ(lz logZValues) (mean, se, diff float64) {
 	est := lz.Estimates()
 	mean, sd := meanSD(est)
 	se = math.NaN()
@@ -302,17 +302,16 @@ func (f *runFlags) statsMemory(cfg batch.Config) (int64, error) {
 // of an experiment: log Z of the last scan (LogZ with FromScan = Scans, as
 // `ptbatch run`), restarts, and the last scan's barrier profile.
 type reproduceStats struct {
-	logZ     *batch.LogZ
-	restarts *batch.Restarts
-	profile  *batch.BarrierProfile
+	logZ     logZValues
+	restarts restartValues
+	profile  profileValues
 }
 
 // newReproduceStats adds the statistics to cfg.
 func newReproduceStats(cfg *batch.Config) *reproduceStats {
-	s := &reproduceStats{logZ: &batch.LogZ{FromScan: cfg.Scans}, restarts: new(batch.Restarts),
-		profile: &batch.BarrierProfile{Points: lambdaPoints}}
-	cfg.Statistics = append(cfg.Statistics, s.logZ, s.restarts, s.profile)
-	return s
+	logZ, restarts, profile := &batch.LogZ{FromScan: cfg.Scans}, new(batch.Restarts), &batch.BarrierProfile{Points: lambdaPoints}
+	cfg.Statistics = append(cfg.Statistics, logZ, restarts, profile)
+	return &reproduceStats{logZ: logZ, restarts: restarts, profile: profile}
 }
 
 // logZSummary is summarizeLogZ of the run's LogZ.

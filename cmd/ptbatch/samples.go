@@ -15,6 +15,7 @@ type sampleWriter struct {
 	fh     *os.File
 	w      *bufio.Writer
 	buf    []byte
+	first  int // the replicate number of the run's first replicate
 	closed bool
 	err    error
 }
@@ -42,7 +43,7 @@ func (s *sampleWriter) write(b, m int, x []float64) error {
 	if s.err != nil {
 		return s.err
 	}
-	s.buf = strconv.AppendInt(s.buf[:0], int64(b), 10)
+	s.buf = strconv.AppendInt(s.buf[:0], int64(s.first+b), 10)
 	s.buf = append(s.buf, ',')
 	s.buf = strconv.AppendInt(s.buf, int64(m), 10)
 	for _, v := range x {

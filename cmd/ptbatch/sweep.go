@@ -1,11 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
+	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +37,8 @@ type sweepFlags struct {
 	out                        string
 	quiet                      bool
 	maxMemory                  int64
+	resume                     bool
+	shard                      shardFlags
 }
 
 // sweepCell is one point of the grid.
@@ -57,7 +66,9 @@ func newSweepFlagSet(f *sweepFlags) *cmdFlags {
 	c.Float64(&f.mu1, "mu1", 1, "target mean (every coordinate), in [-1e100, 1e100]")
 	c.String(&f.algorithm, "algorithm", "nrpt", "nrpt or reversible (reversible runs untuned on the linear path, as in the paper)")
 	c.Int(&f.workers, "workers", 0, "worker goroutines (default 0: all CPUs)")
-	c.String(&f.out, "out", "", "directory for cells.csv (a row per cell × replicate) and summary.csv (mean and 95% CI per cell)")
+	c.String(&f.out, "out", "", "directory for cells.csv (a row per cell × replicate) and summary.csv (mean and 95% CI per cell), appended as each cell ends, summary.json and manifest.json")
+	c.Bool(&f.resume, "resume", false, "continue the sweep in --out where it stopped (killed, interrupted or preempted): its finished cells are kept and the rest run; starts afresh when --out holds no sweep")
+	addShardFlags(c, &f.shard)
 	c.Bool(&f.quiet, "quiet", false, "no progress lines on stderr")
 	c.Size(&f.maxMemory, "max-memory", "refuse cells whose estimated memory exceeds this size, such as 512MiB or 4GiB (default: the available memory)")
 	return c
@@ -210,10 +221,10 @@ func sweepGrid(c *cmdFlags, f *sweepFlags) ([]sweepCell, []batch.Config, []strin
 		}
 	}
 	if needErr == nil {
-		// The CSV rows of every cell, kept until the end: 13 fields per
-		// cell and replicate.
+		// One cell's CSV rows (the rows are appended to the files as each
+		// cell ends): 13 fields per replicate.
 		var rows int64
-		if rows, needErr = mulBytes(int64(len(cells)), int64(f.replicates)+1, 13*(16+16)); needErr == nil {
+		if rows, needErr = mulBytes(int64(f.replicates)+1, 13*(24+16)); needErr == nil {
 			need, needErr = addBytes(need, rows)
 		}
 	}
@@ -240,9 +251,46 @@ func sweepGrid(c *cmdFlags, f *sweepFlags) ([]sweepCell, []batch.Config, []strin
 	return cells, cfgs, warnings, nil
 }
 
+// cellsHeader and summaryHeader are the columns of cells.csv and
+// summary.csv.
+var (
+	cellsHeader = []string{"dim", "chains", "knots", "seed", "replicate", "round_trip_rate", "round_trip_rate_run",
+		"round_trips", "barrier", "nonasymptotic_barrier", "skl", "tau_predicted", "linear_bound"}
+	summaryHeader = []string{"dim", "chains", "knots", "seed", "replicates", "round_trip_rate_mean", "round_trip_rate_ci95",
+		"round_trip_rate_run_mean", "round_trip_rate_run_ci95", "barrier_mean", "barrier_ci95", "tau_predicted_mean", "linear_bound"}
+)
+
+// cellValues are the per-replicate values of a cell that summary.csv
+// summarizes.
+type cellValues struct {
+	rates, runRates, barriers, taus []float64
+}
+
+// summaryRow returns the cell's summary.csv row: means and 95% CIs over
+// the replicates of v. A sweep computes it from the values it measured, a
+// merge from cells.csv, whose numbers are written exactly ('g', -1), so
+// the two give the same bytes.
+func summaryRow(c sweepCell, v cellValues, bound float64) (row []string, rm, rci, qm, qci, bm float64) {
+	rm, rci = meanCI(v.rates)
+	qm, qci = meanCI(v.runRates)
+	bm, bci := meanCI(v.barriers)
+	row = []string{itoa(c.dim), itoa(c.chains), itoa(c.knots), strconv.FormatUint(c.seed, 10),
+		itoa(len(v.rates)), ftoa(rm), ftoa(rci), ftoa(qm), ftoa(qci), ftoa(bm), ftoa(bci), ftoa(stat.Mean(v.taus, nil)), ftoa(bound)}
+	return row, rm, rci, qm, qci, bm
+}
+
+// sweepUnits is the unit of a sweep's shards: cell-major, replicate b of
+// cell i is unit i·replicates + b.
+const sweepUnits = "cell × replicate"
+
 // runSweep is `ptbatch sweep`: a grid over dimension, chains, knots and
 // seeds of the high-dimensional Gaussian experiment (the paper's Figure 5).
-// Every cell is checked, its memory included, before any runs.
+// Every cell is checked, its memory included, before any runs. With
+// --out, each cell's rows are appended to cells.csv and summary.csv as it
+// ends, so a kill loses at most the cell under way, and --resume goes on
+// from there. A shard (--shard i/n) computes its contiguous share of the
+// cells × replicates: a cell may be split between shards (replicate b
+// draws from the stream of (seed, b) whichever process computes it).
 func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	f := &sweepFlags{}
 	c := newSweepFlagSet(f)
@@ -253,63 +301,303 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	units := len(cells) * f.replicates
+	sh, err := resolveShard(c, &f.shard)
+	switch {
+	case err != nil:
+		return err
+	case sh != nil && f.out == "":
+		return usagef("invalid shard %d/%d (%s): a shard writes its cells into --out DIR for ptbatch merge; give --out", sh.index, sh.count, sh.source)
+	case f.resume && f.out == "":
+		return c.bad("resume", "continues the sweep in --out DIR; give --out")
+	}
+	if err := sh.check(units, sweepUnits+" units"); err != nil {
+		return err
+	}
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "ptbatch: %s\n", w)
 	}
-	rows := [][]string{{"dim", "chains", "knots", "seed", "replicate", "round_trip_rate", "round_trip_rate_run",
-		"round_trips", "barrier", "nonasymptotic_barrier", "skl", "tau_predicted", "linear_bound"}}
-	summary := [][]string{{"dim", "chains", "knots", "seed", "replicates", "round_trip_rate_mean", "round_trip_rate_ci95",
-		"round_trip_rate_run_mean", "round_trip_rate_run_ci95", "barrier_mean", "barrier_ci95", "tau_predicted_mean", "linear_bound", "seconds"}}
+	lo, hi := sh.share(units)
+	var out *sweepOut
+	if f.out != "" {
+		if out, err = openSweepOut(c, f, sh, units, stderr); err != nil {
+			return err
+		}
+		defer out.close()
+		if out.job.m.Complete {
+			fmt.Fprintf(stderr, "ptbatch: the sweep in %s is complete; nothing to resume\n", f.out)
+			return nil
+		}
+		lo = out.job.m.Done
+	}
+	sh.note(stderr, lo, hi, units, sweepUnits+" units")
 	var interrupted error
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "d\tchains\tK\tseed\trate, last scan (95% CI)\trate, whole run\tbarrier\tlinear bound\tseconds\t")
-	for i, c := range cells {
+	fmt.Fprintln(tw, "d\tchains\tK\tseed\treplicates\trate, last scan (95% CI)\trate, whole run\tbarrier\tlinear bound\tseconds\t")
+	for u := lo; u < hi; {
+		i := u / f.replicates
+		cell := cells[i]
+		first, end := u-i*f.replicates, min(hi-i*f.replicates, f.replicates)
+		cfg := cfgs[i]
+		cfg.FirstReplicate, cfg.Replicates = first, end-first
 		var prog func(batch.Progress)
 		if !f.quiet {
-			prog = progressPrinter(stderr, fmt.Sprintf("cell %d/%d (d=%d, K=%d)", i+1, len(cells), c.dim, c.knots))
+			prog = progressPrinter(stderr, fmt.Sprintf("cell %d/%d (d=%d, K=%d)", i+1, len(cells), cell.dim, cell.knots))
 		}
-		res, err := batch.Run(ctx, cfgs[i], prog)
+		res, err := batch.Run(ctx, cfg, prog)
 		if err != nil {
 			return err
 		}
 		if res.Interrupted {
-			interrupted = interruptedf("interrupted in cell %d of %d; the output reports the %d cells completed", i+1, len(cells), i)
+			interrupted = interruptedf("interrupted in cell %d of %d; the output reports the cells completed before it", i+1, len(cells))
 			break
 		}
-		bound := linearBound(c.dim, f.mu0, f.mu1, f.sigma)
-		var rates, runRates, barriers, taus []float64
-		for r := 0; r < f.replicates; r++ {
+		bound := linearBound(cell.dim, f.mu0, f.mu1, f.sigma)
+		var v cellValues
+		var rows [][]string
+		for r := 0; r < cfg.Replicates; r++ {
 			st := res.History[r][len(res.History[r])-1]
 			tau := tune.RoundTripRate(st.NonAsymptoticBarrier)
 			runRate := float64(res.RoundTrips[r]) / float64(res.Iterations)
-			rows = append(rows, []string{itoa(c.dim), itoa(c.chains), itoa(c.knots), strconv.FormatUint(c.seed, 10), itoa(r),
-				ftoa(res.RoundTripRates[r]), ftoa(runRate), itoa(res.RoundTrips[r]), ftoa(st.Barrier),
-				ftoa(st.NonAsymptoticBarrier), ftoa(st.SKL), ftoa(tau), ftoa(bound)})
-			rates = append(rates, res.RoundTripRates[r])
-			runRates = append(runRates, runRate)
-			barriers = append(barriers, st.Barrier)
-			taus = append(taus, tau)
+			rows = append(rows, []string{itoa(cell.dim), itoa(cell.chains), itoa(cell.knots), strconv.FormatUint(cell.seed, 10), itoa(first + r),
+				exactText(res.RoundTripRates[r]), exactText(runRate), itoa(res.RoundTrips[r]), exactText(st.Barrier),
+				exactText(st.NonAsymptoticBarrier), exactText(st.SKL), exactText(tau), exactText(bound)})
+			v.rates = append(v.rates, res.RoundTripRates[r])
+			v.runRates = append(v.runRates, runRate)
+			v.barriers = append(v.barriers, st.Barrier)
+			v.taus = append(v.taus, tau)
 		}
-		rm, rci := meanCI(rates)
-		qm, qci := meanCI(runRates)
-		bm, bci := meanCI(barriers)
-		summary = append(summary, []string{itoa(c.dim), itoa(c.chains), itoa(c.knots), strconv.FormatUint(c.seed, 10),
-			itoa(f.replicates), ftoa(rm), ftoa(rci), ftoa(qm), ftoa(qci), ftoa(bm), ftoa(bci), ftoa(stat.Mean(taus, nil)), ftoa(bound),
-			ftoa(res.Elapsed.Seconds())})
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.2f\t%.4f\t%.1f\t\n", c.dim, c.chains, c.knots, c.seed, rm, rci, qm, qci, bm, bound, res.Elapsed.Seconds())
+		sum, rm, rci, qm, qci, bm := summaryRow(cell, v, bound)
+		u = i*f.replicates + end
+		if out != nil {
+			if err := out.add(rows, sum, u); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.2f\t%.4f\t%.1f\t\n", cell.dim, cell.chains, cell.knots, cell.seed, cfg.Replicates,
+			rm, rci, qm, qci, bm, bound, res.Elapsed.Seconds())
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if f.out != "" {
-		if err := writeCSV(filepath.Join(f.out, "cells.csv"), rows); err != nil {
-			return err
-		}
-		if err := writeCSV(filepath.Join(f.out, "summary.csv"), summary); err != nil {
+	if out != nil {
+		if err := out.finish(f, len(cells), interrupted != nil); err != nil {
 			return err
 		}
 	}
 	return interrupted
+}
+
+// sweepOut is a sweep's --out directory: the lock and manifest (job), and
+// cells.csv and summary.csv, appended to as cells end.
+type sweepOut struct {
+	job            *job
+	cells, summary *appender
+}
+
+// openSweepOut takes the directory, and starts the files afresh or, with
+// --resume and a sweep of the same configuration in the directory, cuts
+// them back to the last cell its manifest records.
+func openSweepOut(c *cmdFlags, f *sweepFlags, sh *shard, units int, stderr io.Writer) (*sweepOut, error) {
+	m := newManifest("sweep", c, nil, sh, sweepUnits, units)
+	var old *manifest
+	if f.resume {
+		prev, err := readManifest(f.out)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			fmt.Fprintf(stderr, "ptbatch: no sweep in %s to resume: starting it\n", f.out)
+		case err != nil:
+			return nil, c.bad("out", "cannot resume: %v", err)
+		case prev.Command != "sweep":
+			return nil, c.bad("out", "holds the output of ptbatch %s, not a sweep: nothing to resume", prev.Command)
+		case prev.Fingerprint != m.Fingerprint || !reflect.DeepEqual(prev.Settings, m.Settings):
+			return nil, c.bad("out", "holds a sweep of another configuration (%s): resume with the same flags, or give another --out", settingDiff(prev.Settings, m.Settings))
+		case prev.Version != m.Version:
+			return nil, c.bad("out", "holds a sweep by another build (%q; this is %q), whose results may differ: finish it with that build, or start afresh without --resume", prev.Version, m.Version)
+		case prev.Shard != m.Shard || prev.Shards != m.Shards:
+			return nil, c.bad("out", "holds shard %d/%d of the sweep, this is shard %d/%d: give each shard its own --out", prev.Shard, prev.Shards, m.Shard, m.Shards)
+		default:
+			old = prev
+		}
+	}
+	j, err := startJob(c, f.out, m)
+	if err != nil {
+		return nil, err
+	}
+	o := &sweepOut{job: j}
+	if old != nil {
+		m.Done, m.Complete, m.Files, j.prior = old.Done, old.Complete, old.Files, old.ElapsedSeconds
+		if !old.Complete {
+			fmt.Fprintf(stderr, "ptbatch: resuming the sweep in %s after %d of its %d %s units\n", f.out, old.Done-old.First, old.End-old.First, sweepUnits)
+		}
+	}
+	fresh := old == nil
+	if o.cells, err = openAppender(j.dir.file("cells.csv"), cellsHeader, fresh, m.Files["cells.csv"]); err == nil {
+		o.summary, err = openAppender(j.dir.file("summary.csv"), summaryHeader, fresh, m.Files["summary.csv"])
+	}
+	if err == nil {
+		m.Files = map[string]int64{"cells.csv": o.cells.size, "summary.csv": o.summary.size}
+		err = m.write(f.out)
+	}
+	if err != nil {
+		o.close()
+		return nil, err
+	}
+	return o, nil
+}
+
+// add appends a finished cell's rows and records in the manifest that the
+// units before done are written.
+func (o *sweepOut) add(rows [][]string, summary []string, done int) error {
+	if err := o.cells.add(rows); err != nil {
+		return err
+	}
+	if err := o.summary.add([][]string{summary}); err != nil {
+		return err
+	}
+	o.job.m.Files = map[string]int64{"cells.csv": o.cells.size, "summary.csv": o.summary.size}
+	return o.job.progress(done)
+}
+
+// finish writes summary.json and the final manifest.
+func (o *sweepOut) finish(f *sweepFlags, numCells int, interrupted bool) error {
+	m := o.job.m
+	if err := writeSweepJSON(o.job.dir.file("summary.json"), f, numCells, cellsWithin(m.First, m.Done, f.replicates), interrupted, o.job.elapsed()); err != nil {
+		return err
+	}
+	return o.job.finish(m.Done, interrupted)
+}
+
+// close closes the files and releases the directory.
+func (o *sweepOut) close() {
+	o.cells.close()
+	o.summary.close()
+	o.job.close()
+}
+
+// cellsWithin returns the number of cells all of whose replicates are
+// among the units [first, done).
+func cellsWithin(first, done, replicates int) int {
+	return max(0, done/replicates-(first+replicates-1)/replicates)
+}
+
+// writeSweepJSON writes a sweep's summary.json: its effective settings,
+// the cells of the grid and those complete in this directory, whether it
+// was interrupted, and the timing fields elapsed_seconds (the seconds
+// spent on the directory's cells, summed over resumed runs and, after a
+// merge, over the shards) and go_version. The per-cell seconds are not in
+// summary.csv: they would make a merged summary.csv differ from one
+// process's (and the same run twice), and the CSVs are the results.
+func writeSweepJSON(path string, f *sweepFlags, numCells, completed int, interrupted bool, elapsed float64) error {
+	cfg := map[string]any{
+		"dims": f.dims, "chains": f.chains, "seeds": f.seeds, "replicates": f.replicates,
+		"iterations": f.iterations, "scans": f.scans, "sigma": f.sigma, "mu0": f.mu0, "mu1": f.mu1,
+		"algorithm": f.algorithm, "workers": f.workers, "out": f.out,
+	}
+	if f.algorithm == "nrpt" {
+		cfg["knots"], cfg["lr"] = f.knots, f.lr
+	}
+	out := map[string]any{
+		"config":          cfg,
+		"cells":           numCells,
+		"cells_completed": completed,
+		"interrupted":     interrupted,
+		"elapsed_seconds": elapsed,
+		"go_version":      runtime.Version(),
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeBytesAtomic(path, append(b, '\n'))
+}
+
+// mergeSweep writes the merged output of a sweep's shards: cells.csv is
+// the shards' rows in order (a shard's rows are the units it computed,
+// in the order of the grid), summary.csv is summarized from them cell by
+// cell as the sweep does, and summary.json is the sweep's.
+func mergeSweep(ctx context.Context, shards []shardDir, out string, m *manifest) error {
+	f := &sweepFlags{}
+	c := newSweepFlagSet(f)
+	if err := c.parse(append(slices.Clone(m.Args), "--out", out), io.Discard, sweepIntro); err != nil {
+		return fmt.Errorf("rebuilding the sweep from %s: %w", filepath.Join(shards[0].dir, manifestName), err)
+	}
+	f.maxMemory = noMemoryLimit // a merge runs no cell
+	cells, _, _, err := sweepGrid(c, f)
+	if err != nil {
+		return fmt.Errorf("rebuilding the sweep from %s: %w", filepath.Join(shards[0].dir, manifestName), err)
+	}
+	if len(cells)*f.replicates != m.Units {
+		return fmt.Errorf("the sweep of %s has %d units, its manifest says %d", filepath.Join(shards[0].dir, manifestName), len(cells)*f.replicates, m.Units)
+	}
+	var lines [][]byte
+	hdr, _ := csvBytes([][]string{cellsHeader})
+	for _, s := range shards {
+		b, err := os.ReadFile(filepath.Join(s.dir, "cells.csv"))
+		if err != nil {
+			return usagef("shard %s: %v", s.dir, unwrapPath(err))
+		}
+		if size, ok := s.m.Files["cells.csv"]; ok && int64(len(b)) >= size {
+			b = b[:size] // what a kill left after the last cell
+		}
+		if !bytes.HasPrefix(b, hdr) {
+			return usagef("shard %s: cells.csv does not start with the header %q", s.dir, bytes.TrimSpace(hdr))
+		}
+		rows := bytes.SplitAfter(b[len(hdr):], []byte("\n"))
+		if len(rows) > 0 && len(rows[len(rows)-1]) == 0 {
+			rows = rows[:len(rows)-1]
+		}
+		if len(rows) != s.m.End-s.m.First {
+			return usagef("shard %s: cells.csv has %d rows, its manifest says %d (units %d to %d)", s.dir, len(rows), s.m.End-s.m.First, s.m.First, s.m.End-1)
+		}
+		lines = append(lines, rows...)
+	}
+	summary := [][]string{summaryHeader}
+	for i, cell := range cells {
+		var v cellValues
+		for r := 0; r < f.replicates; r++ {
+			u := i*f.replicates + r
+			rec, err := csv.NewReader(bytes.NewReader(lines[u])).Read()
+			want := []string{itoa(cell.dim), itoa(cell.chains), itoa(cell.knots), strconv.FormatUint(cell.seed, 10), itoa(r)}
+			if err != nil || len(rec) != len(cellsHeader) || !slices.Equal(rec[:5], want) {
+				return usagef("cells.csv row %d of the merged shards is %q, want cell %v replicate %d", u+1, bytes.TrimSpace(lines[u]), want[:4], r)
+			}
+			var x [4]float64
+			for k, col := range []int{5, 6, 8, 11} {
+				if x[k], err = strconv.ParseFloat(rec[col], 64); err != nil {
+					return usagef("cells.csv row %d of the merged shards: %s %q is not a number", u+1, cellsHeader[col], rec[col])
+				}
+			}
+			v.rates, v.runRates = append(v.rates, x[0]), append(v.runRates, x[1])
+			v.barriers, v.taus = append(v.barriers, x[2]), append(v.taus, x[3])
+		}
+		row, _, _, _, _, _ := summaryRow(cell, v, linearBound(cell.dim, f.mu0, f.mu1, f.sigma))
+		summary = append(summary, row)
+	}
+	if err := writeFileAtomic(filepath.Join(out, "cells.csv"), func(w io.Writer) error {
+		if _, err := w.Write(hdr); err != nil {
+			return err
+		}
+		for _, l := range lines {
+			if _, err := w.Write(l); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := writeCSV(filepath.Join(out, "summary.csv"), summary); err != nil {
+		return err
+	}
+	sumCells, _ := csvBytes(summary)
+	m.Files = map[string]int64{"summary.csv": int64(len(sumCells))}
+	var size int64 = int64(len(hdr))
+	for _, l := range lines {
+		size += int64(len(l))
+	}
+	m.Files["cells.csv"] = size
+	return writeSweepJSON(filepath.Join(out, "summary.json"), f, len(cells), len(cells), false, mergeFrom(ctx).elapsed)
 }
 
 // linearBound is the linear path's asymptotic round-trip rate 1/(2+2Λ) for
@@ -337,3 +625,6 @@ func meanCI(xs []float64) (mean, half float64) {
 
 func itoa(i int) string     { return strconv.Itoa(i) }
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+
+// exactText formats x with the fewest digits that read back as x.
+func exactText(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// shardRunArgs is a small run that exercises every output a run merges:
+// the CSVs, samples.csv, the log Z and λ-profile files and the index
+// process (whose rows, like samples.csv's, are written scan by scan).
+var shardRunArgs = []string{"run", "--sigma0", "0.3", "--sigma1", "0.3", "--chains", "6", "--iterations", "120",
+	"--scans", "3", "--replicates", "11", "--path", "spline", "--knots", "2", "--record", "index", "--quiet"}
+
+// shardSweepArgs is a small sweep of 4 cells × 3 replicates, so that most
+// splits cut a cell between shards.
+var shardSweepArgs = []string{"sweep", "--dims", "1,2", "--chains", "4", "--knots", "1,2", "--replicates", "3",
+	"--iterations", "60", "--scans", "2", "--quiet"}
+
+// mustRun runs the command in process and fails unless it exits 0.
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errs, code := runCLI(args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	return out
+}
+
+// withArgs returns base followed by more, in a new slice.
+func withArgs(base []string, more ...string) []string {
+	return append(slices.Clone(base), more...)
+}
+
+// runShards runs shards 1..n of args, each into its own directory under
+// root, and returns the directories.
+func runShards(t *testing.T, root string, n int, args []string) []string {
+	t.Helper()
+	var dirs []string
+	for i := 1; i <= n; i++ {
+		d := filepath.Join(root, "shard"+strconv.Itoa(i))
+		mustRun(t, withArgs(args, "--shard", strconv.Itoa(i)+"/"+strconv.Itoa(n), "--out", d)...)
+		dirs = append(dirs, d)
+	}
+	return dirs
+}
+
+// comparableSummary returns summary.json without its timing fields and
+// config.out and config.workers (the machine's), re-encoded canonically.
+func comparableSummary(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(b, &obj); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	for _, k := range timingFields {
+		delete(obj, k)
+	}
+	delete(obj, "seconds") // reproduce's seconds per run
+	if cfg, ok := obj["config"].(map[string]any); ok {
+		delete(cfg, "out")
+		delete(cfg, "workers")
+	}
+	out, err := json.MarshalIndent(obj, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// sameOutput fails unless every file of want (but the lock, manifest.json,
+// the exact records with their timings, and results.md, whose tables show
+// seconds) is in got with the same bytes, and summary.json is equal apart
+// from its timing fields.
+func sameOutput(t *testing.T, want, got string) {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(want, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(want, path)
+		switch {
+		case rel == lockName, rel == manifestName, rel == "results.md", strings.HasSuffix(rel, ".gob"):
+			return nil
+		case filepath.Base(rel) == "summary.json":
+			if w, g := comparableSummary(t, path), comparableSummary(t, filepath.Join(got, rel)); !bytes.Equal(w, g) {
+				t.Errorf("%s differs beyond its timing fields:\none process: %s\nmerged: %s", rel, w, g)
+			}
+			n++
+			return nil
+		}
+		w, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		g, err := os.ReadFile(filepath.Join(got, rel))
+		if err != nil {
+			t.Errorf("merged output lacks %s", rel)
+			return nil
+		}
+		if !bytes.Equal(w, g) {
+			t.Errorf("%s: merged bytes differ from one process's (%d and %d bytes)", rel, len(g), len(w))
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 3 {
+		t.Fatalf("compared only %d files in %s", n, want)
+	}
+}
+
+// TestShardsMergeToOneProcess checks the claim of ptbatch merge: shards 1
+// to n (n = 1 … 5) of a run and of a sweep, merged, give the files of one
+// process byte for byte (summary.json apart from its timing fields).
+// Replicate b draws from the stream of (seed, b) alone, so a shard's
+// replicates are those of the one process; the split points fall inside
+// SIMD blocks of 8 and, for the sweep, inside cells.
+func TestShardsMergeToOneProcess(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+	}{{"run", shardRunArgs}, {"sweep", shardSweepArgs}} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			one := filepath.Join(root, "one")
+			mustRun(t, withArgs(c.args, "--out", one)...)
+			for n := 1; n <= 5; n++ {
+				dirs := runShards(t, filepath.Join(root, strconv.Itoa(n)), n, c.args)
+				merged := filepath.Join(root, strconv.Itoa(n), "merged")
+				mustRun(t, append([]string{"merge", "--quiet", "--out", merged}, dirs...)...)
+				sameOutput(t, one, merged)
+			}
+		})
+	}
+}
+
+// TestShardedReproduceMerges checks the same of reproduce, whose shards
+// split runs × replicates and whose merge makes the report (CSVs and
+// figures) from the joined runs: the Beta-binomial experiment (no
+// closed-form comparison to wait for) at a thousandth of its iterations.
+func TestShardedReproduceMerges(t *testing.T) {
+	args := []string{"reproduce", "betabinomial", "--scale", "0.002", "--replicates", "3", "--quiet"}
+	root := t.TempDir()
+	one := filepath.Join(root, "one")
+	mustRun(t, withArgs(args, "--out", one)...)
+	dirs := runShards(t, root, 4, args)
+	merged := filepath.Join(root, "merged")
+	mustRun(t, append([]string{"merge", "--quiet", "--out", merged}, dirs...)...)
+	sameOutput(t, one, merged)
+	if _, err := os.Stat(filepath.Join(merged, "results.md")); err != nil {
+		t.Errorf("merge wrote no results.md: %v", err)
+	}
+}
+
+// TestMergeRefuses checks that merge refuses, with status 2 and a line
+// that says why, every input that is not the shards of one complete
+// computation, and writes nothing then.
+func TestMergeRefuses(t *testing.T) {
+	root := t.TempDir()
+	dirs := runShards(t, filepath.Join(root, "a"), 3, shardSweepArgs)
+	other := runShards(t, filepath.Join(root, "b"), 3, withArgs(shardSweepArgs, "--seeds", "2"))
+	split4 := runShards(t, filepath.Join(root, "c"), 4, shardSweepArgs)
+	runs := runShards(t, filepath.Join(root, "d"), 3, shardRunArgs)
+
+	// A shard interrupted before its first scan (a cancelled context is
+	// SIGINT's): its manifest says it is partial.
+	partial := filepath.Join(root, "partial")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, withArgs(shardSweepArgs, "--shard", "2/3", "--out", partial), &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != 130 {
+		t.Fatalf("interrupted shard: exit %d, want 130 (%s)", code, stderr.String())
+	}
+	// A shard whose manifest names another build.
+	otherBuild := filepath.Join(root, "otherbuild")
+	copyDir(t, dirs[1], otherBuild)
+	editManifest(t, otherBuild, func(m *manifest) { m.Version = "ptbatch v0.0.1 go1.0" })
+	// A directory that no ptbatch wrote.
+	plain := t.TempDir()
+
+	out := func(name string) string { return filepath.Join(root, "out-"+name) }
+	cases := []struct {
+		name string
+		dirs []string
+		want string
+	}{
+		{"different configurations", []string{dirs[0], other[1], dirs[2]}, "--seeds (1 and 2)"},
+		{"different builds", []string{dirs[0], otherBuild, dirs[2]}, "different builds"},
+		{"a missing shard", []string{dirs[0], dirs[2]}, "missing shards: [2/3]"},
+		{"a duplicated shard", []string{dirs[0], dirs[1], dirs[1], dirs[2]}, "shard 2/3 given twice"},
+		{"a partial shard", []string{dirs[0], partial, dirs[2]}, "is partial"},
+		{"different splits", []string{dirs[0], split4[1], dirs[2]}, "different splits"},
+		{"different commands", []string{dirs[0], runs[1], dirs[2]}, "different commands"},
+		{"not an output directory", []string{dirs[0], plain, dirs[2]}, "no manifest.json"},
+		{"no shards", nil, "needs the shard directories"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o, e, code := runCLI(append([]string{"merge", "--out", out(c.name)}, c.dirs...)...)
+			if code != 2 || o != "" || strings.Count(e, "\n") != 1 || !strings.Contains(e, c.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2 and one line containing %q", code, o, e, c.want)
+			}
+			if _, err := os.Stat(filepath.Join(out(c.name), manifestName)); err == nil {
+				t.Errorf("a refused merge wrote %s", manifestName)
+			}
+		})
+	}
+	t.Run("output is a shard", func(t *testing.T) {
+		_, e, code := runCLI("merge", "--out", dirs[0], dirs[0], dirs[1], dirs[2])
+		if code != 2 || !strings.Contains(e, "also one of the shards") {
+			t.Errorf("exit %d, stderr %q", code, e)
+		}
+	})
+}
+
+// copyDir copies the files of src into dst.
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// editManifest rewrites dir's manifest.json after edit.
+func editManifest(t *testing.T, dir string, edit func(*manifest)) {
+	t.Helper()
+	m, err := readManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(m)
+	if err := m.write(dir); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,660 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ptbatch/ptbatch/batch"
+)
+
+// Shards. Replicate b of a run draws from the stream of (seed, b) alone
+// (batch.Config.FirstReplicate), so the work of a command splits into
+// units — replicates for run, cells × replicates for sweep, runs ×
+// replicates for reproduce — that any process can compute, with the same
+// bits as inside one process. Shard i of n computes the contiguous units
+// [⌊(i−1)U/n⌋, ⌊iU/n⌋) of the U in the command and writes them into its
+// own --out, with a manifest.json that ptbatch merge checks.
+
+// shardFlags are the flags that choose a shard.
+type shardFlags struct {
+	spec   string // --shard i/n as typed
+	shards int    // --shards n, with JOB_COMPLETION_INDEX
+}
+
+// addShardFlags defines --shard and --shards.
+func addShardFlags(c *cmdFlags, s *shardFlags) {
+	c.String(&s.spec, "shard", "", "compute shard `i/n` (1 ≤ i ≤ n) of the work into --out, for ptbatch merge; default: from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (or _MIN/_MAX) in a Slurm job array, or JOB_COMPLETION_INDEX with --shards; --shard 1/1 computes everything")
+	c.Int(&s.shards, "shards", 0, "the number of shards of a Kubernetes Indexed Job: shard JOB_COMPLETION_INDEX+1 of `n`")
+}
+
+// shard is the part of the work one process computes.
+type shard struct {
+	index, count int    // 1-based index, of count
+	source       string // how it was chosen, for the note on stderr
+}
+
+// lookupEnv reads the environment; tests replace it.
+var lookupEnv = os.LookupEnv
+
+// resolveShard returns the shard chosen by --shard, by --shards with
+// JOB_COMPLETION_INDEX, or by a Slurm job array's variables, in that
+// order; nil when none applies or the choice is 1/1. Bad values are usage
+// errors naming the flag or the variable.
+func resolveShard(c *cmdFlags, s *shardFlags) (*shard, error) {
+	var sh *shard
+	switch {
+	case c.set("shard") && c.set("shards"):
+		return nil, c.bad("shards", "counts the shards of a Kubernetes Indexed Job, which --shard %s chooses already; give one or the other", c.show("shard"))
+	case c.set("shard"):
+		i, n, ok := parseShardSpec(s.spec)
+		if !ok {
+			return nil, c.bad("shard", "want i/n with whole numbers 1 ≤ i ≤ n, such as 2/5")
+		}
+		sh = &shard{i, n, "--shard " + s.spec}
+	case c.set("shards"):
+		if s.shards < 1 {
+			return nil, c.bad("shards", "need at least 1")
+		}
+		v, ok := lookupEnv("JOB_COMPLETION_INDEX")
+		if !ok {
+			return nil, c.bad("shards", "takes the shard from JOB_COMPLETION_INDEX, which is not set (Kubernetes sets it in the pods of an Indexed Job; elsewhere give --shard i/n)")
+		}
+		k, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || k < 0 || k >= s.shards {
+			return nil, usagef("invalid JOB_COMPLETION_INDEX %q: want a whole number from 0 to %d (--shards %d)", v, s.shards-1, s.shards)
+		}
+		sh = &shard{k + 1, s.shards, fmt.Sprintf("JOB_COMPLETION_INDEX=%s with --shards %d", v, s.shards)}
+	default:
+		var err error
+		if sh, err = slurmShard(); err != nil {
+			return nil, err
+		}
+	}
+	if sh == nil || sh.count == 1 {
+		return nil, nil
+	}
+	return sh, nil
+}
+
+// parseShardSpec parses "i/n".
+func parseShardSpec(spec string) (i, n int, ok bool) {
+	a, b, found := strings.Cut(strings.TrimSpace(spec), "/")
+	if !found {
+		return 0, 0, false
+	}
+	i, err1 := strconv.Atoi(strings.TrimSpace(a))
+	n, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, false
+	}
+	return i, n, true
+}
+
+// slurmShard returns the shard of a Slurm job array task: the task's
+// position (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN)/SLURM_ARRAY_TASK_STEP
+// among SLURM_ARRAY_TASK_COUNT tasks (or (MAX − MIN)/STEP + 1 without a
+// count); nil outside an array. An array given as a list rather than a
+// range (--array=1,4,9) has no such positions and is refused.
+func slurmShard() (*shard, error) {
+	idText, ok := lookupEnv("SLURM_ARRAY_TASK_ID")
+	if !ok {
+		return nil, nil
+	}
+	get := func(name string, def int) (int, string, error) {
+		v, ok := lookupEnv(name)
+		if !ok || strings.TrimSpace(v) == "" {
+			return def, "", nil
+		}
+		x, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return 0, "", usagef("invalid %s %q: want a whole number (this task's shard comes from the Slurm job array's variables; --shard i/n overrides them)", name, v)
+		}
+		return x, name + "=" + v, nil
+	}
+	id, idNote, err := get("SLURM_ARRAY_TASK_ID", 0)
+	if err != nil {
+		return nil, err
+	}
+	lo, loNote, err := get("SLURM_ARRAY_TASK_MIN", 0)
+	if err != nil {
+		return nil, err
+	}
+	step, _, err := get("SLURM_ARRAY_TASK_STEP", 1)
+	if err != nil {
+		return nil, err
+	}
+	hi, hiNote, err := get("SLURM_ARRAY_TASK_MAX", -1)
+	if err != nil {
+		return nil, err
+	}
+	count, countNote, err := get("SLURM_ARRAY_TASK_COUNT", 0)
+	if err != nil {
+		return nil, err
+	}
+	notes := []string{idNote}
+	switch {
+	case step < 1:
+		return nil, usagef("invalid SLURM_ARRAY_TASK_STEP %d: want 1 or more", step)
+	case countNote != "":
+		notes = append(notes, countNote)
+	case hiNote != "":
+		if hi < lo {
+			return nil, usagef("invalid SLURM_ARRAY_TASK_MAX %d: below SLURM_ARRAY_TASK_MIN %d", hi, lo)
+		}
+		count = (hi-lo)/step + 1
+		notes = append(notes, hiNote)
+	default:
+		return nil, usagef("invalid SLURM_ARRAY_TASK_ID %q: neither SLURM_ARRAY_TASK_COUNT nor SLURM_ARRAY_TASK_MAX is set, so the number of shards is unknown (give --shard i/n)", idText)
+	}
+	if loNote != "" {
+		notes = append(notes, loNote)
+	}
+	pos := id - lo
+	if count < 1 || pos < 0 || pos%step != 0 || pos/step >= count {
+		return nil, usagef("invalid SLURM_ARRAY_TASK_ID %d: not one of the %d tasks from SLURM_ARRAY_TASK_MIN %d in steps of %d; shard a job array given as a range (--array=0-%d), or give --shard i/n",
+			id, count, lo, step, max(count-1, 0))
+	}
+	return &shard{pos/step + 1, count, strings.Join(notes, ", ")}, nil
+}
+
+// share returns the units [lo, hi) of shard s among units in all; all of
+// them when s is nil.
+func (s *shard) share(units int) (lo, hi int) {
+	if s == nil {
+		return 0, units
+	}
+	at := func(k int) int {
+		h, l := bits.Mul64(uint64(k), uint64(units))
+		q, _ := bits.Div64(h, l, uint64(s.count))
+		return int(q)
+	}
+	return at(s.index - 1), at(s.index)
+}
+
+// check refuses a shard that would get no unit.
+func (s *shard) check(units int, what string) error {
+	if s != nil && s.count > units {
+		return usagef("invalid shard %d/%d (%s): %d shards of %d %s leave some shards without work; use at most %d shards",
+			s.index, s.count, s.source, s.count, units, what, units)
+	}
+	return nil
+}
+
+// note prints which shard this process computes and how it was chosen.
+func (s *shard) note(w io.Writer, lo, hi, units int, what string) {
+	if s != nil {
+		fmt.Fprintf(w, "ptbatch: shard %d/%d (from %s): %s %d to %d of %d\n", s.index, s.count, s.source, what, lo, hi-1, units)
+	}
+}
+
+// manifestName is the manifest of every output directory.
+const manifestName = "manifest.json"
+
+// manifestFormat is the version of manifest.json's layout.
+const manifestFormat = 1
+
+// manifest describes what an output directory holds: which command and
+// configuration, which build, which share of the units, and how far it
+// got. ptbatch merge reads it to refuse shards that do not belong
+// together or are not complete.
+type manifest struct {
+	Format      int    `json:"format"`
+	Command     string `json:"command"`
+	Version     string `json:"version"`
+	Fingerprint string `json:"fingerprint"`
+	// Settings are every setting that affects what the command writes,
+	// as parsed; Args the flags given (with --out, --shard and --shards
+	// left out), from which merge rebuilds the command.
+	Settings map[string]string `json:"settings"`
+	Args     []string          `json:"args"`
+	// Shard i of Shards, chosen by ShardSource, computes the units
+	// [First, End) of Units; Done of them are written.
+	Shard       int    `json:"shard"`
+	Shards      int    `json:"shards"`
+	ShardSource string `json:"shard_source,omitempty"`
+	Unit        string `json:"unit"`
+	Units       int    `json:"units"`
+	First       int    `json:"first"`
+	End         int    `json:"end"`
+	Done        int    `json:"done"`
+	Complete    bool   `json:"complete"`
+	Interrupted bool   `json:"interrupted"`
+	// Files records the length of each file written by appending, up to
+	// the last complete record.
+	Files          map[string]int64 `json:"files,omitempty"`
+	ElapsedSeconds float64          `json:"elapsed_seconds"`
+}
+
+// newManifest returns the manifest of command with its flag set c, for
+// shard sh (nil: the whole) of units.
+func newManifest(command string, c *cmdFlags, extra []string, sh *shard, unit string, units int) *manifest {
+	m := &manifest{Format: manifestFormat, Command: command, Version: buildVersion(),
+		Settings: settingsOf(c), Args: append(argsOf(c), extra...), Shard: 1, Shards: 1, Unit: unit, Units: units}
+	for i, e := range extra {
+		m.Settings[fmt.Sprintf("arg%d", i)] = e
+	}
+	if sh != nil {
+		m.Shard, m.Shards, m.ShardSource = sh.index, sh.count, sh.source
+	}
+	m.First, m.End = sh.share(units)
+	m.Fingerprint = fingerprint(command, m.Settings)
+	return m
+}
+
+// write writes the manifest into dir atomically.
+func (m *manifest) write(dir string) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeBytesAtomic(filepath.Join(dir, manifestName), append(b, '\n'))
+}
+
+// readManifest reads dir's manifest.
+func readManifest(dir string) (*manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, manifestName))
+	if err != nil {
+		return nil, err
+	}
+	var m manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, manifestName), err)
+	}
+	return &m, nil
+}
+
+// ignoredSettings are the flags that change neither results nor files:
+// where they go, how fast, how much is printed, which shard, where a
+// checkpoint goes.
+var ignoredSettings = map[string]bool{
+	"out": true, "workers": true, "pin": true, "quiet": true, "json": true, "max-memory": true,
+	"shard": true, "shards": true, "resume": true, "checkpoint": true, "checkpoint-every": true,
+}
+
+// settingsOf returns every setting of c that matters, as parsed.
+func settingsOf(c *cmdFlags) map[string]string {
+	out := map[string]string{}
+	for _, name := range c.order {
+		if !ignoredSettings[name] {
+			out[name] = c.fs.Lookup(name).Value.String()
+		}
+	}
+	return out
+}
+
+// argsOf returns the flags given, as typed, without those of
+// ignoredSettings except --workers and --max-memory (reported in a run's
+// JSON).
+func argsOf(c *cmdFlags) []string {
+	var out []string
+	for _, name := range c.given {
+		if !ignoredSettings[name] || name == "workers" || name == "max-memory" {
+			out = append(out, "--"+name+"="+c.typed[name])
+		}
+	}
+	return out
+}
+
+// fingerprint hashes the command and its settings.
+func fingerprint(command string, settings map[string]string) string {
+	keys := make([]string, 0, len(settings))
+	for k := range settings {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n", command)
+	for _, k := range keys {
+		fmt.Fprintf(h, "%s=%q\n", k, settings[k])
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+var buildVersion = sync.OnceValue(func() string {
+	v := "devel"
+	rev, dirty := "", false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+	}
+	parts := []string{"ptbatch", v}
+	if rev != "" {
+		if dirty {
+			rev += "-dirty"
+		}
+		parts = append(parts, rev)
+	}
+	parts = append(parts, runtime.Version())
+	if v == "devel" && (rev == "" || dirty) {
+		// A development build without a clean revision: the executable
+		// itself tells builds apart.
+		if exe, err := os.Executable(); err == nil {
+			if fh, err := os.Open(exe); err == nil {
+				h := sha256.New()
+				if _, err := io.Copy(h, fh); err == nil {
+					parts = append(parts, "exe:"+hex.EncodeToString(h.Sum(nil))[:12])
+				}
+				fh.Close()
+			}
+		}
+	}
+	return strings.Join(parts, " ")
+})
+
+// job is a command's hold on its --out directory: the lock, and the
+// manifest kept up to date as units finish.
+type job struct {
+	dir   *outDir
+	m     *manifest
+	start time.Time
+	prior float64 // seconds spent by earlier runs (a resumed sweep)
+}
+
+// startJob takes the lock of out and writes the manifest m, marked
+// incomplete.
+func startJob(c *cmdFlags, out string, m *manifest) (*job, error) {
+	d, err := holdOut(c, "out", out)
+	if err != nil {
+		return nil, err
+	}
+	j := &job{dir: d, m: m, start: time.Now()}
+	m.Done, m.Complete, m.Interrupted = m.First, false, false
+	if err := m.write(out); err != nil {
+		d.release()
+		return nil, err
+	}
+	return j, nil
+}
+
+// elapsed returns the seconds spent on the directory's work so far.
+func (j *job) elapsed() float64 { return j.prior + time.Since(j.start).Seconds() }
+
+// progress records that the units up to done are written.
+func (j *job) progress(done int) error {
+	j.m.Done, j.m.ElapsedSeconds = done, j.elapsed()
+	return j.m.write(j.dir.path)
+}
+
+// finish records the end: complete when every unit of the share is done
+// and the command was not interrupted.
+func (j *job) finish(done int, interrupted bool) error {
+	j.m.Interrupted = interrupted
+	j.m.Complete = !interrupted && done == j.m.End
+	return j.progress(done)
+}
+
+// close releases the directory; nil-safe.
+func (j *job) close() {
+	if j != nil {
+		j.dir.release()
+	}
+}
+
+// startRun chooses the run's shard (its units are replicates), narrows
+// cfg to the shard's replicates, and with --out takes the directory and
+// writes its manifest; the job is nil without --out.
+func startRun(f *runFlags, cfg *batch.Config, stderr io.Writer) (*job, error) {
+	sh, err := resolveShard(f.flags, &f.shard)
+	if err != nil {
+		return nil, err
+	}
+	if sh != nil && f.out == "" {
+		return nil, usagef("invalid shard %d/%d (%s): a shard writes its replicates into --out DIR for ptbatch merge; give --out", sh.index, sh.count, sh.source)
+	}
+	if err := sh.check(f.replicates, "replicates"); err != nil {
+		return nil, err
+	}
+	lo, hi := sh.share(f.replicates)
+	cfg.FirstReplicate, cfg.Replicates = lo, hi-lo
+	sh.note(stderr, lo, hi, f.replicates, "replicates")
+	if f.out == "" {
+		return nil, nil
+	}
+	return startJob(f.flags, f.out, newManifest("run", f.flags, nil, sh, "replicate", f.replicates))
+}
+
+// finishRun writes summary.json (the JSON --json prints) and result.gob
+// beside the run's CSVs, and marks the manifest complete unless the run
+// was interrupted.
+func (j *job) finishRun(res *batch.Result, moments momentsSource, stats *runStats, writeJSON func(io.Writer) error) error {
+	if j == nil {
+		return nil
+	}
+	var js bytes.Buffer
+	if err := writeJSON(&js); err != nil {
+		return err
+	}
+	if err := writeBytesAtomic(j.dir.file("summary.json"), js.Bytes()); err != nil {
+		return err
+	}
+	rec := newRunRecord(res, moments)
+	statValues{stats.logZ, stats.restarts, stats.ess, stats.profile}.record(rec)
+	if err := writeRecord(j.dir.file(resultName), rec); err != nil {
+		return err
+	}
+	done := j.m.First
+	if !res.Interrupted {
+		done = j.m.End
+	}
+	return j.finish(done, res.Interrupted)
+}
+
+// reproduceUnits is the unit of reproduce's shards: run k (an
+// experiment's method, or a highdim cell, in the order reproduce runs
+// them) has units first_k … first_k + replicates_k − 1.
+const reproduceUnits = "run × replicate"
+
+// reproRun is one run of reproduce: an experiment's method or a highdim
+// (d, K) cell.
+type reproRun struct {
+	label      string
+	replicates int
+	first      int // units [first, first+replicates) of it
+}
+
+// reproJob carries reproduce's runs through its shards and merges: it
+// computes each run's share of replicates, keeps every finished run's
+// result (runs/NNN.gob, written as it ends), and in a merge gives the
+// report the runs joined from the shards instead of computing them.
+type reproJob struct {
+	*job
+	sh      *shard
+	runs    []reproRun
+	next    int
+	merge   *mergeSource
+	seconds map[string]float64 // seconds per run label (summary.json)
+}
+
+// planReproduce lists reproduce's runs in the order it runs them.
+func planReproduce(o reproduceOptions, todo []experiment, highdim bool) []reproRun {
+	var runs []reproRun
+	add := func(label string, reps int) {
+		first := 0
+		if n := len(runs); n > 0 {
+			first = runs[n-1].first + runs[n-1].replicates
+		}
+		runs = append(runs, reproRun{label: label, replicates: reps, first: first})
+	}
+	for _, e := range todo {
+		reps := e.replicates
+		if o.replicates > 0 {
+			reps = o.replicates
+		}
+		for _, m := range reproduceMethods {
+			add(e.name+" "+m.name, reps)
+		}
+	}
+	if highdim {
+		reps := 5
+		if o.replicates > 0 {
+			reps = o.replicates
+		}
+		for _, d := range highDimDims {
+			for _, k := range []int{1, 4} {
+				add(fmt.Sprintf("highdim d=%d K=%d", d, k), reps)
+			}
+		}
+	}
+	return runs
+}
+
+// startReproduce chooses the shard, takes --out and writes its manifest.
+func startReproduce(ctx context.Context, c *cmdFlags, o reproduceOptions, which string, todo []experiment, highdim bool, stderr io.Writer) (*reproJob, error) {
+	r := &reproJob{runs: planReproduce(o, todo, highdim), merge: mergeFrom(ctx), seconds: map[string]float64{}}
+	last := r.runs[len(r.runs)-1]
+	units := last.first + last.replicates
+	if r.merge == nil {
+		sh, err := resolveShard(c, &o.shard)
+		if err != nil {
+			return nil, err
+		}
+		if err := sh.check(units, reproduceUnits+" units"); err != nil {
+			return nil, err
+		}
+		r.sh = sh
+		lo, hi := sh.share(units)
+		sh.note(stderr, lo, hi, units, reproduceUnits+" units")
+	}
+	m := newManifest("reproduce", c, []string{which}, r.sh, reproduceUnits, units)
+	var j *job
+	if r.merge != nil {
+		// ptbatch merge holds the directory and writes the manifest.
+		j = &job{dir: &outDir{path: o.out}, m: m, start: time.Now()}
+	} else {
+		var err error
+		if j, err = startJob(c, o.out, m); err != nil {
+			return nil, err
+		}
+	}
+	r.job = j
+	if err := os.MkdirAll(j.dir.file("runs"), 0o755); err != nil {
+		j.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// shardOnly reports whether this process computes a shard: it writes the
+// runs' results, and the report is left to ptbatch merge.
+func (r *reproJob) shardOnly() bool { return r.sh != nil }
+
+// run is batch.Run for reproduce's run label: it computes this shard's
+// replicates of it (all of them without shards) and writes their result
+// into runs/, or in a merge joins the shards' results. It returns nil
+// when the report is not made here (a shard).
+func (r *reproJob) run(ctx context.Context, label string, cfg batch.Config, st *reproduceStats, prog func(batch.Progress)) (*batch.Result, error) {
+	k := r.next
+	r.next++
+	if k >= len(r.runs) || r.runs[k].label != label || r.runs[k].replicates != cfg.Replicates {
+		return nil, fmt.Errorf("reproduce: run %d is %q with %d replicates, not in the plan of its shards (planReproduce)", k, label, cfg.Replicates)
+	}
+	run := r.runs[k]
+	name := filepath.Join("runs", fmt.Sprintf("%03d.gob", k))
+	if r.merge != nil {
+		var parts []*runRecord
+		for _, s := range r.merge.shards {
+			if s.m.End <= run.first || s.m.First >= run.first+run.replicates {
+				continue
+			}
+			p, err := readRunRecord(filepath.Join(s.dir, name))
+			if err != nil {
+				return nil, usagef("shard %s: run %q: %v", s.dir, label, err)
+			}
+			parts = append(parts, p)
+		}
+		rec, err := concatRecords(parts)
+		if err == nil && (rec.Result.Config.FirstReplicate != 0 || rec.Result.Config.Replicates != run.replicates) {
+			err = fmt.Errorf("the shards hold replicates %d to %d of %d", rec.Result.Config.FirstReplicate, rec.Result.Config.FirstReplicate+rec.Result.Config.Replicates-1, run.replicates)
+		}
+		if err != nil {
+			return nil, usagef("merging run %q: %v", label, err)
+		}
+		r.seconds[label] = rec.Result.Elapsed.Seconds()
+		if err := writeRecord(r.dir.file(name), rec); err != nil {
+			return nil, err
+		}
+		if st != nil {
+			v := restoreStats(rec)
+			st.logZ, st.restarts, st.profile = v.logZ, v.restarts, v.profile
+		}
+		res := rec.Result
+		res.Config = cfg
+		return &res, nil
+	}
+	lo, hi := max(run.first, r.m.First), min(run.first+run.replicates, r.m.End)
+	if lo >= hi {
+		return nil, nil // not this shard's
+	}
+	cfg.FirstReplicate, cfg.Replicates = lo-run.first, hi-lo
+	res, err := batch.Run(ctx, cfg, prog)
+	if err != nil || res.Interrupted {
+		return res, err
+	}
+	rec := newRunRecord(res, nil)
+	if st != nil {
+		statValues{logZ: st.logZ, restarts: st.restarts, profile: st.profile}.record(rec)
+	}
+	if err := writeRecord(r.dir.file(name), rec); err != nil {
+		return nil, err
+	}
+	r.seconds[label] = res.Elapsed.Seconds()
+	if err := r.progress(hi); err != nil {
+		return nil, err
+	}
+	if r.shardOnly() {
+		return nil, nil
+	}
+	return res, nil
+}
+
+// finishReproduce writes summary.json and the final manifest.
+func (r *reproJob) finish(o reproduceOptions, which string, interrupted bool) error {
+	out := map[string]any{
+		"config": map[string]any{"experiment": which, "replicates": o.replicates, "scale": o.scale, "seed": o.seed,
+			"workers": o.workers, "out": o.out},
+		"runs":            len(r.runs),
+		"runs_completed":  len(r.seconds),
+		"interrupted":     interrupted,
+		"seconds":         r.seconds,
+		"elapsed_seconds": r.elapsed(),
+		"go_version":      runtime.Version(),
+	}
+	if r.merge != nil {
+		out["elapsed_seconds"] = r.merge.elapsed
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeBytesAtomic(r.dir.file("summary.json"), append(b, '\n')); err != nil {
+		return err
+	}
+	if r.merge != nil {
+		return nil // merge writes the manifest
+	}
+	return r.job.finish(r.m.Done, interrupted)
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 
 	"gonum.org/v1/plot"
@@ -99,7 +100,15 @@ func (f figure) save(base string) error {
 		p.Y.Min, p.Y.Max = decades(p.Y.Min, p.Y.Max)
 	}
 	for _, ext := range []string{"png", "svg"} {
-		if err := p.Save(7*vg.Inch, 4.5*vg.Inch, fmt.Sprintf("%s.%s", base, ext)); err != nil {
+		wt, err := p.WriterTo(7*vg.Inch, 4.5*vg.Inch, ext)
+		if err != nil {
+			return err
+		}
+		// Atomically, as every file (outdir.go).
+		if err := writeFileAtomic(fmt.Sprintf("%s.%s", base, ext), func(w io.Writer) error {
+			_, err := wt.WriteTo(w)
+			return err
+		}); err != nil {
 			return err
 		}
 	}

@@ -36,6 +36,9 @@ type runFlags struct {
 	maxMemory  int64
 	shard      shardFlags // --shard, --shards (shard.go)
 
+	// --checkpoint, --checkpoint-every, --resume (checkpoint.go)
+	ck checkpointFlags
+
 	// --record index (indexout.go)
 	record        string
 	indexWindow   int
@@ -85,6 +88,7 @@ func newRunFlagSet(f *runFlags) *cmdFlags {
 	c.Int(&f.indexThin, "index-thin", 1, "--record index: record every K-th iteration of the window")
 	c.Int(&f.indexReplicas, "index-replicas", 4, "--record index: number of replicas followed, spread evenly from the one that starts at the reference to the one that starts at the target, at most --chains (0: all of them, the whole index process)")
 	addShardFlags(c, &f.shard)
+	addCheckpointFlags(c, &f.ck)
 	c.Bool(&f.quiet, "quiet", false, "no progress lines on stderr")
 	c.Size(&f.maxMemory, "max-memory", "refuse runs whose estimated memory exceeds this size, such as 512MiB or 4GiB (default: the available memory)")
 
@@ -244,6 +248,9 @@ func (f *runFlags) config() (batch.Config, error) {
 		return cfg, c.bad("thin", "need at least 1")
 	case f.keepScans < 0:
 		return cfg, c.bad("keep-scans", "need 0 (the last half) or more")
+	}
+	if err := f.ck.check(c); err != nil {
+		return cfg, err
 	}
 	if err := f.checkRecord(); err != nil {
 		return cfg, err

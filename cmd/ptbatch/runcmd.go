@@ -24,6 +24,10 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer job.close()
+	ck, err := startCheckpoints(f, stderr) // --checkpoint and --resume (checkpoint.go)
+	if err != nil {
+		return err
+	}
 	for _, w := range f.warnings {
 		fmt.Fprintf(stderr, "ptbatch: %s\n", w)
 	}
@@ -49,7 +53,7 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer stats.close()
-	res, err := batch.Run(ctx, cfg, prog)
+	res, err := ck.run(ctx, cfg, prog, samples, stats)
 	if err != nil {
 		return err
 	}

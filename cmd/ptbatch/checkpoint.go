@@ -1,0 +1,416 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ptbatch/ptbatch/batch"
+)
+
+// Checkpoint and resume of `ptbatch run` (README, "Checkpoint and resume").
+//
+// --checkpoint FILE writes the engine's complete state (batch
+// Engine.MarshalBinary: versioned, with the configuration's description
+// and a SHA-256 checksum) to FILE every --checkpoint-every (scans or wall
+// time), when SIGINT or SIGTERM stops the run (the state within the scan
+// under way), and at the end; each write goes to a temporary file in FILE's
+// directory, synced, then renamed over FILE, so FILE always holds a whole
+// checkpoint. --resume FILE restores it (batch.Restore) into a run of the
+// same flags (--workers and --pin may differ) and goes on; the files that
+// grow as the run goes (samples.csv, index.csv) are cut back to the rows
+// the checkpoint counted, so the output is the uninterrupted run's, byte
+// for byte, timings aside.
+
+// checkpointFlags are --checkpoint, --checkpoint-every and --resume.
+type checkpointFlags struct {
+	path, every, resume string
+
+	everyScans int           // checkpoint every this many scans, or …
+	everyWall  time.Duration // … after this much wall time
+	data       []byte        // the checkpoint of --resume
+}
+
+// defaultCheckpointEvery is the default of --checkpoint-every: often
+// enough that a preempted job loses little, rarely enough that writing the
+// state costs nothing noticeable.
+const defaultCheckpointEvery = "10m"
+
+// addCheckpointFlags declares the flags.
+func addCheckpointFlags(c *cmdFlags, f *checkpointFlags) {
+	c.String(&f.path, "checkpoint", "", "write the run's complete state to FILE every --checkpoint-every, when SIGINT or SIGTERM stops the run, and at its end (atomically: a temporary file, then a rename); continue it with --resume FILE")
+	c.String(&f.every, "checkpoint-every", defaultCheckpointEvery, "--checkpoint: how often, as a number of scans (such as 20) or a wall-clock time (such as 90s, 10m or 1h)")
+	c.String(&f.resume, "resume", "", "continue the run whose checkpoint is FILE, with the same flags as the run that wrote it (--workers may differ); the output is that of the run never stopped, timings aside")
+}
+
+// check checks the flags' values, that FILE's directory can be written,
+// and reads the checkpoint of --resume.
+func (f *checkpointFlags) check(c *cmdFlags) error {
+	if c.set("checkpoint-every") && f.path == "" {
+		return c.bad("checkpoint-every", "applies only with --checkpoint FILE")
+	}
+	if n, err := strconv.Atoi(f.every); err == nil {
+		if n < 1 {
+			return c.bad("checkpoint-every", "need at least 1 scan")
+		}
+		f.everyScans = n
+	} else if d, err := time.ParseDuration(f.every); err == nil && d > 0 {
+		f.everyWall = d
+	} else {
+		return c.bad("checkpoint-every", "want a number of scans (such as 20) or a positive duration (such as 10m)")
+	}
+	if f.path != "" {
+		if st, err := os.Stat(f.path); err == nil && st.IsDir() {
+			return c.bad("checkpoint", "is a directory; want a file")
+		}
+		fh, err := os.CreateTemp(filepath.Dir(f.path), "."+filepath.Base(f.path)+".tmp-*")
+		if err != nil {
+			return c.bad("checkpoint", "cannot write in its directory: %v", unwrapPath(err))
+		}
+		fh.Close()
+		os.Remove(fh.Name())
+	}
+	if f.resume != "" {
+		data, err := os.ReadFile(f.resume)
+		if err != nil {
+			return c.bad("resume", "cannot read the checkpoint: %v", unwrapPath(err))
+		}
+		f.data = data
+	}
+	return nil
+}
+
+// streamed are the output files that grow as the run goes, which a resume
+// cuts back to the checkpoint's rows.
+var streamed = []string{"samples.csv", "index.csv"}
+
+// asideName is the name under which a resume keeps a streamed file of the
+// run it continues until it has copied the checkpoint's rows back.
+func asideName(name string) string { return "." + name + ".resume" }
+
+// checkpointer runs `ptbatch run` with its checkpoint flags.
+type checkpointer struct {
+	f      *checkpointFlags
+	c      *cmdFlags
+	out    string
+	stderr io.Writer
+	aside  map[string]string // streamed file → its copy set aside
+}
+
+// startCheckpoints prepares the checkpoints of a run; it must be called
+// once --out is held and before the streamed files are created. For a
+// resume, it sets the streamed files of --out aside (renamed, never
+// copied), so that the run's new files can take back the rows the
+// checkpoint counted. A copy set aside by an earlier attempt that did not
+// finish is kept: it holds the rows of the run that wrote the checkpoint.
+func startCheckpoints(f *runFlags, stderr io.Writer) (*checkpointer, error) {
+	k := &checkpointer{f: &f.ck, c: f.flags, out: f.out, stderr: stderr, aside: map[string]string{}}
+	if f.ck.resume == "" || f.out == "" {
+		return k, nil
+	}
+	for _, name := range streamed {
+		path, aside := filepath.Join(f.out, name), filepath.Join(f.out, asideName(name))
+		if _, err := os.Stat(aside); err == nil {
+			k.aside[name] = aside
+			continue
+		}
+		switch err := os.Rename(path, aside); {
+		case err == nil:
+			k.aside[name] = aside
+		case !errors.Is(err, os.ErrNotExist):
+			return nil, fmt.Errorf("setting %s aside for the resume: %w", path, err)
+		}
+	}
+	return k, nil
+}
+
+// undo puts the files set aside back in place: the resume failed before
+// it copied them.
+func (k *checkpointer) undo() {
+	for name, aside := range k.aside {
+		os.Rename(aside, filepath.Join(k.out, name))
+	}
+	k.aside = nil
+}
+
+// run is batch.Run with the checkpoints: it builds the engine (restored
+// from --resume, the streamed files' rows taken back), steps it to its end
+// or until ctx is cancelled, writes a checkpoint every --checkpoint-every,
+// when interrupted and at the end, and returns the run's Result.
+func (k *checkpointer) run(ctx context.Context, cfg batch.Config, prog func(batch.Progress), samples *sampleWriter, stats *runStats) (*batch.Result, error) {
+	start := time.Now()
+	var e *batch.Engine
+	var err error
+	if k.f.resume != "" {
+		e, err = batch.Restore(cfg, k.f.data)
+		if err != nil {
+			k.undo()
+			return nil, k.resumeError(err)
+		}
+		var index *indexRecord
+		if stats != nil {
+			index = stats.index
+		}
+		if err := k.takeBack(cfg, samples, index); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(k.stderr, "ptbatch: resuming %s after %s\n", k.f.resume, place(e))
+	} else if e, err = batch.New(cfg); err != nil {
+		return nil, err
+	}
+	written, lastScan, lastTime := false, e.Scans(), time.Now()
+	save := func() error {
+		if err := k.save(e, samples, stats); err != nil {
+			return err
+		}
+		written, lastScan, lastTime = true, e.Scans(), time.Now()
+		return nil
+	}
+	for !e.Done() && ctx.Err() == nil {
+		written = false
+		if err := e.Step(ctx); err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			return nil, err
+		}
+		if prog != nil {
+			prog(batch.Progress{Scan: e.Scans(), Scans: cfg.Scans, Elapsed: time.Since(start)})
+		}
+		if k.f.path != "" && !e.Done() && ((k.f.everyScans > 0 && e.Scans()-lastScan >= k.f.everyScans) ||
+			(k.f.everyWall > 0 && time.Since(lastTime) >= k.f.everyWall)) {
+			if err := save(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if k.f.path != "" && !written {
+		if err := save(); err != nil {
+			return nil, err
+		}
+		if !e.Done() {
+			fmt.Fprintf(k.stderr, "ptbatch: checkpoint %s written after %s; continue with --resume %s\n", k.f.path, place(e), k.f.path)
+		}
+	}
+	return e.Result(), nil
+}
+
+// place says where a run is: "12 of 150 scans".
+func place(e *batch.Engine) string {
+	return fmt.Sprintf("%d of %d scans", e.Scans(), e.Config().Scans)
+}
+
+// save syncs the streamed files (the checkpoint counts their rows) and
+// writes the checkpoint atomically.
+func (k *checkpointer) save(e *batch.Engine, samples *sampleWriter, stats *runStats) error {
+	data, err := e.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	if samples != nil {
+		if err := samples.flush(); err != nil {
+			return err
+		}
+		if err := samples.fh.Sync(); err != nil {
+			return fmt.Errorf("writing samples.csv: %w", err)
+		}
+	}
+	if stats != nil && stats.index != nil {
+		if err := stats.index.flush(); err != nil {
+			return err
+		}
+		if err := stats.index.fh.Sync(); err != nil {
+			return fmt.Errorf("writing index.csv: %w", err)
+		}
+	}
+	if err := writeCheckpointFile(k.f.path, data); err != nil {
+		return fmt.Errorf("writing the checkpoint: %w", err)
+	}
+	return nil
+}
+
+// writeCheckpointFile writes data to path through a temporary file in the
+// same directory, synced and renamed over path.
+func writeCheckpointFile(path string, data []byte) error {
+	fh, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := fh.Name()
+	_, err = fh.Write(data)
+	if err == nil {
+		err = fh.Chmod(0o644)
+	}
+	if err == nil {
+		err = fh.Sync()
+	}
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync() // the rename itself; not every file system can sync a directory
+		d.Close()
+	}
+	return nil
+}
+
+// takeBack copies the rows of the streamed files that the checkpoint
+// counted from the copies set aside into the run's new files (samples.csv
+// as they are; index.csv through the record, which also keeps replicate
+// 0's records for its figure), then removes the copies.
+func (k *checkpointer) takeBack(cfg batch.Config, samples *sampleWriter, index *indexRecord) error {
+	for _, st := range cfg.Statistics {
+		switch st := st.(type) {
+		case *batch.Samples:
+			if samples == nil {
+				continue
+			}
+			err := k.copyRows("samples.csv", st.Rows(), func(line []byte) error {
+				if _, err := samples.w.Write(line); err != nil {
+					return fmt.Errorf("writing samples.csv: %w", err)
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			if err := samples.flush(); err != nil {
+				return err
+			}
+		case *batch.IndexProcess:
+			if index == nil {
+				continue
+			}
+			per := len(st.Replicas)
+			if st.Replicas == nil {
+				per = cfg.Chains
+			}
+			chains := make([]int, 0, per)
+			err := k.copyRows("index.csv", st.Records()*per, func(line []byte) error {
+				f := strings.Split(strings.TrimSuffix(string(line), "\n"), ",")
+				var v [4]int
+				for i := range v {
+					if len(f) != 4 {
+						return fmt.Errorf("index.csv row %q: want 4 fields", line)
+					}
+					var err error
+					if v[i], err = strconv.Atoi(f[i]); err != nil {
+						return fmt.Errorf("index.csv row %q: %v", line, err)
+					}
+				}
+				chains = append(chains, v[3])
+				if len(chains) < per {
+					return nil
+				}
+				err := index.write(v[0]-index.first, v[1], chains)
+				chains = chains[:0]
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			if err := index.flush(); err != nil {
+				return err
+			}
+		}
+	}
+	for _, aside := range k.aside {
+		os.Remove(aside)
+	}
+	k.aside = nil
+	return nil
+}
+
+// copyRows gives emit the first rows lines after the header of the copy
+// of name set aside; it fails when the copy holds fewer.
+func (k *checkpointer) copyRows(name string, rows int, emit func(line []byte) error) error {
+	if rows == 0 {
+		return nil
+	}
+	aside, ok := k.aside[name]
+	if !ok {
+		return usagef("invalid --resume %q: the checkpoint counts %d rows of %s, which is not in --out %q", k.f.resume, rows, name, k.out)
+	}
+	fh, err := os.Open(aside)
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	r := bufio.NewReaderSize(fh, 1<<16)
+	for i := -1; i < rows; i++ {
+		line, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			var long []byte
+			long = append(long, line...)
+			for err == bufio.ErrBufferFull {
+				line, err = r.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if err != nil {
+			return usagef("invalid --resume %q: %s in --out %q holds %d rows, the checkpoint counts %d: it is not the file of the run that wrote the checkpoint", k.f.resume, name, k.out, max(i, 0), rows)
+		}
+		if i >= 0 {
+			if err := emit(line); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// resumeFlags names the flags of the Config fields that configFlags does
+// not map.
+var resumeFlags = map[string]string{"TuneSchedule": "tune-schedule", "TunePath": "path", "Replicates": "replicates"}
+
+// resumeError turns a refused checkpoint into a usage error naming
+// --resume and, for another configuration, the flag that differs.
+func (k *checkpointer) resumeError(err error) error {
+	var ce *batch.CheckpointError
+	if !errors.As(err, &ce) {
+		return configUsage(k.c, err)
+	}
+	bad := func(format string, args ...any) error { return k.c.bad("resume", format, args...) }
+	switch ce.Problem {
+	case batch.NotCheckpoint:
+		return bad("not a ptbatch checkpoint")
+	case batch.Truncated:
+		return bad("the checkpoint is truncated (%s): was it copied whole?", ce.Detail)
+	case batch.Corrupted:
+		return bad("the checkpoint is corrupted (%s)", ce.Detail)
+	case batch.OtherFormat:
+		return bad("the checkpoint is in format %s; this ptbatch reads format %s", ce.Checkpoint, ce.Current)
+	case batch.OtherVersion:
+		return bad("the checkpoint was written by %s; this is %s: resume with the program that wrote it", ce.Checkpoint, ce.Current)
+	}
+	switch ce.Field {
+	case "Statistics":
+		return bad("the run that wrote the checkpoint had other outputs; give the same --json, --out, --thin and --record flags")
+	case "Model":
+		return bad("the run that wrote the checkpoint had the model %s; this one has %s", ce.Checkpoint, ce.Current)
+	case "FirstReplicate":
+		return bad("the run that wrote the checkpoint began at replicate %s; this one at %s (another shard?)", ce.Checkpoint, ce.Current)
+	}
+	name := ce.Field
+	if flag, ok := configFlags[ce.Field]; ok {
+		name = "--" + flag
+	} else if flag, ok := resumeFlags[ce.Field]; ok {
+		name = "--" + flag
+	}
+	return bad("the run that wrote the checkpoint had %s %s; this one has %s %s", name, ce.Checkpoint, name, ce.Current)
+}

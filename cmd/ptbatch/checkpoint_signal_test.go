@@ -184,7 +184,7 @@ func TestCheckpointSurvivesKills(t *testing.T) {
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
-		wait := time.Duration(rng.IntN(400)) * time.Millisecond
+		wait := time.Duration(rng.IntN(900)) * time.Millisecond
 		time.Sleep(wait)
 		cmd.Process.Kill()
 		err := cmd.Wait()

@@ -150,6 +150,9 @@ func slurmShard() (*shard, error) {
 	switch {
 	case step < 1:
 		return nil, usagef("invalid SLURM_ARRAY_TASK_STEP %d: want 1 or more", step)
+	case countNote != "" && hiNote != "" && (hi < lo || count != (hi-lo)/step+1):
+		return nil, usagef("invalid SLURM_ARRAY_TASK_COUNT %d: the array is not a range (SLURM_ARRAY_TASK_MIN %d to _MAX %d in steps of %d has %d tasks), so a task's position is unknown; shard a job array given as a range (--array=0-%d), or give --shard i/n",
+			count, lo, hi, step, (hi-lo)/step+1, max(count-1, 0))
 	case countNote != "":
 		notes = append(notes, countNote)
 	case hiNote != "":

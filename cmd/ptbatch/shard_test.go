@@ -126,6 +126,8 @@ func TestBadShardsRefused(t *testing.T) {
 		{map[string]string{"SLURM_ARRAY_TASK_ID": "a", "SLURM_ARRAY_TASK_COUNT": "3"}, run, `SLURM_ARRAY_TASK_ID "a"`},
 		{map[string]string{"SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "3"}, run, "SLURM_ARRAY_TASK_ID 5"},
 		{map[string]string{"SLURM_ARRAY_TASK_ID": "1"}, run, "SLURM_ARRAY_TASK_COUNT"},
+		// --array=1,5,9: a list, not a range.
+		{map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "9", "SLURM_ARRAY_TASK_COUNT": "3"}, run, "not a range"},
 		{map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "9", "SLURM_ARRAY_TASK_STEP": "4"}, run, "SLURM_ARRAY_TASK_ID 2"},
 		{nil, []string{"run", "--quiet", "--shard", "1/2"}, "give --out"},
 		{nil, withArgs(shardSweepArgs, "--shard", "1/2"), "give --out"},

@@ -103,7 +103,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if !quiet {
-		fmt.Fprintf(stdout, "merged %d shards of ptbatch %s (%d %ss) into %s\n", len(shards), first.Command, first.Units, first.Unit, out)
+		fmt.Fprintf(stdout, "merged %d shards of ptbatch %s (%d units: %s) into %s\n", len(shards), first.Command, first.Units, first.Unit, out)
 	}
 	return nil
 }
@@ -307,10 +307,13 @@ func readRunRecord(path string) (*runRecord, error) {
 }
 
 // perReplicateFields are batch.Result's fields indexed by replicate,
-// concatenated by a merge; Elapsed and TuningFraction are timings; every
-// other field must be equal in every part.
+// concatenated by a merge (empty in every part, or with an entry per
+// replicate in every part); Elapsed and TuningFraction are timings; every
+// other field must be equal in every part, so that a merge refuses a
+// field it does not know how to join rather than drop it.
 var perReplicateFields = map[string]bool{
 	"RoundTrips": true, "RoundTripRates": true, "Rejections": true, "Schedules": true, "Knots": true, "History": true,
+	"TuningRounds": true, "TuningIterations": true, "TuningFrozen": true,
 }
 
 // concatRecords joins the records of consecutive replicate ranges, in
@@ -346,7 +349,8 @@ func concatRecords(parts []*runRecord) (*runRecord, error) {
 			v := reflect.ValueOf(&p.Result).Elem().Field(i)
 			switch {
 			case perReplicateFields[name]:
-				if v.Len() != p.Result.Config.Replicates {
+				empty := reflect.ValueOf(&parts[0].Result).Elem().Field(i).Len() == 0
+				if (empty && v.Len() != 0) || (!empty && v.Len() != p.Result.Config.Replicates) {
 					return nil, fmt.Errorf("part %d: Result.%s has %d entries for %d replicates", k, name, v.Len(), p.Result.Config.Replicates)
 				}
 				f.Set(reflect.AppendSlice(f, v))

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ptbatch/ptbatch/batch"
 )
 
 // shardRunArgs is a small run that exercises every output a run merges:
@@ -139,6 +141,9 @@ func TestShardsMergeToOneProcess(t *testing.T) {
 			one := filepath.Join(root, "one")
 			mustRun(t, withArgs(c.args, "--out", one)...)
 			for n := 1; n <= 5; n++ {
+				if testing.Short() && n != 3 {
+					continue // -short (the race detector's run): one split
+				}
 				dirs := runShards(t, filepath.Join(root, strconv.Itoa(n)), n, c.args)
 				merged := filepath.Join(root, strconv.Itoa(n), "merged")
 				mustRun(t, append([]string{"merge", "--quiet", "--out", merged}, dirs...)...)
@@ -153,6 +158,9 @@ func TestShardsMergeToOneProcess(t *testing.T) {
 // figures) from the joined runs: the Beta-binomial experiment (no
 // closed-form comparison to wait for) at a thousandth of its iterations.
 func TestShardedReproduceMerges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs reproduce three times")
+	}
 	args := []string{"reproduce", "betabinomial", "--scale", "0.002", "--replicates", "3", "--quiet"}
 	root := t.TempDir()
 	one := filepath.Join(root, "one")
@@ -246,5 +254,24 @@ func editManifest(t *testing.T, dir string, edit func(*manifest)) {
 	edit(m)
 	if err := m.write(dir); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestJoinRefusesUnknownDifferences checks that joining records refuses a
+// field of batch.Result that differs between the parts and is not known
+// to be per replicate, rather than keep one part's value.
+func TestJoinRefusesUnknownDifferences(t *testing.T) {
+	part := func(first int, scans int) *runRecord {
+		return &runRecord{Format: runRecordFormat, Result: batch.Result{Config: batch.Config{FirstReplicate: first, Replicates: 1},
+			Scans: scans, RoundTrips: []int{first}}}
+	}
+	if _, err := concatRecords([]*runRecord{part(0, 4), part(1, 4)}); err != nil {
+		t.Fatalf("equal parts: %v", err)
+	}
+	if _, err := concatRecords([]*runRecord{part(0, 4), part(1, 3)}); err == nil || !strings.Contains(err.Error(), "Result.Scans") {
+		t.Errorf("parts of different Scans: %v, want an error naming Result.Scans", err)
+	}
+	if _, err := concatRecords([]*runRecord{part(0, 4), part(2, 4)}); err == nil || !strings.Contains(err.Error(), "replicates 1 and on missing") {
+		t.Errorf("a gap between parts: %v, want an error", err)
 	}
 }

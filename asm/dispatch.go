@@ -8,6 +8,14 @@ type Impl struct {
 	XoshiroNormal  func(dst []float64, s *[4 * lanes]uint64)
 	GaussEnergy    func(w0, w1, first, m, s, z []float64, dim int, mu0, mu1, h0, h1 float64)
 	SwapAlpha      func(alpha, rej, eta0, eta1, w0, w1 []float64)
+
+	// The mixture models' kernels (mix.go).
+	MixTerms2  func(e, inv, r, y, coef []float64)
+	MixProp2   func(acc, e, inv, a []float64, from int) int
+	MixLabels2 func(z []uint8, acc, e, u, f, yc, yc2 []float64)
+	MixTermsK  func(e, inv, r, yc, cc, cb []float64)
+	MixPropK   func(acc, e, inv, a []float64, from int) int
+	MixLabelsK func(z []uint8, acc, e, u, f, lv, tv, yc, yc2 []float64)
 }
 
 // Generic is the plain-Go implementation, available everywhere.
@@ -17,6 +25,12 @@ var Generic = Impl{
 	XoshiroNormal:  XoshiroNormalGeneric,
 	GaussEnergy:    GaussEnergyGeneric,
 	SwapAlpha:      SwapAlphaGeneric,
+	MixTerms2:      MixTerms2Generic,
+	MixProp2:       MixProp2Generic,
+	MixLabels2:     MixLabels2Generic,
+	MixTermsK:      MixTermsKGeneric,
+	MixPropK:       MixPropKGeneric,
+	MixLabelsK:     MixLabelsKGeneric,
 }
 
 // Impls returns the implementations this build and CPU can run, fastest

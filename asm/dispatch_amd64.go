@@ -21,6 +21,12 @@ var (
 		XoshiroNormal:  xoshiroNormalAVX512,
 		GaussEnergy:    gaussEnergyAVX512,
 		SwapAlpha:      swapAlphaAVX512,
+		MixTerms2:      mixTerms2AVX512,
+		MixProp2:       mixProp2AVX512,
+		MixLabels2:     mixLabels2AVX512,
+		MixTermsK:      mixTermsKAVX512,
+		MixPropK:       mixPropKAVX512,
+		MixLabelsK:     mixLabelsKAVX512,
 	}
 	avx2 = Impl{
 		Name:           "avx2",
@@ -28,6 +34,12 @@ var (
 		XoshiroNormal:  xoshiroNormalAVX2,
 		GaussEnergy:    gaussEnergyAVX2,
 		SwapAlpha:      swapAlphaAVX2,
+		MixTerms2:      mixTerms2AVX2,
+		MixProp2:       mixProp2AVX2,
+		MixLabels2:     mixLabels2AVX2,
+		MixTermsK:      mixTermsKAVX2,
+		MixPropK:       mixPropKAVX2,
+		MixLabelsK:     mixLabelsKAVX2,
 	}
 )
 
@@ -56,4 +68,23 @@ func _() {
 	s = swapAlphaAVX2
 	s = SwapAlphaGeneric
 	_, _, _ = x, g, s
+	t2 := mixTerms2AVX512
+	t2 = mixTerms2AVX2
+	t2 = MixTerms2Generic
+	p2 := mixProp2AVX512
+	p2 = mixProp2AVX2
+	p2 = MixProp2Generic
+	l2 := mixLabels2AVX512
+	l2 = mixLabels2AVX2
+	l2 = MixLabels2Generic
+	tk := mixTermsKAVX512
+	tk = mixTermsKAVX2
+	tk = MixTermsKGeneric
+	pk := mixPropKAVX512
+	pk = mixPropKAVX2
+	pk = MixPropKGeneric
+	lk := mixLabelsKAVX512
+	lk = mixLabelsKAVX2
+	lk = MixLabelsKGeneric
+	_, _, _, _, _, _ = t2, p2, l2, tk, pk, lk
 }

@@ -25,9 +25,14 @@ func (m *Mixture) NewBlock(spec BlockSpec) Block {
 		gu:      layout.Float64s(kl),
 		e:       layout.Float64s(n * kl),
 		inv:     layout.Float64s(n * lanes),
-		vt:      layout.Float64s(n),
 		u:       layout.Float64s(n * lanes),
-		live:    make([]int32, 0, k+1),
+		zs:      make([]uint8, n*lanes),
+		coef:    layout.Float64s(max(2*k, 3) * lanes),
+		acc8:    layout.Float64s(max(3*k, k+1, 3) * lanes),
+		used:    make([]bool, k),
+		kept:    make([]int32, 0, k),
+		lv:      make([]float64, k+1),
+		tv:      make([]float64, 0, k),
 	}
 	for j := range b.ln {
 		b.ln[j] = newMixLane(k)
@@ -40,17 +45,28 @@ func (m *Mixture) NewBlock(spec BlockSpec) Block {
 // w[(r*K+i)*Lanes+j], likewise mu and logw (log w, kept beside w); label n
 // is z[(r*N+n)*Lanes+j] (a byte).
 //
-// A sweep processes one row at a time, and within it one lane at a time:
-// Go compiles neither SIMD nor unrolled loops, and the per-observation
-// passes measured faster as plain loops over one replicate's observations,
-// with the running sums in registers, on scratch that holds each lane's
-// terms contiguously, than as loops with the lanes innermost, whose running
-// sums live in memory. What the block adds to the scalar reference is the
-// batched random numbers, scratch without allocation, the cached log
-// weights, and for K ≠ 2 the skipping of components whose label terms all
-// flush to 0 (liveComponents): in the galaxy's sweeps most lanes away from
-// the reference have a single live component (the empty ones sit near the
-// prior mean 150, far from every velocity), whose terms are all e^0 = 1.
+// A sweep processes one row at a time, its 8 lanes together. The passes
+// over the observations — the label terms E_ni with their exponentials and
+// the expected counts (terms2, terms), the MH move's second pass with its
+// running product of ratios (propTerms2, propTerms), and the label draws by
+// the inverse of the cumulative sums with the tally of the sufficient
+// statistics (moveLabels) — are kernels over the lanes (kernel.MixTerms2,
+// MixProp2, MixLabels2 and their K ≠ 2 forms; asm/mix.go gives their exact
+// operations, the scalar reference's), in assembly on amd64. The work per
+// component — Dirichlet draws, logarithms, log-gamma, the MH decision, the
+// means and the energies — stays in Go, one lane at a time. Why: the
+// profile of the sweep that explored one lane at a time (go test ./models
+// -bench MixtureExplore -cpuprofile) had 75 % (galaxy) and 90 % (mixture)
+// of the time in those per-observation loops (the table-driven exponential
+// alone: 10 % and 44 %); Go compiles no SIMD, so only assembly over the
+// lanes removes that share (benchmarks/results.md has the figures).
+// For K ≠ 2 the kernels work on the components live in some lane
+// (liveComponents): a component flushed to 0 in every lane needs no work,
+// and one kept for another lane gives exactly the 0 that the scalar
+// reference adds. In the galaxy's sweeps most lanes away from the
+// reference have a single live component (the empty ones sit near the
+// prior mean 150, far from every velocity), and the term kernel skips a
+// register whose exponentials all flush.
 //
 // Per row, lane j draws, in this order: for the MH proposal's Dirichlet
 // draw K normals (Stream.Normal of K rows) and K uniforms (Stream.Uniform),
@@ -73,13 +89,18 @@ type mixBlock struct {
 	ok, prop, acc   [layout.Lanes]bool    // proper; MH proposed; MH accepted
 	uMH             [layout.Lanes]float64 // the MH uniforms
 	ln              [layout.Lanes]mixLane // per-lane values
+	lambda, dl      [layout.Lanes]float64 // λ of mixWeightFactors; ΔL
 	normals         []float64             // K×Lanes: the normals of move 3
 	gz, gu          []float64             // K×Lanes: first normals and uniforms of a Dirichlet draw
-	e               []float64             // lane j: [j*N*K, (j+1)*N*K), see mixLane
-	inv             []float64             // lane j: [j*N, (j+1)*N), 1/S_n(w)
-	vt              []float64             // N: 1/S'_n of one lane
+	e               []float64             // N×m×Lanes: E_ni, row n·m+p for kept component p of m (K = 2: N rows of E_n1)
+	inv             []float64             // N×Lanes: 1/S_n(w)
 	u               []float64             // N×Lanes label uniforms
-	live            []int32               // scratch of liveComponents
+	zs              []uint8               // N×Lanes labels of a row with improper lanes
+	coef            []float64             // rows of per-lane coefficients for the kernels
+	acc8            []float64             // rows of the kernels' running sums
+	used            []bool                // K: kept by some lane
+	kept            []int32               // the kept components, in order
+	lv, tv          []float64             // label steps and labels to tally of kernel.MixLabelsK
 
 	// trace, when set (by tests), receives the quantities of every MH
 	// proposal of move 1: row, lane, ΔL, R(w), R(w') and w'.
@@ -92,22 +113,21 @@ type mixBlock struct {
 // expected counts and Dirichlet parameters at w and w', the label factors
 // f (a where the MH move accepted, 1 elsewhere), the sufficient statistics
 // of the new labels, and, for K ≠ 2, the term coefficients and the live
-// components (those not flushed, in order; its terms E_ni are stored
-// E[n*m+p] for live component p of m). dl is ΔL of mhLogRatio.
+// components (those not flushed, in order). dl is ΔL of mhLogRatio.
 type mixLane struct {
-	lw, w, mu           []float64
-	lwp, wp, a          []float64
-	r, rp, c, cp        []float64
-	f                   []float64
-	counts, sums, sqs   []float64
-	cc, cb, lc, lb, cum []float64
-	gz, gu              []float64
-	live                []int32
-	dl                  float64
+	lw, w, mu         []float64
+	lwp, wp, a        []float64
+	r, rp, c, cp      []float64
+	f                 []float64
+	counts, sums, sqs []float64
+	cc, cb            []float64
+	gz, gu            []float64
+	live              []int32
+	dl                float64
 }
 
 func newMixLane(k int) mixLane {
-	v := make([]float64, 22*k)
+	v := make([]float64, 19*k)
 	next := func() []float64 {
 		s := v[:k:k]
 		v = v[k:]
@@ -117,7 +137,7 @@ func newMixLane(k int) mixLane {
 		lw: next(), w: next(), mu: next(), lwp: next(), wp: next(), a: next(),
 		r: next(), rp: next(), c: next(), cp: next(), f: next(),
 		counts: next(), sums: next(), sqs: next(),
-		cc: next(), cb: next(), lc: next(), lb: next(), cum: next(),
+		cc: next(), cb: next(),
 		gz: next(), gu: next(),
 		live: make([]int32, 0, k),
 	}
@@ -172,9 +192,9 @@ func (b *mixBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 		rng.Normal(b.normals)
 		rng.Normal(b.gz)
 		rng.Uniform(b.gu)
+		b.moveLabels(r)
 		for j := 0; j < layout.Lanes; j++ {
 			if b.ok[j] {
-				b.moveLabels(r, j)
 				b.moveMeans(r, j)
 				b.moveWeightsGibbs(r, j, rng)
 			}
@@ -214,34 +234,43 @@ func (b *mixBlock) moveWeightsMH(r int, rng *kernel.Stream) {
 	const lanes = layout.Lanes
 	rng.Normal(b.gz)
 	rng.Uniform(b.gu)
+	if b.k == 2 {
+		b.terms2()
+	} else {
+		b.terms()
+	}
+	anyProp := false
 	for j := 0; j < lanes; j++ {
 		b.prop[j] = false
 		if !b.ok[j] {
 			continue
 		}
 		ln := &b.ln[j]
-		if b.k == 2 {
-			b.terms2(j)
-		} else {
-			b.terms(j)
-		}
 		for i := range ln.c {
 			ln.c[i] = b.m.weightConc(b.beta[j], ln.r[i])
 		}
 		if !mhProposable(ln.c) {
 			continue
 		}
-		b.prop[j] = true
+		b.prop[j], anyProp = true, true
 		b.dirichlet(j, rng, ln.c, ln.wp)
 		for i, v := range ln.wp {
 			ln.lwp[i] = math.Log(v)
 		}
-		lambda := mixWeightFactors(b.beta[j], ln.lw, ln.lwp, ln.a)
+		b.lambda[j] = mixWeightFactors(b.beta[j], ln.lw, ln.lwp, ln.a)
+	}
+	if anyProp {
 		if b.k == 2 {
-			b.propTerms2(j, lambda)
+			b.propTerms2()
 		} else {
-			b.propTerms(j, lambda)
+			b.propTerms()
 		}
+	}
+	for j := 0; j < lanes; j++ {
+		if !b.prop[j] {
+			continue
+		}
+		ln := &b.ln[j]
 		for i := range ln.cp {
 			ln.cp[i] = b.m.weightConc(b.beta[j], ln.rp[i])
 		}
@@ -272,244 +301,262 @@ func (b *mixBlock) moveWeightsMH(r int, rng *kernel.Stream) {
 	}
 }
 
-// terms2 computes, for K = 2 and lane j, the label terms E_n1 (with
-// E_n0 = 1; see the comment above mixCoef) into e, 1/S_n(w) with
-// S_n(w) = 1 + E_n1 into inv, and the expected counts R_i(w) =
-// Σ_n E_ni/S_n(w) (see mhLogRatio).
-func (b *mixBlock) terms2(j int) {
-	ln := &b.ln[j]
-	nd := b.n
-	e, inv := b.e[j*nd*2:][:nd], b.inv[j*nd:][:nd]
-	a, bb, mid := mix2Coef(b.beta[j], b.g2[j], ln.lw[0], ln.lw[1], ln.mu[0], ln.mu[1])
-	for n, y := range b.m.p.Data[:nd] {
-		e[n] = mix2Term(a, bb, mid, y)
-	}
-	mixExps(e)
-	var r0, r1 float64
-	for n, en := range e {
-		v := 1 / (1 + en)
-		inv[n] = v
-		r0 += v
-		r1 += float64(en * v)
-	}
-	ln.r[0], ln.r[1] = r0, r1
-}
-
-// terms is terms2 for K ≠ 2: E_ni into e for the live components only
-// (E[n*m+p] for the p-th of m), S_n(w) = Σ_i E_ni.
-func (b *mixBlock) terms(j int) {
-	ln := &b.ln[j]
-	k, nd := b.k, b.n
-	for i := range ln.cc {
-		ln.cc[i], ln.cb[i] = mixCoef(b.beta[j], b.g2[j], ln.lw[i], ln.mu[i]-b.m.yBar)
-	}
-	ln.live = b.m.liveComponents(ln.cc, ln.cb, ln.live[:0])
-	mm := len(ln.live)
-	lc, lb := ln.lc[:mm], ln.lb[:mm]
-	for p, i := range ln.live {
-		lc[p], lb[p] = ln.cc[i], ln.cb[i]
-	}
-	e, inv := b.e[j*nd*k:][:nd*mm], b.inv[j*nd:][:nd]
-	if mm == 1 {
-		// One live component: every E_ni is e^0 = 1 and every S_n is 1
-		// (often so for the galaxy away from the reference, where one
-		// component holds all the data and the others sit near the prior
-		// mean 150).
-		for n := range inv {
-			e[n], inv[n] = 1, 1
-		}
-		for i := range ln.r {
-			ln.r[i] = 0
-		}
-		r := 0.0
-		for range inv {
-			r += 1
-		}
-		ln.r[ln.live[0]] = r
-		return
-	}
-	for n, yc := range b.m.yc[:nd] {
-		en := e[n*mm : n*mm+mm]
-		mx := 0.0
-		for p := range en {
-			l := mixTerm(lc[p], lb[p], yc)
-			en[p] = l
-			if p == 0 {
-				mx = l
-			} else {
-				mx = max(mx, l)
-			}
-		}
-		s := 0.0
-		for p, l := range en {
-			x, v := l-mx, 0.0 // v = mixExp(x), inlined
-			if x >= mixExpMin {
-				v = mixExpFinish(mixExpReduce(x))
-			}
-			en[p] = v
-			s += v
-		}
-		inv[n] = 1 / s
-	}
-	for i := range ln.r {
-		ln.r[i] = 0
-	}
-	// R_i of the live components, one at a time so that the sum stays in
-	// a register.
-	for p, i := range ln.live {
-		r := 0.0
-		for n, v := range inv {
-			r += float64(e[n*mm+p] * v)
-		}
-		ln.r[i] = r
-	}
-}
-
-// propTerms2 is the second pass of move 1 for K = 2 and lane j: with the
-// factors a_i of mixWeightFactors, S'_n = a_0 + a_1 E_n1, it sets the
-// expected counts R_i(w') = a_i Σ_n E_ni/S'_n and dl to
-// ΔL = Nλ + Σ_n log(S'_n/S_n(w)) (by mixLogRatioStep over n in order).
-func (b *mixBlock) propTerms2(j int, lambda float64) {
-	ln := &b.ln[j]
-	nd := b.n
-	e, inv := b.e[j*nd*2:][:nd], b.inv[j*nd:][:nd]
-	a0, a1 := ln.a[0], ln.a[1]
-	var r0, r1 float64
-	p, dl := 1.0, float64(nd)*lambda
-	for n, en := range e {
-		t := a0 + float64(a1*en)
-		v := 1 / t
-		r0 += v
-		r1 += float64(en * v)
-		ratio := t * inv[n]
-		if q := p * ratio; mixRatioInRange(ratio, q) { // mixLogRatioStep
-			p = q
-		} else {
-			p, dl = mixLogRatioSlow(p, dl, ratio)
-		}
-	}
-	ln.dl = dl + math.Log(p)
-	ln.rp[0], ln.rp[1] = r0*a0, r1*a1
-}
-
-// propTerms is propTerms2 for K ≠ 2: S'_n = Σ_i a_i E_ni over the live
-// components.
-func (b *mixBlock) propTerms(j int, lambda float64) {
-	ln := &b.ln[j]
-	k, nd := b.k, b.n
-	mm := len(ln.live)
-	e, inv, vt := b.e[j*nd*k:][:nd*mm], b.inv[j*nd:][:nd], b.vt[:nd]
-	la := ln.lc[:mm] // a_i of the live components
-	for p, i := range ln.live {
-		la[p] = ln.a[i]
-	}
-	pr, dl := 1.0, float64(nd)*lambda
-	for n, iv := range inv {
-		t := 0.0
-		for p, x := range e[n*mm : n*mm+mm] {
-			t += float64(la[p] * x)
-		}
-		if mm > 1 || n == 0 {
-			vt[n] = 1 / t
-		} else {
-			vt[n] = vt[0] // one live component: t = a_i for every n
-		}
-		ratio := t * iv
-		if q := pr * ratio; mixRatioInRange(ratio, q) { // mixLogRatioStep
-			pr = q
-		} else {
-			pr, dl = mixLogRatioSlow(pr, dl, ratio)
-		}
-	}
-	ln.dl = dl + math.Log(pr)
-	for i := range ln.rp {
-		ln.rp[i] = 0
-	}
-	for p, i := range ln.live {
-		r := 0.0
-		for n, v := range vt {
-			r += float64(e[n*mm+p] * v)
-		}
-		ln.rp[i] = r
-	}
-	for i := range ln.rp {
-		ln.rp[i] *= ln.a[i]
-	}
-}
-
-// moveLabels is move 2 for row r, lane j: every label from its conditional
-// P(z_n = i) = f_i E_ni / Σ_l f_l E_nl, by one uniform each (mixLabel),
-// using the terms left by moveWeightsMH; it also tallies the sufficient
-// statistics of the new labels.
-func (b *mixBlock) moveLabels(r, j int) {
+// terms2 computes, for K = 2 and every lane, the label terms E_n1 (with
+// E_n0 = 1; see the comment above mixCoef) into e (row n), 1/S_n(w) with
+// S_n(w) = 1 + E_n1 into inv, and each proper lane's expected counts
+// R_i(w) = Σ_n E_ni/S_n(w) (see mhLogRatio), by kernel.MixTerms2. Improper
+// lanes get the harmless coefficients 0 and their results are not used.
+func (b *mixBlock) terms2() {
 	const lanes = layout.Lanes
-	ln := &b.ln[j]
-	k, nd := b.k, b.n
-	z := b.z[r*nd*lanes : (r+1)*nd*lanes]
-	u := b.u[:nd*lanes]
-	yc, yc2 := b.m.yc[:nd], b.m.yc2[:nd]
-	if k == 2 {
-		e := b.e[j*nd*2:][:nd]
-		f0, f1 := ln.f[0], ln.f[1]
-		var n1, s1, q1 float64
-		for n, en := range e {
-			l := mix2Label(f0, f1, en, u[n*lanes+j])
-			z[n*lanes+j] = l
-			x := float64(l)
-			n1 += x
-			s1 += float64(x * yc[n])
-			q1 += float64(x * yc2[n])
+	coef, acc := b.coef[:3*lanes], b.acc8[:2*lanes]
+	clear(coef)
+	clear(acc)
+	for j := 0; j < lanes; j++ {
+		if b.ok[j] {
+			ln := &b.ln[j]
+			coef[j], coef[lanes+j], coef[2*lanes+j] = mix2Coef(b.beta[j], b.g2[j], ln.lw[0], ln.lw[1], ln.mu[0], ln.mu[1])
 		}
-		ln.counts[0], ln.sums[0], ln.sqs[0] = float64(nd)-n1, b.m.ycSum-s1, b.m.yc2Sum-q1
-		ln.counts[1], ln.sums[1], ln.sqs[1] = n1, s1, q1
+	}
+	nd := b.n
+	kernel.MixTerms2(b.e[:nd*lanes], b.inv, acc, b.m.p.Data, coef)
+	for j := 0; j < lanes; j++ {
+		b.ln[j].r[0], b.ln[j].r[1] = acc[j], acc[lanes+j]
+	}
+}
+
+// terms is terms2 for K ≠ 2: the terms E_ni (row n·m + p for the p-th of
+// the m kept components) and S_n(w) = Σ_i E_ni by kernel.MixTermsK. The
+// kept components are those live in some proper lane (liveComponents): a
+// component that no lane needs is left out, and in a lane where a kept
+// component is not live its terms come out exactly 0, as in the scalar
+// reference, which sums over every component.
+func (b *mixBlock) terms() {
+	const lanes = layout.Lanes
+	k := b.k
+	used := b.used[:k]
+	clear(used)
+	for j := 0; j < lanes; j++ {
+		if !b.ok[j] {
+			continue
+		}
+		ln := &b.ln[j]
+		for i := range ln.cc {
+			ln.cc[i], ln.cb[i] = mixCoef(b.beta[j], b.g2[j], ln.lw[i], ln.mu[i]-b.m.yBar)
+		}
+		ln.live = b.m.liveComponents(ln.cc, ln.cb, ln.live[:0])
+		for _, i := range ln.live {
+			used[i] = true
+		}
+	}
+	b.kept = b.kept[:0]
+	for i, u := range used {
+		if u {
+			b.kept = append(b.kept, int32(i))
+		}
+	}
+	mm := len(b.kept)
+	if mm == 0 {
+		return // no proper lane
+	}
+	cc, cb, acc := b.coef[:mm*lanes], b.coef[mm*lanes:2*mm*lanes], b.acc8[:mm*lanes]
+	clear(acc)
+	for j := 0; j < lanes; j++ {
+		ln := &b.ln[j]
+		for p, i := range b.kept {
+			if b.ok[j] {
+				cc[p*lanes+j], cb[p*lanes+j] = ln.cc[i], ln.cb[i]
+			} else {
+				cc[p*lanes+j], cb[p*lanes+j] = 0, 0
+			}
+		}
+	}
+	kernel.MixTermsK(b.e[:b.n*mm*lanes], b.inv, acc, b.m.yc, cc, cb)
+	for j := 0; j < lanes; j++ {
+		ln := &b.ln[j]
+		clear(ln.r)
+		for p, i := range b.kept {
+			ln.r[i] = acc[p*lanes+j]
+		}
+	}
+}
+
+// propTerms2 is the second pass of move 1 for K = 2 and every proposing
+// lane: with the factors a_i of mixWeightFactors, S'_n = a_0 + a_1 E_n1, it
+// sets the expected counts R_i(w') = a_i Σ_n E_ni/S'_n and dl to
+// ΔL = Nλ + Σ_n log(S'_n/S_n(w)) (by mixLogRatioStep over n in order), by
+// kernel.MixProp2, which stops at the rare observations where a lane's
+// running product needs a logarithm; those are taken here.
+func (b *mixBlock) propTerms2() {
+	const lanes = layout.Lanes
+	a, acc := b.coef[:2*lanes], b.acc8[:3*lanes]
+	for j := 0; j < lanes; j++ {
+		a[j], a[lanes+j] = 1, 1
+		if b.prop[j] {
+			a[j], a[lanes+j] = b.ln[j].a[0], b.ln[j].a[1]
+		}
+		acc[j], acc[lanes+j], acc[2*lanes+j] = 0, 0, 1
+		b.dl[j] = float64(b.n) * b.lambda[j]
+	}
+	e, inv := b.e[:b.n*lanes], b.inv
+	for from := 0; ; {
+		n := kernel.MixProp2(acc, e, inv, a, from)
+		if n == b.n {
+			break
+		}
+		for j := 0; j < lanes; j++ {
+			x := e[n*lanes+j]
+			t := a[j] + float64(a[lanes+j]*x)
+			v := 1 / t
+			acc[j] += v
+			acc[lanes+j] += float64(x * v)
+			acc[2*lanes+j], b.dl[j] = mixLogRatioStep(acc[2*lanes+j], b.dl[j], t*inv[n*lanes+j])
+		}
+		from = n + 1
+	}
+	for j := 0; j < lanes; j++ {
+		if ln := &b.ln[j]; b.prop[j] {
+			ln.dl = b.dl[j] + math.Log(acc[2*lanes+j])
+			ln.rp[0], ln.rp[1] = acc[j]*ln.a[0], acc[lanes+j]*ln.a[1]
+		}
+	}
+}
+
+// propTerms is propTerms2 for K ≠ 2: S'_n = Σ_i a_i E_ni over the kept
+// components, by kernel.MixPropK.
+func (b *mixBlock) propTerms() {
+	const lanes = layout.Lanes
+	mm := len(b.kept)
+	a, acc := b.coef[:mm*lanes], b.acc8[:(mm+1)*lanes]
+	clear(acc)
+	for j := 0; j < lanes; j++ {
+		for p, i := range b.kept {
+			a[p*lanes+j] = 1
+			if b.prop[j] {
+				a[p*lanes+j] = b.ln[j].a[i]
+			}
+		}
+		acc[mm*lanes+j] = 1
+		b.dl[j] = float64(b.n) * b.lambda[j]
+	}
+	e, inv := b.e[:b.n*mm*lanes], b.inv
+	for from := 0; ; {
+		n := kernel.MixPropK(acc, e, inv, a, from)
+		if n == b.n {
+			break
+		}
+		en := e[n*mm*lanes : (n+1)*mm*lanes]
+		for j := 0; j < lanes; j++ {
+			t := 0.0
+			for p := 0; p < mm; p++ {
+				t += float64(a[p*lanes+j] * en[p*lanes+j])
+			}
+			v := 1 / t
+			for p := 0; p < mm; p++ {
+				acc[p*lanes+j] += float64(en[p*lanes+j] * v)
+			}
+			acc[mm*lanes+j], b.dl[j] = mixLogRatioStep(acc[mm*lanes+j], b.dl[j], t*inv[n*lanes+j])
+		}
+		from = n + 1
+	}
+	for j := 0; j < lanes; j++ {
+		ln := &b.ln[j]
+		if !b.prop[j] {
+			continue
+		}
+		ln.dl = b.dl[j] + math.Log(acc[mm*lanes+j])
+		clear(ln.rp)
+		for p, i := range b.kept {
+			ln.rp[i] = acc[p*lanes+j]
+		}
+		for i := range ln.rp {
+			ln.rp[i] *= ln.a[i]
+		}
+	}
+}
+
+// moveLabels is move 2 for every proper lane of row r: every label from its
+// conditional P(z_n = i) = f_i E_ni / Σ_l f_l E_nl, by one uniform each
+// (mixLabel, mix2Label), using the terms left by moveWeightsMH; it also
+// tallies the sufficient statistics of the new labels. The kernels write
+// every lane; a row with an improper lane takes them in scratch and copies
+// the proper lanes' labels, so that an improper lane's state stays put.
+func (b *mixBlock) moveLabels(r int) {
+	const lanes = layout.Lanes
+	k, nd := b.k, b.n
+	allOK, anyOK := true, false
+	for _, ok := range b.ok {
+		allOK, anyOK = allOK && ok, anyOK || ok
+	}
+	if !anyOK {
 		return
 	}
-	mm := len(ln.live)
-	e := b.e[j*nd*k:][:nd*mm]
-	lf, cum := ln.lc[:mm], ln.cum[:mm]
-	for p, i := range ln.live {
-		lf[p] = ln.f[i]
+	z := b.z[r*nd*lanes : (r+1)*nd*lanes]
+	zk := z
+	if !allOK {
+		zk = b.zs
 	}
-	// ext[q] is the label when the first q live cumulative sums are at most
-	// t: live[q], or K-1 when none exceeds t (mixLabel's rule: the sums of
-	// the flushed components repeat the previous sum and so never exceed t
-	// first).
-	ext := append(b.live[:0], ln.live...)
-	ext = append(ext, int32(k-1))
-	b.live = ext
-	for n := range yc {
-		en := e[n*mm : n*mm+mm]
-		s := 0.0
-		for p, x := range en {
-			s += float64(lf[p] * x)
-			cum[p] = s
+	u := b.u[:nd*lanes]
+	if k == 2 {
+		f, acc := b.coef[:2*lanes], b.acc8[:3*lanes]
+		clear(acc)
+		for j := 0; j < lanes; j++ {
+			f[j], f[lanes+j] = b.ln[j].f[0], b.ln[j].f[1]
 		}
-		t := u[n*lanes+j] * s
-		q := 0
-		for _, c := range cum {
-			q += int(b2u8(c <= t))
+		kernel.MixLabels2(zk, acc, b.e[:nd*lanes], u, f, b.m.yc, b.m.yc2)
+		for j := 0; j < lanes; j++ {
+			ln := &b.ln[j]
+			n1, s1, q1 := acc[j], acc[lanes+j], acc[2*lanes+j]
+			ln.counts[0], ln.sums[0], ln.sqs[0] = float64(nd)-n1, b.m.ycSum-s1, b.m.yc2Sum-q1
+			ln.counts[1], ln.sums[1], ln.sqs[1] = n1, s1, q1
 		}
-		z[n*lanes+j] = uint8(ext[q])
-	}
-	// The sufficient statistics, one possible label at a time (the live
-	// components and K-1) so that the sums stay in registers; the others
-	// get none. Adding x·y' with x = 0 leaves a sum unchanged, so each is
-	// the plain sum over its observations in order.
-	for i := range ln.counts {
-		ln.counts[i], ln.sums[i], ln.sqs[i] = 0, 0, 0
-	}
-	if ln.live[mm-1] == int32(k-1) {
-		ext = ext[:mm]
-	}
-	for _, i := range ext {
-		var c, sy, sy2 float64
-		for n, y := range yc {
-			x := float64(b2u8(z[n*lanes+j] == uint8(i)))
-			c += x
-			sy += float64(x * y)
-			sy2 += float64(x * yc2[n])
+	} else {
+		// ext[q] is the label when the first q kept cumulative sums are at
+		// most t: kept[q], or K-1 when none exceeds t (mixLabel's rule: the
+		// sums of the other components repeat the previous sum and so never
+		// exceed t first); the kernel forms it as lv[0] + … + lv[q]. The
+		// labels to tally, tv, are the kept components and K-1.
+		mm := len(b.kept)
+		f := b.coef[:mm*lanes]
+		for j := 0; j < lanes; j++ {
+			for p, i := range b.kept {
+				f[p*lanes+j] = b.ln[j].f[i]
+			}
 		}
-		ln.counts[i], ln.sums[i], ln.sqs[i] = c, sy, sy2
+		lv, tv := b.lv[:mm+1], b.tv[:0]
+		prev := 0.0
+		for p := 0; p <= mm; p++ {
+			l := float64(k - 1)
+			if p < mm {
+				l = float64(b.kept[p])
+				tv = append(tv, l)
+			}
+			lv[p], prev = l-prev, l
+		}
+		if b.kept[mm-1] != int32(k-1) {
+			tv = append(tv, float64(k-1))
+		}
+		acc := b.acc8[:3*len(tv)*lanes]
+		clear(acc)
+		kernel.MixLabelsK(zk, acc, b.e[:nd*mm*lanes], u, f, lv, tv, b.m.yc, b.m.yc2)
+		for j := 0; j < lanes; j++ {
+			ln := &b.ln[j]
+			clear(ln.counts)
+			clear(ln.sums)
+			clear(ln.sqs)
+			for q, l := range tv {
+				i := int(l)
+				ln.counts[i], ln.sums[i], ln.sqs[i] = acc[3*q*lanes+j], acc[(3*q+1)*lanes+j], acc[(3*q+2)*lanes+j]
+			}
+		}
+	}
+	if !allOK {
+		for j := 0; j < lanes; j++ {
+			if b.ok[j] {
+				for n := 0; n < nd; n++ {
+					z[n*lanes+j] = zk[n*lanes+j]
+				}
+			}
+		}
 	}
 }
 

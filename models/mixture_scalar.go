@@ -11,11 +11,12 @@ import (
 // μ_0 … μ_{K-1}, then the labels z_1 … z_N as whole numbers. It works on
 // all K components at every observation (the block skips those whose terms
 // are all 0, see liveComponents), and shares with the batched block only
-// the per-value helpers (mixCoef, mixTerm, mix2Coef, mix2Term, mixExp,
-// mixLabel, mix2Label, mixWeightFactors, meanDraw, weightConc, mixSqDev,
-// mixDirichlet, mhProposable, mhLogRatio, mixLogRatioStep, logPrior,
-// logLik), so the two agree bit for bit while differing in layout, loop
-// order and bookkeeping. Products that feed a sum are written float64(a*b)
+// the per-value helpers (mixCoef, mix2Coef, mixWeightFactors, meanDraw,
+// weightConc, mixSqDev, mixDirichlet, mhProposable, mhLogRatio,
+// mixLogRatioStep, logPrior, logLik); the block's kernels perform the
+// operations of the others (mixTerm, mix2Term, mixExp, mixLabel, mix2Label)
+// lane by lane (asm/mix.go), so the two agree bit for bit while differing
+// in layout, loop order and bookkeeping. Products that feed a sum are written float64(a*b)
 // in both: the conversion rounds the product (Go spec, "Floating-point
 // operators"), so that a build that fuses multiply-adds (GOAMD64=v3),
 // which would fuse differently in the two, still computes them alike.

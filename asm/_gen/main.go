@@ -21,7 +21,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-var family = flag.String("family", "", "kernel family to generate: xoshiro, gauss or swap")
+var family = flag.String("family", "", "kernel family to generate: xoshiro, gauss, swap or mix")
 
 func main() {
 	flag.Parse()
@@ -33,6 +33,8 @@ func main() {
 		genGauss()
 	case "swap":
 		genSwap()
+	case "mix":
+		genMix()
 	default:
 		fmt.Fprintln(os.Stderr, "_gen: unknown -family", *family)
 		os.Exit(2)

@@ -70,13 +70,16 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer od.release()
 	for _, s := range shards {
-		// A shard being written now is refused; the lock is held until
-		// the merge ends.
-		in, err := holdOut(c, "out", s.dir)
-		if err != nil {
-			return usagef("shard %s is being written by another process (its lock is held); merge it when that process ends", s.dir)
+		// A shard being written now is refused; its shared lock is held
+		// until the merge ends, so no writer starts meanwhile.
+		release, err := readShard(s.dir)
+		if errors.Is(err, errLocked) {
+			return usagef("shard %s is being written by another process (it holds %s); merge it when that process ends", s.dir, filepath.Join(s.dir, lockName))
 		}
-		defer in.release()
+		if err != nil {
+			return usagef("shard %s: cannot read its lock: %v", s.dir, unwrapPath(err))
+		}
+		defer release()
 	}
 	first := shards[0].m
 	m := &manifest{Format: manifestFormat, Command: first.Command, Version: first.Version, Fingerprint: first.Fingerprint,

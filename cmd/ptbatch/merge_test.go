@@ -228,6 +228,20 @@ func TestMergeRefuses(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a shard being written", func(t *testing.T) {
+		c := newCmdFlags("sweep")
+		var o string
+		c.String(&o, "out", "", "")
+		held, err := holdOut(c, "out", dirs[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer held.release()
+		_, e, code := runCLI("merge", "--out", out("busy"), dirs[0], dirs[1], dirs[2])
+		if code != 2 || !strings.Contains(e, "being written by another process") {
+			t.Errorf("exit %d, stderr %q", code, e)
+		}
+	})
 	t.Run("output is a shard", func(t *testing.T) {
 		_, e, code := runCLI("merge", "--out", dirs[0], dirs[0], dirs[1], dirs[2])
 		if code != 2 || !strings.Contains(e, "also one of the shards") {

@@ -66,6 +66,25 @@ func holdOut(c *cmdFlags, name, dir string) (*outDir, error) {
 	return &outDir{path: dir, lock: fh}, nil
 }
 
+// readShard takes a shared lock on the output directory dir of another
+// command, to read it: it fails with errLocked while a process writes
+// there. A directory without a lock file was never locked (nothing to
+// wait for). release gives the lock up.
+func readShard(dir string) (release func(), err error) {
+	fh, err := os.Open(filepath.Join(dir, lockName))
+	if errors.Is(err, os.ErrNotExist) {
+		return func() {}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := lockFileShared(fh); err != nil {
+		fh.Close()
+		return nil, err
+	}
+	return func() { fh.Close() }, nil
+}
+
 // release gives up the lock; later calls do nothing.
 func (d *outDir) release() {
 	if d == nil || d.lock == nil {

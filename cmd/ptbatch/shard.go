@@ -255,6 +255,7 @@ func newManifest(command string, c *cmdFlags, extra []string, sh *shard, unit st
 		m.Shard, m.Shards, m.ShardSource = sh.index, sh.count, sh.source
 	}
 	m.First, m.End = sh.share(units)
+	m.Done = m.First
 	m.Fingerprint = fingerprint(command, m.Settings)
 	return m
 }
@@ -377,15 +378,15 @@ type job struct {
 	prior float64 // seconds spent by earlier runs (a resumed sweep)
 }
 
-// startJob takes the lock of out and writes the manifest m, marked
-// incomplete.
-func startJob(c *cmdFlags, out string, m *manifest) (*job, error) {
+// startJob takes the lock of out and writes the manifest m (from
+// newManifest: nothing done yet, or, for a resumed sweep, the state it
+// goes on from); prior is the seconds spent before.
+func startJob(c *cmdFlags, out string, m *manifest, prior float64) (*job, error) {
 	d, err := holdOut(c, "out", out)
 	if err != nil {
 		return nil, err
 	}
-	j := &job{dir: d, m: m, start: time.Now()}
-	m.Done, m.Complete, m.Interrupted = m.First, false, false
+	j := &job{dir: d, m: m, start: time.Now(), prior: prior}
 	if err := m.write(out); err != nil {
 		d.release()
 		return nil, err
@@ -437,7 +438,7 @@ func startRun(f *runFlags, cfg *batch.Config, stderr io.Writer) (*job, error) {
 	if f.out == "" {
 		return nil, nil
 	}
-	return startJob(f.flags, f.out, newManifest("run", f.flags, nil, sh, "replicate", f.replicates))
+	return startJob(f.flags, f.out, newManifest("run", f.flags, nil, sh, "replicate", f.replicates), 0)
 }
 
 // finishRun writes summary.json (the JSON --json prints) and result.gob
@@ -549,7 +550,7 @@ func startReproduce(ctx context.Context, c *cmdFlags, o reproduceOptions, which 
 		j = &job{dir: &outDir{path: o.out}, m: m, start: time.Now()}
 	} else {
 		var err error
-		if j, err = startJob(c, o.out, m); err != nil {
+		if j, err = startJob(c, o.out, m, 0); err != nil {
 			return nil, err
 		}
 	}

@@ -420,23 +420,25 @@ func openSweepOut(c *cmdFlags, f *sweepFlags, sh *shard, units int, stderr io.Wr
 			old = prev
 		}
 	}
-	j, err := startJob(c, f.out, m)
-	if err != nil {
-		return nil, err
-	}
-	o := &sweepOut{job: j}
-	if old != nil {
-		m.Done, m.Complete, m.Files, j.prior = old.Done, old.Complete, old.Files, old.ElapsedSeconds
+	// A resumed sweep's manifest keeps the old state until the files are
+	// cut back to it (a kill in between resumes from the same place).
+	fresh, prior := old == nil || old.Files["cells.csv"] == 0 || old.Files["summary.csv"] == 0, 0.0
+	if !fresh {
+		m.Done, m.Complete, m.Interrupted, m.Files, prior = old.Done, old.Complete, old.Interrupted, old.Files, old.ElapsedSeconds
 		if !old.Complete {
 			fmt.Fprintf(stderr, "ptbatch: resuming the sweep in %s after %d of its %d %s units\n", f.out, old.Done-old.First, old.End-old.First, sweepUnits)
 		}
 	}
-	fresh := old == nil
+	j, err := startJob(c, f.out, m, prior)
+	if err != nil {
+		return nil, err
+	}
+	o := &sweepOut{job: j}
 	if o.cells, err = openAppender(j.dir.file("cells.csv"), cellsHeader, fresh, m.Files["cells.csv"]); err == nil {
 		o.summary, err = openAppender(j.dir.file("summary.csv"), summaryHeader, fresh, m.Files["summary.csv"])
 	}
 	if err == nil {
-		m.Files = map[string]int64{"cells.csv": o.cells.size, "summary.csv": o.summary.size}
+		m.Files, m.Interrupted = map[string]int64{"cells.csv": o.cells.size, "summary.csv": o.summary.size}, false
 		err = m.write(f.out)
 	}
 	if err != nil {

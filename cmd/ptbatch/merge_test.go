@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
 )
@@ -287,5 +288,40 @@ func TestJoinRefusesUnknownDifferences(t *testing.T) {
 	}
 	if _, err := concatRecords([]*runRecord{part(0, 4), part(2, 4)}); err == nil || !strings.Contains(err.Error(), "replicates 1 and on missing") {
 		t.Errorf("a gap between parts: %v, want an error", err)
+	}
+}
+
+// TestInterruptedReproduceKeepsItsRuns interrupts reproduce once its first
+// run is written: status 130, the finished runs kept in runs/, and
+// summary.json and the manifest marked interrupted.
+func TestInterruptedReproduceKeepsItsRuns(t *testing.T) {
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			if _, err := os.Stat(filepath.Join(out, "runs", "000.gob")); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, []string{"reproduce", "betabinomial", "--scale", "0.05", "--replicates", "2", "--quiet", "--out", out}, &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != 130 {
+		t.Fatalf("exit %d, want 130 (%s)", code, stderr.String())
+	}
+	var sum map[string]any
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &sum)
+	}
+	if err != nil || sum["interrupted"] != true || !(sum["runs_completed"].(float64) >= 1) {
+		t.Errorf("summary.json: %v (%v), want interrupted and at least one run completed", sum, err)
+	}
+	m, err := readManifest(out)
+	if err != nil || !m.Interrupted || m.Complete || m.Done < 2 {
+		t.Errorf("manifest %+v (%v), want interrupted, incomplete, at least the first run's 2 units done", m, err)
 	}
 }

@@ -10,12 +10,14 @@ type Impl struct {
 	SwapAlpha      func(alpha, rej, eta0, eta1, w0, w1 []float64)
 
 	// The mixture models' kernels (mix.go).
-	MixTerms2  func(e, inv, r, y, coef []float64)
-	MixProp2   func(acc, e, inv, a []float64, from int) int
-	MixLabels2 func(z []uint8, acc, e, u, f, yc, yc2 []float64)
-	MixTermsK  func(e, inv, r, yc, cc, cb []float64)
-	MixPropK   func(acc, e, inv, a []float64, from int) int
-	MixLabelsK func(z []uint8, acc, e, u, f, lv, tv, yc, yc2 []float64)
+	MixTerms2   func(e, inv, r, y, coef []float64)
+	MixProp2    func(acc, e, inv, a []float64, from int) int
+	MixLabels2  func(z []uint8, acc, e, u, f, yc, yc2 []float64)
+	MixTermsK   func(e, inv, r, yc, cc, cb []float64)
+	MixPropK    func(acc, e, inv, a []float64, from int) int
+	MixLabelsK  func(z []uint8, acc, e, u, f, lv, tv, yc, yc2 []float64)
+	MixGammaTry func(g, conc, x, u []float64)
+	MixLog      func(dst, src []float64)
 }
 
 // Generic is the plain-Go implementation, available everywhere.
@@ -31,6 +33,8 @@ var Generic = Impl{
 	MixTermsK:      MixTermsKGeneric,
 	MixPropK:       MixPropKGeneric,
 	MixLabelsK:     MixLabelsKGeneric,
+	MixGammaTry:    MixGammaTryGeneric,
+	MixLog:         MixLogGeneric,
 }
 
 // Impls returns the implementations this build and CPU can run, fastest

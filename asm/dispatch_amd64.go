@@ -27,6 +27,8 @@ var (
 		MixTermsK:      mixTermsKAVX512,
 		MixPropK:       mixPropKAVX512,
 		MixLabelsK:     mixLabelsKAVX512,
+		MixGammaTry:    mixGammaTryAVX512,
+		MixLog:         mixLogAVX512,
 	}
 	avx2 = Impl{
 		Name:           "avx2",
@@ -40,6 +42,8 @@ var (
 		MixTermsK:      mixTermsKAVX2,
 		MixPropK:       mixPropKAVX2,
 		MixLabelsK:     mixLabelsKAVX2,
+		MixGammaTry:    mixGammaTryAVX2,
+		MixLog:         mixLogAVX2,
 	}
 )
 
@@ -86,5 +90,11 @@ func _() {
 	lk := mixLabelsKAVX512
 	lk = mixLabelsKAVX2
 	lk = MixLabelsKGeneric
-	_, _, _, _, _, _ = t2, p2, l2, tk, pk, lk
+	gt := mixGammaTryAVX512
+	gt = mixGammaTryAVX2
+	gt = MixGammaTryGeneric
+	lg := mixLogAVX512
+	lg = mixLogAVX2
+	lg = MixLogGeneric
+	_, _, _, _, _, _, _, _ = t2, p2, l2, tk, pk, lk, gt, lg
 }

@@ -243,3 +243,43 @@ func MixLabelsKGeneric(z []uint8, acc, e, u, f, lv, tv, yc, yc2 []float64) {
 		}
 	}
 }
+
+// MixGammaTryGeneric makes the first attempts of Marsaglia and Tsang's
+// method (kernel.GammaSampler, whose Try it follows step by step) for
+// Gamma(conc[i], 1) variates with shapes at least 1, from the normals x and
+// uniforms u, and keeps those that the squeeze accepts: for every i,
+//
+//	d := conc[i] - 1.0/3
+//	c := 1/sqrt(9*d)
+//	t := 1 + c*x[i]
+//	v := t*t*t
+//	x2 := x[i]*x[i]
+//	g[i] = d*v if t > 0 && u[i] < 1 - 0.0331*x2*x2, else 0
+//
+// An attempt refused here may still pass Try's logarithmic test, which the
+// caller makes (kernel.GammaSampler.Try gives the same value) before any
+// retry.
+func MixGammaTryGeneric(g, conc, x, u []float64) {
+	for i, a := range conc {
+		d := a - 1.0/3
+		c := 1 / math.Sqrt(9*d)
+		t := 1 + float64(c*x[i])
+		v := t * t * t
+		x2 := x[i] * x[i]
+		g[i] = 0
+		if t > 0 && u[i] < 1-float64(0.0331*x2*x2) {
+			g[i] = d * v
+		}
+	}
+}
+
+// MixLogGeneric sets dst[i] = math.Log(src[i]) for every i: the
+// logarithms of the mixtures' weights, which the scalar reference takes
+// with math.Log. The amd64 assembly performs the operations of the
+// standard library's amd64 math.Log (math/log_amd64.s, the FreeBSD
+// algorithm), lane by lane, special cases included.
+func MixLogGeneric(dst, src []float64) {
+	for i, x := range src {
+		dst[i] = math.Log(x)
+	}
+}

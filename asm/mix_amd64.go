@@ -34,6 +34,16 @@ func mixPropKAVX512(acc []float64, e []float64, inv []float64, a []float64, from
 //go:noescape
 func mixLabelsKAVX512(z []uint8, acc []float64, e []float64, u []float64, f []float64, lv []float64, tv []float64, yc []float64, yc2 []float64)
 
+// mixGammaTryAVX512 computes MixGammaTryGeneric (AVX512).
+//
+//go:noescape
+func mixGammaTryAVX512(g []float64, conc []float64, x []float64, u []float64)
+
+// mixLogAVX512 computes MixLogGeneric (AVX512).
+//
+//go:noescape
+func mixLogAVX512(dst []float64, src []float64)
+
 // mixTerms2AVX2 computes MixTerms2Generic (AVX2).
 //
 //go:noescape
@@ -63,3 +73,13 @@ func mixPropKAVX2(acc []float64, e []float64, inv []float64, a []float64, from i
 //
 //go:noescape
 func mixLabelsKAVX2(z []uint8, acc []float64, e []float64, u []float64, f []float64, lv []float64, tv []float64, yc []float64, yc2 []float64)
+
+// mixGammaTryAVX2 computes MixGammaTryGeneric (AVX2).
+//
+//go:noescape
+func mixGammaTryAVX2(g []float64, conc []float64, x []float64, u []float64)
+
+// mixLogAVX2 computes MixLogGeneric (AVX2).
+//
+//go:noescape
+func mixLogAVX2(dst []float64, src []float64)

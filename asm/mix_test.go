@@ -348,3 +348,70 @@ func slicesContains(s []string, v string) bool {
 	}
 	return false
 }
+
+// TestMixLogMatchesMathLog checks MixLog of every implementation against
+// math.Log bit for bit (NaN payloads included) on the special values of
+// math/log_amd64.s (±0, negative numbers, ±Inf, NaNs), subnormals, the
+// edges of the normal range, the neighbours of √½ (where the reduction
+// switches), uniforms and weights of (0, 1], and random bit patterns.
+func TestMixLogMatchesMathLog(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	xs := []float64{0, math.Copysign(0, -1), -1, -1e-300, math.Inf(1), math.Inf(-1), math.NaN(),
+		math.Float64frombits(0x7ff8dead0000beef), math.Float64frombits(0xfff8000000000001),
+		math.SmallestNonzeroFloat64, 1e-310, 0x1p-1022, math.MaxFloat64, 1, 2, 0.5,
+		math.Sqrt2 / 2, math.Nextafter(math.Sqrt2/2, 0), math.Nextafter(math.Sqrt2/2, 1), 1.0 / 6}
+	for len(xs) < 40000 {
+		switch len(xs) % 4 {
+		case 0:
+			xs = append(xs, math.Float64frombits(rng.Uint64()))
+		case 1:
+			xs = append(xs, 1-rng.Float64())
+		case 2:
+			xs = append(xs, math.Ldexp(1-rng.Float64(), -rng.IntN(1100)))
+		case 3:
+			xs = append(xs, math.Ldexp(math.Sqrt2/2, rng.IntN(2000)-1000)*(1+float64(rng.IntN(5)-2)*0x1p-52))
+		}
+	}
+	forEachImpl(t, func(t *testing.T, im Impl) {
+		dst, g := guarded(len(xs))
+		im.MixLog(dst, xs)
+		checkGuard(t, g)
+		for i, x := range xs {
+			if want := math.Log(x); math.Float64bits(dst[i]) != math.Float64bits(want) {
+				t.Fatalf("MixLog(%v = %#x) = %v (%#x), math.Log %v (%#x)", x, math.Float64bits(x), dst[i], math.Float64bits(dst[i]), want, math.Float64bits(want))
+			}
+		}
+	})
+}
+
+// TestMixGammaTryMatchesGeneric checks MixGammaTry of every implementation
+// against its twin on shapes from 1 to 1e6 and normals and uniforms with
+// edge values mixed in (t ≤ 0, u at 0 and 1, NaN).
+func TestMixGammaTryMatchesGeneric(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	n := 4096
+	conc, x, u := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range conc {
+		conc[i] = 1 + math.Exp(14*rng.Float64()) - 1
+		x[i] = rng.NormFloat64() * []float64{1, 1, 4, 40}[i%4]
+		u[i] = 1 - rng.Float64()
+	}
+	conc[0], x[1], u[2], u[3], x[4] = 1, -3, 1, 0, math.NaN()
+	want := make([]float64, n)
+	MixGammaTryGeneric(want, conc, x, u)
+	accepted := 0
+	for _, g := range want {
+		if g > 0 {
+			accepted++
+		}
+	}
+	if accepted < n/2 || accepted == n {
+		t.Fatalf("%d of %d first tries accepted: the inputs do not exercise both outcomes", accepted, n)
+	}
+	forEachImpl(t, func(t *testing.T, im Impl) {
+		g, guard := guarded(n)
+		im.MixGammaTry(g, conc, x, u)
+		checkGuard(t, guard)
+		sameRows(t, "MixGammaTry", g, want)
+	})
+}

@@ -151,6 +151,37 @@ func MixLabelsK(z []uint8, acc, e, u, f, lv, tv, yc, yc2 []float64) {
 	impl.MixLabelsK(z, acc, e, u, f, lv, tv, yc, yc2)
 }
 
+// MixGammaTry makes the first attempts of the Gamma(conc[i], 1) variates
+// of a Dirichlet draw for every lane at once from the normals x and
+// uniforms u (asm.MixGammaTryGeneric): g[i] is GammaSampler.Try's value
+// where its squeeze accepts, 0 where the caller must finish the variate
+// (GammaSampler.Try, then FinishGamma). Every shape must be at least 1
+// (no boost). It panics with "kernel: slice lengths do not match" unless
+// len(g) == len(conc) == len(x) == len(u), a multiple of Lanes.
+func MixGammaTry(g, conc, x, u []float64) {
+	if rowsOf(len(conc)) < 0 || len(g) != len(conc) || len(x) != len(conc) || len(u) != len(conc) {
+		panic(errLengths)
+	}
+	raceRead(conc)
+	raceRead(x)
+	raceRead(u)
+	raceWrite(g)
+	impl.MixGammaTry(g, conc, x, u)
+}
+
+// MixLog sets dst[i] = math.Log(src[i]) bit for bit, for rows of lanes
+// (asm.MixLogGeneric; the assembly repeats the operations of the standard
+// library's amd64 logarithm). It panics with "kernel: slice lengths do not
+// match" unless len(dst) == len(src), a multiple of Lanes.
+func MixLog(dst, src []float64) {
+	if rowsOf(len(src)) < 0 || len(dst) != len(src) {
+		panic(errLengths)
+	}
+	raceRead(src)
+	raceWrite(dst)
+	impl.MixLog(dst, src)
+}
+
 // MixExpMin is the flush threshold of MixExp: e^x is 0 below it.
 const MixExpMin = asm.MixExpMin
 

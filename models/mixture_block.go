@@ -33,6 +33,10 @@ func (m *Mixture) NewBlock(spec BlockSpec) Block {
 		kept:    make([]int32, 0, k),
 		lv:      make([]float64, k+1),
 		tv:      make([]float64, 0, k),
+		conc:    layout.Float64s(kl),
+		gam:     layout.Float64s(kl),
+		wRows:   layout.Float64s(kl),
+		lwRows:  layout.Float64s(kl),
 	}
 	for j := range b.ln {
 		b.ln[j] = newMixLane(k)
@@ -101,6 +105,8 @@ type mixBlock struct {
 	used            []bool                // K: kept by some lane
 	kept            []int32               // the kept components, in order
 	lv, tv          []float64             // label steps and labels to tally of kernel.MixLabelsK
+	conc, gam       []float64             // K×Lanes: Dirichlet parameters, first Gamma attempts
+	wRows, lwRows   []float64             // K×Lanes: weights and their logs
 
 	// trace, when set (by tests), receives the quantities of every MH
 	// proposal of move 1: row, lane, ΔL, R(w), R(w') and w'.
@@ -196,9 +202,9 @@ func (b *mixBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 		for j := 0; j < layout.Lanes; j++ {
 			if b.ok[j] {
 				b.moveMeans(r, j)
-				b.moveWeightsGibbs(r, j, rng)
 			}
 		}
+		b.moveWeightsGibbs(r, rng)
 		b.energies(r, out)
 	}
 }
@@ -253,13 +259,28 @@ func (b *mixBlock) moveWeightsMH(r int, rng *kernel.Stream) {
 			continue
 		}
 		b.prop[j], anyProp = true, true
-		b.dirichlet(j, rng, ln.c, ln.wp)
-		for i, v := range ln.wp {
-			ln.lwp[i] = math.Log(v)
-		}
-		b.lambda[j] = mixWeightFactors(b.beta[j], ln.lw, ln.lwp, ln.a)
 	}
 	if anyProp {
+		b.dirichlets(rng, &b.prop, b.conc[:b.k*lanes], true)
+		wp, lwp := b.wRows[:b.k*lanes], b.lwRows[:b.k*lanes]
+		for j := 0; j < lanes; j++ {
+			for i := 0; i < b.k; i++ {
+				wp[i*lanes+j] = 1
+				if b.prop[j] {
+					wp[i*lanes+j] = b.ln[j].wp[i]
+				}
+			}
+		}
+		kernel.MixLog(lwp, wp)
+		for j := 0; j < lanes; j++ {
+			if ln := &b.ln[j]; b.prop[j] {
+				for i := range ln.lwp {
+					ln.lwp[i] = lwp[i*lanes+j]
+				}
+				b.lambda[j] = mixWeightFactors(b.beta[j], ln.lw, ln.lwp, ln.a)
+			}
+		}
+
 		if b.k == 2 {
 			b.propTerms2()
 		} else {
@@ -571,19 +592,93 @@ func (b *mixBlock) moveMeans(r, j int) {
 	}
 }
 
-// moveWeightsGibbs is move 4 for row r, lane j: the weights from their
-// Dirichlet conditional.
-func (b *mixBlock) moveWeightsGibbs(r, j int, rng *kernel.Stream) {
+// moveWeightsGibbs is move 4 for every proper lane of row r: the weights
+// from their Dirichlet conditional.
+func (b *mixBlock) moveWeightsGibbs(r int, rng *kernel.Stream) {
 	const lanes = layout.Lanes
-	ln := &b.ln[j]
-	for i := range ln.c {
-		ln.c[i] = b.m.weightConc(b.beta[j], ln.counts[i])
+	k := b.k
+	conc := b.conc[:k*lanes]
+	for j := 0; j < lanes; j++ {
+		ln := &b.ln[j]
+		for i := range ln.c {
+			ln.c[i] = b.m.weightConc(b.beta[j], ln.counts[i])
+		}
 	}
-	b.dirichlet(j, rng, ln.c, ln.w)
-	for i, v := range ln.w {
-		ln.lw[i] = math.Log(v)
-		q := (r*b.k+i)*lanes + j
-		b.w[q], b.logw[q] = v, ln.lw[i]
+	b.dirichlets(rng, &b.ok, conc, false)
+	w, lw := b.w[r*k*lanes:(r+1)*k*lanes], b.lwRows[:k*lanes]
+	for j := 0; j < lanes; j++ {
+		if b.ok[j] {
+			for i := 0; i < k; i++ {
+				w[i*lanes+j] = b.ln[j].w[i]
+			}
+		}
+	}
+	kernel.MixLog(lw, w)
+	for j := 0; j < lanes; j++ {
+		if ln := &b.ln[j]; b.ok[j] {
+			for i := 0; i < k; i++ {
+				ln.lw[i] = lw[i*lanes+j]
+				b.logw[(r*k+i)*lanes+j] = ln.lw[i]
+			}
+		}
+	}
+}
+
+// dirichlets draws, for every lane j with use[j], its Dir(c) with c the
+// lane's ln.c into ln.w (ln.wp for the proposal of move 1), as
+// mixDirichlet does: the first attempts of all
+// the Gamma variates at once from the normals and uniforms in gz and gu
+// (kernel.MixGammaTry: the squeeze of GammaSampler.Try), then, lane by
+// lane and component by component, Try's logarithmic test where the
+// squeeze refused and kernel.FinishGamma's retries from the lane's own
+// numbers. A lane with a parameter below 1 or infinite (none in the
+// sweeps: weightConc ≥ 1, and move 1 checks mhProposable) takes
+// mixDirichlet itself, which boosts or panics as it must. conc is scratch
+// of K rows.
+func (b *mixBlock) dirichlets(rng *kernel.Stream, use *[layout.Lanes]bool, conc []float64, proposal bool) {
+	const lanes = layout.Lanes
+	k := b.k
+	var plain [lanes]bool
+	for j := 0; j < lanes; j++ {
+		plain[j] = use[j]
+		for i := 0; i < k; i++ {
+			c := 1.0
+			if use[j] {
+				c = b.ln[j].c[i]
+				plain[j] = plain[j] && c >= 1 && !math.IsInf(c, 1)
+			}
+			conc[i*lanes+j] = c
+		}
+	}
+	g := b.gam[:k*lanes]
+	kernel.MixGammaTry(g, conc, b.gz, b.gu)
+	for j := 0; j < lanes; j++ {
+		if !use[j] {
+			continue
+		}
+		ln := &b.ln[j]
+		w := ln.w
+		if proposal {
+			w = ln.wp
+		}
+		if !plain[j] {
+			b.dirichlet(j, rng, ln.c, w)
+			continue
+		}
+		sum := 0.0
+		for i := 0; i < k; i++ {
+			q := i*lanes + j
+			v := g[q]
+			if v == 0 {
+				gs := kernel.NewGammaSampler(conc[q])
+				v, _ = kernel.FinishGamma(rng.Lane(j), gs, gs.Try(b.gz[q], b.gu[q]))
+			}
+			w[i] = v
+			sum += v
+		}
+		for i := range w {
+			w[i] /= sum
+		}
 	}
 }
 

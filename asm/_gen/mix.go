@@ -57,6 +57,8 @@ func genMix() {
 		mixTermsK(t)
 		mixPropK(t)
 		mixLabelsK(t)
+		mixGammaTry(t)
+		mixLog(t)
 	}
 	GLOBL("mixexptab", RODATA|NOPTR)
 	for i, b := range mixExpTable() {
@@ -716,6 +718,200 @@ func mixLabelsK(t tier) {
 		ADDQ(U8(64), u)
 		ADDQ(U8(8), yc)
 		ADDQ(U8(8), yc2)
+	})
+	VZEROUPPER()
+	RET()
+}
+
+// icmp returns the lanes where the 64-bit integers a > b (gt) or a == b,
+// as all-ones and zero lanes.
+func (t tier) icmp(gt bool, b Op, a reg.VecVirtual) reg.VecVirtual {
+	dst := t.vec()
+	if t.zmm() {
+		k := K()
+		if gt {
+			VPCMPGTQ(b, a, k)
+		} else {
+			VPCMPEQQ(b, a, k)
+		}
+		VPMOVM2Q(k, dst)
+		return dst
+	}
+	if gt {
+		VPCMPGTQ(b, a, dst)
+	} else {
+		VPCMPEQQ(b, a, dst)
+	}
+	return dst
+}
+
+// blend sets x to a where the mask m is set, keeping x elsewhere.
+func (t tier) blend(m reg.VecVirtual, a Op, x reg.VecVirtual) {
+	keep := t.vec()
+	if t.zmm() {
+		VPANDNQ(x, m, keep)
+	} else {
+		VPANDN(x, m, keep) // ^m & x
+	}
+	t.and(a, m, m)
+	t.or(m, keep, x)
+}
+
+// eachRegister emits a loop over the register-wide parts of the rows of
+// slice param, calling body with the byte offset register.
+func (t tier) eachRegister(name, param string, body func(off reg.GPVirtual)) {
+	n := Load(Param(param).Len(), GP64())
+	if t.zmm() {
+		SHRQ(U8(3), n)
+	} else {
+		SHRQ(U8(2), n)
+	}
+	off := GP64()
+	XORQ(off, off)
+	loopN(name, n, func() {
+		body(off)
+		ADDQ(U8(t.bytes()), off)
+	})
+}
+
+func mixGammaTry(t tier) {
+	fn := "mixGammaTry" + t.name
+	TEXT(fn, NOSPLIT, "func(g, conc, x, u []float64)")
+	alignConsts()
+	Pragma("noescape")
+	Doc(fn + " computes MixGammaTryGeneric (" + t.name + ").")
+	g := Load(Param("g").Base(), GP64())
+	conc := Load(Param("conc").Base(), GP64())
+	x := Load(Param("x").Base(), GP64())
+	u := Load(Param("u").Base(), GP64())
+	t.eachRegister(fn+"_loop", "conc", func(off reg.GPVirtual) {
+		at := func(b reg.Register) Mem { return Mem{Base: b, Index: off, Scale: 1} }
+		d := t.vec()
+		VMOVUPD(at(conc), d)
+		VSUBPD(cf(1.0/3), d, d)
+		c := t.vec()
+		VMULPD(cf(9), d, c)
+		VSQRTPD(c, c)
+		one := t.load(1, cf(1))[0].(reg.VecVirtual)
+		VDIVPD(c, one, c) // 1/sqrt(9d)
+		xv := t.vec()
+		VMOVUPD(at(x), xv)
+		tt := t.vec()
+		VMULPD(xv, c, tt)
+		VADDPD(one, tt, tt) // 1 + c*x
+		v := t.vec()
+		VMULPD(tt, tt, v)
+		VMULPD(tt, v, v) // t*t*t
+		VMULPD(xv, xv, xv)
+		sq := t.vec()
+		VMULPD(cf(0.0331), xv, sq)
+		VMULPD(xv, sq, sq)
+		VSUBPD(sq, one, sq) // 1 - 0.0331*x2*x2
+		zero := t.vec()
+		t.zero(zero)
+		pos := t.cmp(0x1e, zero, tt) // t > 0 (GT_OQ)
+		uv := t.vec()
+		VMOVUPD(at(u), uv)
+		acc := t.cmp(0x11, sq, uv) // u < · (LT_OQ)
+		VMULPD(v, d, d)
+		t.and(pos, d, d)
+		t.and(acc, d, d)
+		VMOVUPD(d, at(g))
+	})
+	VZEROUPPER()
+	RET()
+}
+
+// The constants of math/log_amd64.s, as its #defines spell them.
+const (
+	logHSqrt2 = 7.07106781186547524401e-01
+	logLn2Hi  = 6.93147180369123816490e-01
+	logLn2Lo  = 1.90821492927058770002e-10
+	logL1     = 6.666666666666735130e-01
+	logL2     = 3.999999999940941908e-01
+	logL3     = 2.857142874366239149e-01
+	logL4     = 2.222219843214978396e-01
+	logL5     = 1.818357216161805012e-01
+	logL6     = 1.531383769920937332e-01
+	logL7     = 1.479819860511658591e-01
+)
+
+// mixLog emits the operations of the standard library's amd64 math.Log
+// (math/log_amd64.s) lane by lane: the same frexp by bits, the same
+// polynomial in the same order, and its special cases (±0 → -Inf, negative
+// → its NaN, +Inf and NaN → x) as masks.
+func mixLog(t tier) {
+	fn := "mixLog" + t.name
+	TEXT(fn, NOSPLIT, "func(dst, src []float64)")
+	alignConsts()
+	Pragma("noescape")
+	Doc(fn + " computes MixLogGeneric (" + t.name + ").")
+	dst := Load(Param("dst").Base(), GP64())
+	src := Load(Param("src").Base(), GP64())
+	t.eachRegister(fn+"_loop", "src", func(off reg.GPVirtual) {
+		x := t.vec()
+		VMOVUPD(Mem{Base: src, Index: off, Scale: 1}, x)
+		// f1, k := frexp(x) by the bits; then f1 in (HSqrt2/2·2, …]
+		f1 := t.vec()
+		t.and(c64(0x000FFFFFFFFFFFFF), x, f1)
+		t.or(c64(0x3FE0000000000000), f1, f1)
+		k := t.vec()
+		VPSRLQ(U8(52), x, k)
+		t.and(c64(0x7FF), k, k)
+		VPADDQ(c64(0x4338000000000000-0x3FE), k, k) // k - 0x3FE in the bits of 1.5·2^52 + k
+		VSUBPD(cf(0x1.8p52), k, k)                  // k, exact
+		m := t.cmp(cmpLE, cf(logHSqrt2), f1)        // !(HSqrt2 < f1): f1 is never NaN
+		t.and(cf(1), m, m)
+		VSUBPD(m, k, k)
+		VADDPD(cf(1), m, m)
+		VMULPD(m, f1, f1)
+		f := f1
+		VSUBPD(cf(1), f, f)
+		s := t.vec()
+		VADDPD(cf(2), f, s)
+		VDIVPD(s, f, s) // f/(2 + f)
+		s2 := t.vec()
+		VMULPD(s, s, s2)
+		s4 := t.vec()
+		VMULPD(s2, s2, s4)
+		p := t.vec()
+		VMULPD(cf(logL7), s4, p)
+		VADDPD(cf(logL5), p, p)
+		VMULPD(s4, p, p)
+		VADDPD(cf(logL3), p, p)
+		VMULPD(s4, p, p)
+		VADDPD(cf(logL1), p, p)
+		VMULPD(p, s2, s2) // t1
+		q := t.vec()
+		VMULPD(cf(logL6), s4, q)
+		VADDPD(cf(logL4), q, q)
+		VMULPD(s4, q, q)
+		VADDPD(cf(logL2), q, q)
+		VMULPD(q, s4, s4)  // t2
+		VADDPD(s4, s2, s2) // R = t1 + t2
+		h := t.vec()
+		VMULPD(cf(0.5), f, h)
+		VMULPD(f, h, h) // hfsq
+		VADDPD(h, s2, s2)
+		VMULPD(s2, s, s) // s*(hfsq+R)
+		lo := t.vec()
+		VMULPD(cf(logLn2Lo), k, lo)
+		VADDPD(lo, s, s)
+		VSUBPD(s, h, h) // hfsq - (·)
+		VSUBPD(f, h, h) // · - f
+		VMULPD(cf(logLn2Hi), k, k)
+		VSUBPD(h, k, k) // k*Ln2Hi - ·
+		abs := t.vec()
+		t.and(c64(0x7FFFFFFFFFFFFFFF), x, abs)
+		zero := t.vec()
+		t.zero(zero)
+		isZero := t.icmp(false, zero, abs)
+		isNeg := t.icmp(true, x, zero)                       // 0 > bits
+		isInfNaN := t.icmp(true, c64(0x7FEFFFFFFFFFFFFF), x) // bits ≥ +Inf
+		t.blend(isInfNaN, x, k)
+		t.blend(isNeg, c64(0x7FF8000000000001), k)
+		t.blend(isZero, c64(0xFFF0000000000000), k)
+		VMOVUPD(k, Mem{Base: dst, Index: off, Scale: 1})
 	})
 	VZEROUPPER()
 	RET()

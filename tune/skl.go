@@ -260,6 +260,28 @@ func SKLTerm(a0, a1, b0, b1, m0, m1, p0, p1 float64) float64 {
 // for the barrier Λ in place of b, the rate's asymptotic bound.
 func RoundTripRate(b float64) float64 { return 1 / (2 + 2*b) }
 
+// EquiRejectionRate returns the round-trip rate of eq:nrpt_rtr with
+// numChains chains at equal rejections: the numChains-1 pairs share the
+// barrier Λ, r_n = Λ/(numChains-1), so Σ_n r_n/(1-r_n) =
+// Λ/(1 - Λ/(numChains-1)) and
+//
+//	τ = 1/(2 + 2Λ/(1 - Λ/(numChains-1))).
+//
+// It is the rate the equi-rejection schedule of eq:equicrit reaches on a
+// path of barrier Λ when the rejections between neighbours add up to Λ,
+// and 0 when Λ ≥ numChains-1 (every swap rejected). It panics with fewer
+// than two chains.
+func EquiRejectionRate(lambda float64, numChains int) float64 {
+	if numChains < 2 {
+		panic("tune: fewer than two chains")
+	}
+	pairs := float64(numChains - 1)
+	if !(lambda < pairs) {
+		return 0
+	}
+	return RoundTripRate(lambda / (1 - lambda/pairs))
+}
+
 // NonAsymptoticBarrier returns Σ_n r_n/(1-r_n), the objective of
 // eq:nonasympcb (the round-trip rate of eq:nrpt_rtr is 1/(2 + 2·this)),
 // or +Inf when some r_n ≥ 1. A NaN rejection gives NaN.

@@ -185,6 +185,73 @@ func (s *Spline) Step(grad []float64, lr float64) {
 	s.repairMonotone()
 }
 
+// stepLog adds delta (ordered like Step's gradient) to the logarithms θ of
+// the interior knot components, θ ← θ + delta, and projects θ back onto the
+// monotone paths in log space: for each component separately, the
+// isotonic regression of the interior θ_k (non-increasing in k for η0,
+// non-decreasing for η1; pool-adjacent-violators, equal weights), which
+// is the nearest monotone sequence in the Euclidean distance of θ, then
+// θ_k ≤ 0 (φ ≤ 1; clamping keeps the order). Unlike Step's repair, which
+// re-interpolates dropped knots in linear space and can move a knot by
+// orders of magnitude when its neighbours are far apart in scale, the
+// projection moves θ no further than the step did. The Adagrad
+// accumulator is left alone. scratch must hold 2K-2 values.
+func (s *Spline) stepLog(delta, scratch []float64) {
+	numKnots := s.K()
+	free := numKnots - 1
+	if len(delta) != 2*free || len(scratch) < 2*free {
+		panic("tune: step length mismatch")
+	}
+	theta, weight := scratch[:free], scratch[free:2*free]
+	for i := 0; i < 2; i++ {
+		for k := 1; k <= free; k++ {
+			// η0 decreases along the knots: regress it in reverse order,
+			// so both components are fitted non-decreasing.
+			at := k - 1
+			if i == 0 {
+				at = free - k
+			}
+			theta[at] = math.Log(s.knots[k][i]) + delta[2*(k-1)+i]
+		}
+		isotonic(theta, weight)
+		for k := 1; k <= free; k++ {
+			at := k - 1
+			if i == 0 {
+				at = free - k
+			}
+			s.knots[k][i] = math.Exp(math.Min(theta[at], 0))
+		}
+	}
+}
+
+// isotonic replaces x by its least-squares non-decreasing fit with equal
+// weights (pool-adjacent-violators): runs of x that violate the order are
+// replaced by their mean. weight is scratch of len(x).
+func isotonic(x, weight []float64) {
+	// Blocks are kept in place: block b has mean x[b] and size weight[b].
+	blocks := 0
+	for i := range x {
+		mean, size := x[i], 1.0
+		for blocks > 0 && x[blocks-1] > mean {
+			b := blocks - 1
+			mean = (x[b]*weight[b] + mean*size) / (weight[b] + size)
+			size += weight[b]
+			blocks--
+		}
+		x[blocks], weight[blocks] = mean, size
+		blocks++
+	}
+	// Expand the blocks from the right, where no block's values remain.
+	i := len(x)
+	for b := blocks - 1; b >= 0; b-- {
+		mean, size := x[b], int(weight[b])
+		for ; size > 0; size-- {
+			i--
+			x[i] = mean
+		}
+	}
+}
+
 // repairMonotone restores monotonicity of both components in place (see
 // Step).
 func (s *Spline) repairMonotone() {

@@ -117,9 +117,17 @@ func nelderMead(f func([]float64) float64, x0 []float64) ([]float64, float64) {
 // optimal 2-knot path, and keeps the best result. A local search: the
 // answer is an upper bound on the family's best Λ.
 func (g GaussianPair) OptimalKnots(numKnots int) (*tune.Spline, float64) {
+	return OptimalKnotsOf(numKnots, g.knotsBarrier)
+}
+
+// OptimalKnotsOf is OptimalKnots for any family: barrier returns Λ of the
+// spline with the given knots (φ_0 … φ_K, monotone, interior components
+// positive), NaN or +Inf where it is not defined. Other exact families
+// (internal/betaexact) use it.
+func OptimalKnotsOf(numKnots int, barrier func(knots [][2]float64) float64) (*tune.Spline, float64) {
 	path := tune.NewSpline(numKnots)
 	if numKnots == 1 {
-		return path, g.Barrier(path)
+		return path, barrier(path.Knots())
 	}
 	dim := 2 * (numKnots - 1)
 	knots := make([][2]float64, numKnots+1)
@@ -133,7 +141,7 @@ func (g GaussianPair) OptimalKnots(numKnots int) (*tune.Spline, float64) {
 				return math.Inf(1)
 			}
 		}
-		v := g.knotsBarrier(knots)
+		v := barrier(knots)
 		if math.IsNaN(v) {
 			return math.Inf(1)
 		}
@@ -151,7 +159,7 @@ func (g GaussianPair) OptimalKnots(numKnots int) (*tune.Spline, float64) {
 	starts = append(starts, bent)
 	if numKnots > 2 {
 		// The optimal 2-knot path, sampled at the K-knot positions.
-		p2, _ := g.OptimalKnots(2)
+		p2, _ := OptimalKnotsOf(2, barrier)
 		emb := tune.NewSpline(numKnots).Knots()
 		for k := 1; k < numKnots; k++ {
 			emb[k][0], emb[k][1] = p2.Eta(float64(k) / float64(numKnots))
@@ -181,5 +189,5 @@ func (g GaussianPair) OptimalKnots(numKnots int) (*tune.Spline, float64) {
 	if err := path.SetKnots(knots); err != nil {
 		panic("gaussexact: " + err.Error()) // unreachable: the objective rejects such knots
 	}
-	return path, g.Barrier(path)
+	return path, barrier(path.Knots())
 }

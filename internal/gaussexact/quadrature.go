@@ -29,6 +29,12 @@ func gaussLegendre(f func(float64) float64, a, b float64) float64 {
 	return s * h
 }
 
+// Integrate returns ∫_a^b f by adaptiveIntegrate with panels pieces and
+// absolute tolerance tol, for the other exact families of internal/.
+func Integrate(f func(float64) float64, a, b float64, panels int, tol float64) float64 {
+	return adaptiveIntegrate(f, a, b, panels, tol)
+}
+
 // adaptiveIntegrate returns ∫_a^b f by adaptive bisection with a
 // glOrder-point Gauss–Legendre rule: [a, b] is first cut into panels equal
 // pieces, then each piece is halved until the rule on the piece and the sum

@@ -14,9 +14,12 @@ import (
 // (eq:equicrit) builds from them. The schedule is the one the scan sampled
 // with (View.Schedule), not the one tuned after it (Result.Schedules), so
 // that schedule and rejections match; Λ(1) is the scan's barrier Σ_n r_n
-// (ScanStats.Barrier). It does nothing during iterations; at a scan's end
-// it costs one interpolant per replicate. A BarrierProfile observes one
-// run.
+// (ScanStats.Barrier). With AutoTuning, once a replicate's tuner has
+// stopped (View.Frozen) its rejections are pooled over every scan since,
+// all of which ran on the final path and schedule, and Λ(1) is the mean of
+// those scans' barriers. It does nothing during
+// iterations; at a scan's end it costs one interpolant per replicate. A
+// BarrierProfile observes one run.
 type BarrierProfile struct {
 	// Points is the number of grid points t_i = i/(Points-1); 0 means
 	// 100. A value of 1 counts as 2 (the grid {0, 1}).
@@ -41,6 +44,7 @@ func (s *BarrierProfile) NewObserver(info BlockInfo) Observer {
 	for j := 0; j < info.Replicates; j++ {
 		o.sched[j] = make([]float64, info.Chains)
 		o.rej[j] = make([]float64, info.Chains-1)
+		o.rejSum[j] = make([]float64, info.Chains-1)
 		o.cum[j] = make([]float64, len(o.grid))
 		o.loc[j] = make([]float64, len(o.grid))
 	}
@@ -107,19 +111,31 @@ type profileObserver struct {
 	grid       []float64
 	sched, rej [lanes][]float64
 	cum, loc   [lanes][]float64
+	// The rejection sums and iterations pooled over the scans since the
+	// lane's path and schedule were last changed (one scan, unless frozen).
+	rejSum [lanes][]float64
+	iters  [lanes]int
 }
 
 // Iterate does nothing.
 func (o *profileObserver) Iterate(*View) {}
 
-// EndScan computes the scan's profile of every replicate of the block.
+// EndScan computes the profile of every replicate of the block from the
+// scan's rejections, pooled with the earlier scans' while the replicate's
+// path and schedule are frozen.
 func (o *profileObserver) EndScan(v *View) {
-	inv := 1 / float64(v.Step)
 	for j := 0; j < o.info.Replicates; j++ {
 		copy(o.sched[j], v.Schedule(j))
+		o.iters[j] += v.Step
+		inv := 1 / float64(o.iters[j])
 		for n := range o.rej[j] {
-			o.rej[j][n] = v.RejectionSum(n, j) * inv
+			o.rejSum[j][n] += v.RejectionSum(n, j)
+			o.rej[j][n] = o.rejSum[j][n] * inv
 		}
 		tune.BarrierProfile(o.cum[j], o.loc[j], o.grid, o.sched[j], o.rej[j])
+		if !v.Frozen(j) {
+			clear(o.rejSum[j])
+			o.iters[j] = 0
+		}
 	}
 }

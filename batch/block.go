@@ -65,16 +65,23 @@ type reported struct {
 	tripsScan int
 	schedule  []float64
 	knots     [][2]float64
+	// The automatic tuner's rounds, iterations used and freeze (AutoTuning).
+	rounds, used int
+	frozen       bool
 }
 
 // report returns lane j's reported values now.
 func (b *block) report(j int) reported {
-	return reported{
+	r := reported{
 		rejection: append([]float64(nil), b.last[j]...),
 		tripsScan: b.trips.lastScan[j],
 		schedule:  append([]float64(nil), b.tuner.sched[j]...),
 		knots:     b.tuner.path[j].Knots(),
 	}
+	if a := b.tuner.auto[j]; a != nil {
+		r.rounds, r.used, r.frozen = a.Rounds(), a.Used(), a.Frozen()
+	}
+	return r
 }
 
 // newBlock allocates the block of run-relative replicates [first,
@@ -161,11 +168,16 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 		st.TargetMean, st.TargetVar = b.target.lastMean[j], b.target.lastVar[j]
 		b.hist[j] = append(b.hist[j], st)
 
-		if cfg.TunePath {
-			b.tuner.pathStep(cfg, &b.moments, j, iters)
-		}
-		if cfg.TuneSchedule {
-			tune.UpdateSchedule(b.tuner.sched[j], b.tuner.sched[j], rej)
+		switch {
+		case cfg.Tuning == AutoTuning:
+			b.tuner.autoEndScan(&b.moments, &b.x, j, iters)
+		default:
+			if cfg.TunePath {
+				b.tuner.pathStep(cfg, &b.moments, j, iters)
+			}
+			if cfg.TuneSchedule {
+				tune.UpdateSchedule(b.tuner.sched[j], b.tuner.sched[j], rej)
+			}
 		}
 	}
 	b.x.setEta(&b.tuner)

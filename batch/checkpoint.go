@@ -165,6 +165,7 @@ func describe(cfg *Config) []setting {
 		{"TunePath", strconv.FormatBool(cfg.TunePath)},
 		{"LearningRate", f(cfg.LearningRate)},
 		{"Gradient", gradient},
+		{"Tuning", cfg.Tuning.String()},
 		{"KeepScans", strconv.Itoa(cfg.KeepScansInEffect())},
 		{"Seed", strconv.FormatUint(cfg.Seed, 10)},
 		{"Statistics", "[" + strings.Join(stats, " ") + "]"},

@@ -66,6 +66,14 @@ func (b *block) marshal() ([]byte, error) {
 			return nil, err
 		}
 		w.Blob(p)
+		// The automatic tuner (AutoTuning), or nothing.
+		var at []byte
+		if a := b.tuner.auto[j]; a != nil {
+			if at, err = a.MarshalBinary(); err != nil {
+				return nil, err
+			}
+		}
+		w.Blob(at)
 	}
 
 	for j := 0; j < lanes; j++ {
@@ -87,6 +95,9 @@ func (b *block) marshal() ([]byte, error) {
 			w.Float64(k[0])
 			w.Float64(k[1])
 		}
+		w.Int(p.rounds)
+		w.Int(p.used)
+		w.Bool(p.frozen)
 	}
 
 	w.Int(len(b.observers))
@@ -171,6 +182,16 @@ func (b *block) unmarshal(cfg *Config, data []byte, iters int) error {
 				return err
 			}
 		}
+		at := r.Blob()
+		switch a := b.tuner.auto[j]; {
+		case r.Err() != nil:
+		case a == nil && len(at) > 0:
+			r.Failf("an automatic tuner's state in a run without AutoTuning")
+		case a != nil:
+			if err := a.UnmarshalBinary(at); err != nil {
+				return err
+			}
+		}
 	}
 
 	c := b.numChains
@@ -206,6 +227,7 @@ func (b *block) unmarshal(cfg *Config, data []byte, iters int) error {
 		for k := 0; k < nk; k++ {
 			p.knots = append(p.knots, [2]float64{r.Float64(), r.Float64()})
 		}
+		p.rounds, p.used, p.frozen = r.Int(), r.Int(), r.Bool()
 		if r.Err() == nil && scans > 0 && (len(p.rejection) != c-1 || len(p.schedule) != c) {
 			r.Failf("lane %d's previous report has %d rejections and %d schedule points", j, len(p.rejection), len(p.schedule))
 		}

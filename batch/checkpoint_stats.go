@@ -248,12 +248,12 @@ func (s *LogZ) UnmarshalBinary(data []byte) error {
 // scan's estimates.
 func (o *logZObserver) MarshalBinary() ([]byte, error) {
 	var w wire.Writer
-	w.String("logz-observer/1")
+	w.String("logz-observer/2")
 	w.Int(o.from)
 	for _, v := range [][]float64{o.fMax, o.fSum, o.rMax, o.rSum, o.d0, o.d1} {
 		w.Float64s(v)
 	}
-	w.Int(o.count)
+	w.Ints(o.count[:])
 	lanesFloats(&w, &o.fwd)
 	lanesFloats(&w, &o.rev)
 	return w.Bytes(), nil
@@ -262,12 +262,12 @@ func (o *logZObserver) MarshalBinary() ([]byte, error) {
 // UnmarshalBinary restores what MarshalBinary saved.
 func (o *logZObserver) UnmarshalBinary(data []byte) error {
 	r := wire.NewReader(data)
-	r.Expect("logz-observer/1")
+	r.Expect("logz-observer/2")
 	expectInt(r, o.from, "the first scan accumulated")
 	for _, v := range [][]float64{o.fMax, o.fSum, o.rMax, o.rSum, o.d0, o.d1} {
 		r.Float64sInto(v, "log weights")
 	}
-	o.count = r.Int()
+	r.IntsInto(o.count[:], "iterations accumulated")
 	readLanesFloats(r, &o.fwd)
 	readLanesFloats(r, &o.rev)
 	return closeState(r, "log Z")
@@ -305,12 +305,13 @@ func (s *BarrierProfile) UnmarshalBinary(data []byte) error {
 // profiles of the block's replicates.
 func (o *profileObserver) MarshalBinary() ([]byte, error) {
 	var w wire.Writer
-	w.String("profile-observer/1")
+	w.String("profile-observer/2")
 	w.Int(len(o.grid))
 	for j := 0; j < o.info.Replicates; j++ {
-		for _, v := range [][]float64{o.sched[j], o.rej[j], o.cum[j], o.loc[j]} {
+		for _, v := range [][]float64{o.sched[j], o.rej[j], o.cum[j], o.loc[j], o.rejSum[j]} {
 			w.Float64s(v)
 		}
+		w.Int(o.iters[j])
 	}
 	return w.Bytes(), nil
 }
@@ -318,12 +319,13 @@ func (o *profileObserver) MarshalBinary() ([]byte, error) {
 // UnmarshalBinary restores what MarshalBinary saved.
 func (o *profileObserver) UnmarshalBinary(data []byte) error {
 	r := wire.NewReader(data)
-	r.Expect("profile-observer/1")
+	r.Expect("profile-observer/2")
 	expectInt(r, len(o.grid), "the number of grid points")
 	for j := 0; j < o.info.Replicates; j++ {
-		for _, v := range [][]float64{o.sched[j], o.rej[j], o.cum[j], o.loc[j]} {
+		for _, v := range [][]float64{o.sched[j], o.rej[j], o.cum[j], o.loc[j], o.rejSum[j]} {
 			r.Float64sInto(v, "profile")
 		}
+		o.iters[j] = r.Int()
 	}
 	return closeState(r, "barrier profile")
 }

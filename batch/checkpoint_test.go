@@ -219,6 +219,11 @@ func TestCheckpointResumesBitForBit(t *testing.T) {
 		{"galaxy", Config{Chains: 5, Replicates: 17, Iterations: 60, Scans: 3, TuneSchedule: true, Knots: 2, TunePath: true, LearningRate: 0.2, Seed: 7}},
 		{"funcs/random-walk", spline},
 		{"funcs/slice", Config{Chains: 6, Replicates: 17, Iterations: 300, Scans: 3, TuneSchedule: true, Seed: 9}},
+		// The automatic tuner: rounds of at least 32 iterations (4 scans
+		// of 8); checkpoints in the middle of a round and at scan 150,
+		// after the tuning has stopped (TestAutoCheckpointPoints).
+		{"gaussian/auto", Config{Chains: 10, Replicates: 17, Iterations: 2400, Scans: 300, TuneSchedule: true,
+			Knots: 3, TunePath: true, Tuning: AutoTuning, Seed: 41}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -241,6 +246,9 @@ func TestCheckpointResumesBitForBit(t *testing.T) {
 			per := cfg.Iterations / cfg.Scans
 			t.Run("scan-end", func(t *testing.T) { checkResume(t, cfg, cfg.Scans/2, 0) })
 			t.Run("within-scan", func(t *testing.T) { checkResume(t, cfg, cfg.Scans/2, per/3) })
+			if cfg.Tuning == AutoTuning {
+				t.Run("within-round", func(t *testing.T) { checkResume(t, cfg, 6, per/2) })
+			}
 		})
 	}
 }
@@ -447,9 +455,9 @@ func TestCheckpointCoversEveryField(t *testing.T) {
 			[]string{"numChains", "exact", "alpha", "u", "coin", "parity"}},
 		{energyMoments{}, []string{"shift0", "shift1", "sum0", "sum1", "sq00", "sq01", "sq11", "record"},
 			[]string{"tmp0", "tmp1", "tmp2"}},
-		{tuner{}, []string{"sched", "path"},
-			[]string{"work", "grad", "matrix", "mean", "cov"}},
-		{reported{}, []string{"rejection", "tripsScan", "schedule", "knots"}, nil},
+		{tuner{}, []string{"sched", "path", "auto"},
+			[]string{"work", "grad", "matrix", "mean", "cov", "scan"}},
+		{reported{}, []string{"rejection", "tripsScan", "schedule", "knots", "rounds", "used", "frozen"}, nil},
 		{ScanStats{}, []string{"Scan", "RoundTrips", "Barrier", "NonAsymptoticBarrier", "SKL", "MeanRejection", "TargetMean", "TargetVar"}, nil},
 	} {
 		typ := reflect.TypeOf(c.v)

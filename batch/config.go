@@ -51,6 +51,49 @@ const (
 	FullGradient
 )
 
+// Tuning selects how the schedule and the path are tuned.
+type Tuning int
+
+const (
+	// PaperTuning is alg:PT_tuning as the paper runs it: after every one
+	// of Scans equal scans, the schedule update (TuneSchedule) and one
+	// Adagrad step of the knots with LearningRate (TunePath).
+	PaperTuning Tuning = iota
+	// AutoTuning is the automatic tuner (tune.Auto), per replicate: rounds
+	// of whole scans that start short and double when the SKL stops
+	// falling by more than its noise, Rprop steps of the knots in log
+	// space (no learning rate), the schedule updated at every round's end,
+	// and a stop after which the path and the schedule stay fixed. The
+	// tuning uses at most the scans before the kept ones (Scans −
+	// KeepScansInEffect()), so the kept scans always come from the fixed
+	// sampler. LearningRate is not used and Gradient must be
+	// BlockGradient. Scans sets the granularity of the rounds: AutoScans
+	// chooses it.
+	AutoTuning
+)
+
+// String returns "paper", "auto", or "Tuning(n)" for another value.
+func (t Tuning) String() string {
+	switch t {
+	case PaperTuning:
+		return "paper"
+	case AutoTuning:
+		return "auto"
+	}
+	return fmt.Sprintf("Tuning(%d)", int(t))
+}
+
+// ParseTuning maps "paper" or "auto" to a Tuning.
+func ParseTuning(s string) (Tuning, error) {
+	switch s {
+	case "paper":
+		return PaperTuning, nil
+	case "auto":
+		return AutoTuning, nil
+	}
+	return 0, fmt.Errorf("unknown tuning %q (want auto or paper)", s)
+}
+
 // Config is everything a run needs.
 type Config struct {
 	Model      models.Model
@@ -74,6 +117,9 @@ type Config struct {
 	TunePath     bool
 	LearningRate float64
 	Gradient     GradientForm
+	// Tuning selects the paper's tuning (the zero value) or the automatic
+	// tuner.
+	Tuning Tuning
 	// KeepScans is the number of final scans whose target-chain states
 	// count as samples (the per-observable target moments of the result,
 	// and what a SampleRecorder keeps by default); 0 means the last half,
@@ -141,7 +187,15 @@ func (c *Config) Validate() error {
 		return bad("Knots", c.Knots, "must be 0 or 1 (the linear path) or more")
 	case c.TunePath && c.Knots < 2:
 		return bad("Knots", c.Knots, "path tuning needs at least 2 knots")
-	case c.TunePath && (!(c.LearningRate > 0) || math.IsInf(c.LearningRate, 0)):
+	case c.Tuning != PaperTuning && c.Tuning != AutoTuning:
+		return bad("Tuning", c.Tuning, "unknown tuning")
+	case c.Tuning == AutoTuning && !c.TunePath && !c.TuneSchedule:
+		return bad("Tuning", c.Tuning, "automatic tuning needs something to tune: the schedule (TuneSchedule) or the path (TunePath)")
+	case c.Tuning == AutoTuning && c.TunePath && c.Gradient != BlockGradient:
+		return bad("Gradient", c.Gradient, "automatic tuning uses the block-form gradient")
+	case c.Tuning == AutoTuning && c.KeepScansInEffect() >= c.Scans:
+		return bad("KeepScans", c.KeepScans, fmt.Sprintf("automatic tuning runs in the scans before the kept ones; keep fewer than all %d scans", c.Scans))
+	case c.Tuning == PaperTuning && c.TunePath && (!(c.LearningRate > 0) || math.IsInf(c.LearningRate, 0)):
 		return bad("LearningRate", c.LearningRate, "learning rate must be positive and finite")
 	case c.TunePath && c.Gradient != BlockGradient && c.Gradient != FullGradient:
 		return bad("Gradient", c.Gradient, "unknown gradient form")

@@ -26,12 +26,15 @@ import (
 // close.
 //
 // The estimates use the samples of one scan: the last scan completed when
-// they are read (Scan). The engine retunes the schedule and the path after
-// every scan, so only one scan's samples all come from one path and one
-// schedule — those that View.Schedule and View.Coefficients report during
-// that scan; its estimates therefore use the final path and schedule only
-// in the sense of the last ones sampled (Result.Schedules are the ones
-// tuned after it, never sampled). Every mean is computed in log space, a
+// they are read (Scan). With PaperTuning the engine retunes the schedule and
+// the path after every scan, so only one scan's samples all come from one
+// path and one schedule — those that View.Schedule and View.Coefficients
+// report during that scan; its estimates therefore use the final path and
+// schedule only in the sense of the last ones sampled (Result.Schedules are
+// the ones tuned after it, never sampled). With AutoTuning a replicate's
+// path and schedule are fixed once its tuner stops (View.Frozen), and the
+// estimates pool every scan since then (from FromScan on): all of them ran
+// on the final path and schedule, Result.Schedules included. Every mean is computed in log space, a
 // log-sum-exp streamed with a running maximum, so that weights such as
 // exp(10⁵) never overflow.
 //
@@ -138,34 +141,42 @@ type logZObserver struct {
 	fMax, fSum []float64
 	rMax, rSum []float64
 	d0, d1     []float64      // Δ_n of the current scan
-	count      int            // iterations accumulated in the current scan
+	count      [lanes]int     // iterations accumulated, per lane, since the last reset
 	fwd, rev   [lanes]float64 // the estimates of the scan that ended last
 }
 
 func (o *logZObserver) reset() {
-	for i := range o.fMax {
-		o.fMax[i], o.rMax[i] = math.Inf(-1), math.Inf(-1)
+	for j := range o.count {
+		o.resetLane(j)
 	}
-	clear(o.fSum)
-	clear(o.rSum)
-	o.count = 0
+}
+
+// resetLane clears lane j's sums.
+func (o *logZObserver) resetLane(j int) {
+	for i := j; i < len(o.fMax); i += lanes {
+		o.fMax[i], o.rMax[i] = math.Inf(-1), math.Inf(-1)
+		o.fSum[i], o.rSum[i] = 0, 0
+	}
+	o.count[j] = 0
 }
 
 // Iterate adds the log weights of every pair of the block's replicates.
-// The coefficients are fixed during a scan, so their differences Δ_n are
-// taken at the scan's first accumulated iteration.
+// The coefficients are fixed during a scan (and after a replicate's tuning
+// has stopped), so their differences Δ_n are taken at the first iteration
+// accumulated since the lane's sums were cleared.
 func (o *logZObserver) Iterate(v *View) {
 	if v.Scan < o.from {
 		return
 	}
 	c, r := o.info.Chains, o.info.Replicates
-	if o.count == 0 {
+	for j := 0; j < r; j++ {
+		if o.count[j] > 0 {
+			continue
+		}
 		for n := 0; n+1 < c; n++ {
-			for j := 0; j < r; j++ {
-				a0, a1 := v.Coefficients(n, j)
-				b0, b1 := v.Coefficients(n+1, j)
-				o.d0[n*lanes+j], o.d1[n*lanes+j] = b0-a0, b1-a1
-			}
+			a0, a1 := v.Coefficients(n, j)
+			b0, b1 := v.Coefficients(n+1, j)
+			o.d0[n*lanes+j], o.d1[n*lanes+j] = b0-a0, b1-a1
 		}
 	}
 	for n := 0; n+1 < c; n++ {
@@ -178,7 +189,9 @@ func (o *logZObserver) Iterate(v *View) {
 			addLogWeight(&o.rMax[i], &o.rSum[i], -dot(d0, d1, u0, u1))
 		}
 	}
-	o.count++
+	for j := 0; j < r; j++ {
+		o.count[j]++
+	}
 }
 
 // dot returns d0·w0 + d1·w1, a term whose coefficient is zero counting as
@@ -211,17 +224,16 @@ func addLogWeight(m, s *float64, a float64) {
 	}
 }
 
-// EndScan turns a scan's sums into the forward and reverse estimates and
-// clears them.
+// EndScan turns the sums into the forward and reverse estimates and clears
+// them, except for the lanes whose path and schedule are frozen
+// (View.Frozen), whose sums go on over the next scans.
 func (o *logZObserver) EndScan(v *View) {
-	if v.Scan < o.from || o.count == 0 {
-		for j := range o.fwd {
-			o.fwd[j], o.rev[j] = math.NaN(), math.NaN()
-		}
-		return
-	}
-	logM := math.Log(float64(o.count))
 	for j := 0; j < lanes; j++ {
+		if v.Scan < o.from || o.count[j] == 0 {
+			o.fwd[j], o.rev[j] = math.NaN(), math.NaN()
+			continue
+		}
+		logM := math.Log(float64(o.count[j]))
 		f, r := 0.0, 0.0
 		for n := 0; n+1 < o.info.Chains; n++ {
 			i := n*lanes + j
@@ -229,8 +241,10 @@ func (o *logZObserver) EndScan(v *View) {
 			r -= o.rMax[i] + math.Log(o.rSum[i]) - logM
 		}
 		o.fwd[j], o.rev[j] = f, r
+		if !v.Frozen(j) {
+			o.resetLane(j)
+		}
 	}
-	o.reset()
 }
 
 // nanSlice returns s resized to n elements, all NaN.

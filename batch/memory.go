@@ -76,7 +76,7 @@ func EstimateMemory(cfg Config) (int64, error) {
 	b.float64s(lanes)
 	// energyMoments.
 	rows := 4 // shift0, shift1, sum0, sum1
-	if cfg.TunePath && cfg.Gradient != FullGradient {
+	if (cfg.TunePath && cfg.Gradient != FullGradient) || cfg.Tuning == AutoTuning {
 		rows += 6 // sq00, sq01, sq11, tmp0, tmp1, tmp2
 	}
 	b.add(rows, c, lanes, 8)
@@ -94,6 +94,13 @@ func EstimateMemory(cfg Config) (int64, error) {
 	b.add(lanes, int(unsafe.Sizeof(tune.Spline{})))
 	b.add(lanes, knots+1, 16)
 	b.add(lanes, 2, knots-1, 8)
+	if cfg.Tuning == AutoTuning {
+		// Each lane's tune.Auto: Rprop state, round moments and scratch.
+		b.add(lanes, int(unsafe.Sizeof(tune.Auto{})))
+		b.add(lanes, 5, knots-1, 8)
+		b.add(lanes, 18, c, 8)
+		b.add(7, c, 8) // the scan's moments handed to it
+	}
 	if cfg.TunePath {
 		b.add(2, knots-1, 8)  // grad
 		b.add(5, c, 8)        // mean, cov

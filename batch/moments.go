@@ -29,8 +29,8 @@ func newEnergyMoments(cfg *Config, recordRows int) energyMoments {
 		sum0:   make([]float64, n),
 		sum1:   make([]float64, n),
 	}
-	if cfg.TunePath {
-		if cfg.Gradient == FullGradient {
+	if cfg.TunePath || cfg.Tuning == AutoTuning {
+		if cfg.Gradient == FullGradient && cfg.Tuning == PaperTuning {
 			e.record = make([]float64, recordRows*2*n)
 		} else {
 			e.sq00 = make([]float64, n)

@@ -95,6 +95,14 @@ func (v *View) Coefficients(n, j int) (eta0, eta1 float64) {
 // the caller must not modify it.
 func (v *View) Schedule(j int) []float64 { return v.b.tuner.sched[j] }
 
+// Frozen reports whether lane j's path and schedule are fixed for the
+// rest of the run: with AutoTuning, once its tuner has stopped (the scan
+// under way, and every later one, runs on the final path and schedule);
+// never with PaperTuning, which retunes after every scan. A statistic may
+// pool the samples of consecutive scans that end with Frozen(j) true, as
+// LogZ and BarrierProfile do.
+func (v *View) Frozen(j int) bool { return v.b.tuner.frozen(j) }
+
 // ObserveTarget writes the first len(dst) observables of the state now at
 // the target chain of lane j to dst (at most one per model observable).
 func (v *View) ObserveTarget(dst []float64, j int) {

@@ -31,6 +31,14 @@ type Result struct {
 	Observables []string
 	KeptScans   int
 
+	// With AutoTuning: per replicate, the rounds of tuning and the
+	// iterations they used (the path and schedule are fixed after them),
+	// and whether the tuning had stopped by the last completed scan. Zero
+	// with PaperTuning.
+	TuningRounds     []int
+	TuningIterations []int
+	TuningFrozen     []bool
+
 	// TuningFraction is the share of the workers' time spent at the ends
 	// of scans (statistics, path gradient step and schedule update) rather
 	// than in iterations.
@@ -86,19 +94,22 @@ func (e *Engine) Result() *Result {
 	cfg := &e.cfg
 	R := cfg.Replicates
 	res := &Result{
-		Config:         *cfg,
-		Scans:          e.scans,
-		Iterations:     e.scans * e.perScan,
-		Interrupted:    e.scans < cfg.Scans,
-		Elapsed:        e.elapsed,
-		RoundTrips:     make([]int, R),
-		RoundTripRates: make([]float64, R),
-		Rejections:     make([][]float64, R),
-		Schedules:      make([][]float64, R),
-		Knots:          make([][][2]float64, R),
-		History:        make([][]ScanStats, R),
-		Observables:    cfg.Model.Observables(),
-		KeptScans:      max(0, e.scans-(cfg.Scans-cfg.KeepScansInEffect())),
+		Config:           *cfg,
+		Scans:            e.scans,
+		Iterations:       e.scans * e.perScan,
+		Interrupted:      e.scans < cfg.Scans,
+		Elapsed:          e.elapsed,
+		RoundTrips:       make([]int, R),
+		RoundTripRates:   make([]float64, R),
+		Rejections:       make([][]float64, R),
+		Schedules:        make([][]float64, R),
+		Knots:            make([][][2]float64, R),
+		History:          make([][]ScanStats, R),
+		TuningRounds:     make([]int, R),
+		TuningIterations: make([]int, R),
+		TuningFrozen:     make([]bool, R),
+		Observables:      cfg.Model.Observables(),
+		KeptScans:        max(0, e.scans-(cfg.Scans-cfg.KeepScansInEffect())),
 	}
 	for b := 0; b < R; b++ {
 		blk, j := e.blocks[b/lanes], b%lanes
@@ -107,6 +118,7 @@ func (e *Engine) Result() *Result {
 			rep = blk.prev[j]
 		}
 		res.Schedules[b] = rep.schedule
+		res.TuningRounds[b], res.TuningIterations[b], res.TuningFrozen[b] = rep.rounds, rep.used, rep.frozen
 		res.Knots[b] = rep.knots
 		res.History[b] = append([]ScanStats(nil), blk.hist[j][:e.scans]...)
 		if e.scans == 0 {
@@ -128,4 +140,28 @@ func (e *Engine) Result() *Result {
 		res.TuningFraction = tuneTime.Seconds() / total.Seconds()
 	}
 	return res
+}
+
+// TailRoundTripRates returns, per replicate, the round trips per iteration
+// over the last tenth of the completed scans (at least one scan): with
+// Scans a multiple of 10, the last 10% of the iterations. With AutoTuning
+// these scans run on the frozen path and schedule whenever the kept scans
+// are at least a tenth of the scans (by default they are half), since the
+// tuning ends before the kept scans; with PaperTuning they are where the
+// tuning has settled most. Nil when no scan has completed.
+func (r *Result) TailRoundTripRates() []float64 {
+	if r.Scans == 0 {
+		return nil
+	}
+	perScan := r.Iterations / r.Scans
+	k := max(r.Scans/10, 1)
+	out := make([]float64, len(r.History))
+	for b, hist := range r.History {
+		before := 0
+		if n := len(hist); n > k {
+			before = hist[n-k-1].RoundTrips
+		}
+		out[b] = float64(hist[len(hist)-1].RoundTrips-before) / float64(k*perScan)
+	}
+	return out
 }

@@ -17,6 +17,11 @@ type tuner struct {
 	matrix []float64 // one replicate's recorded energies, M × 2C
 	mean   []float64 // one replicate's E_n[W_i] at 2n+i
 	cov    []float64 // … and Cov_n(W) at 3n, 3n+1, 3n+2
+
+	// With AutoTuning: each lane's automatic tuner and the scan's
+	// statistics handed to it (one lane at a time).
+	auto [lanes]*tune.Auto
+	scan tune.AutoScan
 }
 
 func newTuner(cfg *Config, recordRows int) tuner {
@@ -25,6 +30,10 @@ func newTuner(cfg *Config, recordRows int) tuner {
 	for j := 0; j < lanes; j++ {
 		t.sched[j] = tune.UniformSchedule(c)
 		t.path[j] = tune.NewSpline(cfg.Knots)
+	}
+	if cfg.Tuning == AutoTuning {
+		t.auto, t.scan = newAutoTuners(cfg, recordRows)
+		return t
 	}
 	if cfg.TunePath {
 		if cfg.Gradient == FullGradient {

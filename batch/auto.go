@@ -1,0 +1,97 @@
+package batch
+
+import (
+	"math"
+
+	"github.com/ptbatch/ptbatch/tune"
+)
+
+// autoScansTarget is the number of scans AutoScans aims at: rounds of the
+// automatic tuner are whole scans, so this sets their granularity, and the
+// history keeps one ScanStats per scan.
+const autoScansTarget = 1000
+
+// autoFirstRound is the least length in iterations of the automatic
+// tuner's first rounds: the gradient and the SKL's standard error need a
+// few dozen draws per chain.
+const autoFirstRound = 32
+
+// AutoScans returns the number of equal scans for a run of the given
+// iterations with AutoTuning: the divisor of iterations nearest to 1000 in
+// ratio (the larger one on a tie), so scans are about a thousandth of the
+// run — 45 iterations for the paper's 45,000. It returns 0 for iterations
+// below 1.
+func AutoScans(iterations int) int {
+	if iterations < 1 {
+		return 0
+	}
+	best, bestDist := 1, math.Inf(1)
+	consider := func(s int) {
+		d := math.Abs(math.Log(float64(s) / autoScansTarget))
+		if d < bestDist || (d == bestDist && s > best) {
+			best, bestDist = s, d
+		}
+	}
+	for i := 1; i*i <= iterations; i++ {
+		if iterations%i == 0 {
+			consider(i)
+			consider(iterations / i)
+		}
+	}
+	return best
+}
+
+// autoBudget returns the iterations the automatic tuner may use: those of
+// the scans before the kept ones.
+func autoBudget(cfg *Config, perScan int) int {
+	return (cfg.Scans - cfg.KeepScansInEffect()) * perScan
+}
+
+// newAutoTuners returns every lane's automatic tuner for scans of perScan
+// iterations, and the scan statistics' buffers.
+func newAutoTuners(cfg *Config, perScan int) (auto [lanes]*tune.Auto, scan tune.AutoScan) {
+	c := cfg.Chains
+	opts := tune.AutoOptions{
+		Budget:     max(autoBudget(cfg, perScan), 1),
+		FirstRound: max(perScan, autoFirstRound),
+		Path:       cfg.TunePath,
+		Schedule:   cfg.TuneSchedule,
+	}
+	for j := range auto {
+		auto[j] = tune.NewAuto(c, cfg.Knots, opts)
+	}
+	scan = tune.AutoScan{
+		Mean:   make([]float64, 2*c),
+		M2:     make([]float64, 3*c),
+		RejSum: make([]float64, c-1),
+	}
+	return auto, scan
+}
+
+// autoEndScan hands lane j's scan of iters iterations to its automatic
+// tuner: each chain's mean energies and centred sums of products from the
+// shifted sums, and each pair's rejection sum.
+func (t *tuner) autoEndScan(e *energyMoments, x *exchange, j, iters int) {
+	m := float64(iters)
+	s := &t.scan
+	s.Iters = iters
+	for n := range t.sched[j] {
+		i := n*lanes + j
+		s0, s1 := e.sum0[i], e.sum1[i]
+		s.Mean[2*n] = e.shift0[i] + s0/m
+		s.Mean[2*n+1] = e.shift1[i] + s1/m
+		s.M2[3*n] = e.sq00[i] - s0*s0/m
+		s.M2[3*n+1] = e.sq01[i] - s0*s1/m
+		s.M2[3*n+2] = e.sq11[i] - s1*s1/m
+	}
+	for n := range s.RejSum {
+		s.RejSum[n] = x.rej[n*lanes+j]
+	}
+	t.auto[j].EndScan(t.sched[j], t.path[j], *s)
+}
+
+// frozen reports whether lane j's path and schedule no longer change:
+// always false with PaperTuning.
+func (t *tuner) frozen(j int) bool {
+	return t.auto[j] != nil && t.auto[j].Frozen()
+}

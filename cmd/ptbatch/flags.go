@@ -39,6 +39,11 @@ type runFlags struct {
 	// --checkpoint, --checkpoint-every, --resume (checkpoint.go)
 	ck checkpointFlags
 
+	// --tuning, and --chains auto with what its pilots chose (auto.go)
+	tuning       string
+	chainsAuto   bool
+	chainsChoice *batch.ChainsChoice
+
 	// --record index (indexout.go)
 	record        string
 	indexWindow   int
@@ -66,14 +71,15 @@ const maxChains = math.MaxInt32
 func newRunFlagSet(f *runFlags) *cmdFlags {
 	c := newCmdFlags("run")
 	c.String(&f.model, "model", "gaussian", "target model: gaussian, betabinomial, galaxy (6-component mixture on the galaxy velocities) or mixture (2 components, 1000 simulated points)")
-	c.Int(&f.chains, "chains", 50, "number of chains N+1 (schedule points t_0=0 … t_N=1), from 2 to 2147483647")
+	addChainsFlag(c, &f.chains, &f.chainsAuto)
 	c.String(&f.algorithm, "algorithm", "nrpt", "communication: nrpt (deterministic even/odd swaps) or reversible (fair coin per iteration)")
-	c.String(&f.path, "path", "linear", "annealing path: linear, or spline (K-knot spline tuned by the SKL surrogate)")
+	c.String(&f.tuning, "tuning", "auto", "how the schedule and path are tuned: auto (rounds that grow as the SKL settles, Rprop steps of the knots, then path and schedule fixed for the rest of the run; no --lr or --scans) or paper (the paper's Algorithm 2: after each of --scans equal scans, the schedule update and one Adagrad step of --lr) (default auto for nrpt, paper for reversible; --scans, --lr and --gradient full are the paper's settings and select paper unless --tuning is given)")
+	c.String(&f.path, "path", "", "annealing path: spline (K-knot spline tuned by the SKL surrogate) or linear (default spline with --tuning auto, linear with --tuning paper)")
 	c.Int(&f.knots, "knots", 4, "--path spline: number K of spline segments, at most --chains − 1 (K=1 is the linear path)")
-	c.Float64(&f.lr, "lr", 0.2, "--path spline with K ≥ 2: Adagrad learning rate of the spline knots")
-	c.String(&f.gradient, "gradient", "block", "--path spline with K ≥ 2: SKL gradient covariance, block (within-chain, lower variance) or full (the paper's matrix form)")
+	c.Float64(&f.lr, "lr", 0.2, "--tuning paper, --path spline with K ≥ 2: Adagrad learning rate of the spline knots")
+	c.String(&f.gradient, "gradient", "block", "--path spline with K ≥ 2: SKL gradient covariance, block (within-chain, lower variance) or full (the paper's matrix form; --tuning paper only)")
 	c.Int(&f.iterations, "iterations", 45000, "total iterations (one local exploration + one communication step of every chain)")
-	c.Int(&f.scans, "scans", 150, "number of equal scans; the schedule (and path) are tuned after each; must divide --iterations")
+	c.Int(&f.scans, "scans", 150, "--tuning paper: number of equal scans; the schedule (and path) are tuned after each; must divide --iterations (--tuning auto uses scans of about a thousandth of --iterations)")
 	c.Int(&f.replicates, "replicates", 10, "number of independent replicate runs")
 	c.Uint64(&f.seed, "seed", 1, "random seed; replicate b uses the stream of (seed, b)")
 	c.Int(&f.workers, "workers", 0, "worker goroutines sharding the replicates, at most one per block of 8 replicates (default 0: all CPUs)")
@@ -141,6 +147,19 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	if _, err := batch.ParseAlgorithm(f.algorithm); err != nil {
 		return nil, c.bad("algorithm", "want nrpt or reversible")
 	}
+	if _, err := batch.ParseTuning(f.tuning); err != nil {
+		return nil, c.bad("tuning", "want auto or paper")
+	}
+	if !c.set("tuning") && (f.algorithm == "reversible" || c.set("scans") || c.set("lr") || f.gradient == "full") {
+		// The paper's settings select the paper's tuning.
+		f.tuning = "paper"
+	}
+	if !c.set("path") {
+		f.path = "linear"
+		if f.tuning == "auto" {
+			f.path = "spline"
+		}
+	}
 	if f.path != "linear" && f.path != "spline" {
 		return nil, c.bad("path", "want linear or spline")
 	}
@@ -174,6 +193,9 @@ func (f *runFlags) checkApplies() error {
 				takes = "takes " + flagList(names)
 			}
 			return c.bad(name, "applies only to --model %s; --model %s %s", m, f.model, takes)
+		}
+		if (name == "lr" || name == "scans") && f.tuning == "auto" {
+			return c.bad(name, "applies only to --tuning paper; the automatic tuner (--tuning auto) takes no learning rate and chooses its scans and rounds itself")
 		}
 		switch name {
 		case "draws", "trials", "success-prob":
@@ -229,7 +251,20 @@ func flagList(names []string) string {
 func (f *runFlags) config() (batch.Config, error) {
 	c := f.flags
 	var cfg batch.Config
+	auto := f.tuning == "auto"
+	if auto {
+		// The automatic tuner's scans (--scans does not apply).
+		f.scans = max(batch.AutoScans(f.iterations), 1)
+	}
+	if f.chainsAuto {
+		if err := f.checkChainsAuto(); err != nil {
+			return cfg, err
+		}
+		f.chains = pilotChains // the first pilot's; runOne chooses the run's (auto.go)
+	}
 	switch {
+	case auto && f.iterations < 2:
+		return cfg, c.bad("iterations", "need at least 2 iterations (the automatic tuner tunes in the first half)")
 	case f.chains < 2:
 		return cfg, c.bad("chains", "need at least 2 chains")
 	case f.chains > maxChains:
@@ -259,15 +294,20 @@ func (f *runFlags) config() (batch.Config, error) {
 		switch {
 		case f.knots < 1:
 			return cfg, c.bad("knots", "need at least 1")
-		case f.knots > f.chains-1:
+		case f.knots > f.chains-1 && !f.chainsAuto:
 			return cfg, knotsLimit(c, f.knots, f.chains, c.show("chains"))
 		}
 		if f.tunesPath() {
-			if err := checkLR(c, "lr", f.lr, f.scans, &f.warnings); err != nil {
-				return cfg, err
+			if !auto {
+				if err := checkLR(c, "lr", f.lr, f.scans, &f.warnings); err != nil {
+					return cfg, err
+				}
 			}
 			if f.gradient != "block" && f.gradient != "full" {
 				return cfg, c.bad("gradient", "want block or full")
+			}
+			if auto && f.gradient == "full" {
+				return cfg, c.bad("gradient", "applies only to --tuning paper; the automatic tuner uses the block form")
 			}
 		}
 	}
@@ -290,6 +330,9 @@ func (f *runFlags) config() (batch.Config, error) {
 		Workers:      f.workers,
 		Pin:          f.pin,
 		KeepScans:    f.keepScans,
+	}
+	if auto {
+		cfg.Tuning = batch.AutoTuning
 	}
 	if f.tunesPath() {
 		cfg.Knots, cfg.TunePath = f.knots, true

@@ -45,19 +45,23 @@ func runJSONWithoutTimings(t *testing.T, args ...string) []byte {
 // goldenRuns are small runs that between them touch every kernel: the
 // Gaussian with d = 3 (odd, so Box–Muller's last row is a half pair),
 // tuned schedule and path, both algorithms, the Beta-binomial's rejection
-// sampler and the galaxy mixture's moves.
+// sampler and the galaxy mixture's moves; the NRPT runs with the paper's
+// tuning (--tuning paper, their output since before the automatic tuner
+// became the default), and one with the automatic tuner.
 var goldenRuns = []struct {
 	name string
 	args []string
 }{
 	{"gaussian_nrpt_spline", []string{"--model", "gaussian", "--dim", "3", "--sigma0", "0.3", "--sigma1", "0.3",
-		"--chains", "12", "--iterations", "400", "--scans", "4", "--replicates", "10", "--path", "spline", "--knots", "3", "--seed", "7"}},
+		"--chains", "12", "--iterations", "400", "--scans", "4", "--replicates", "10", "--path", "spline", "--knots", "3", "--seed", "7", "--tuning", "paper"}},
 	{"gaussian_reversible", []string{"--model", "gaussian", "--dim", "1", "--sigma0", "0.1", "--sigma1", "0.1",
 		"--chains", "9", "--iterations", "300", "--scans", "3", "--replicates", "9", "--algorithm", "reversible", "--seed", "3"}},
 	{"betabinomial_spline", []string{"--model", "betabinomial", "--chains", "10", "--iterations", "300", "--scans", "3",
-		"--replicates", "9", "--path", "spline", "--knots", "2", "--seed", "5"}},
+		"--replicates", "9", "--path", "spline", "--knots", "2", "--seed", "5", "--tuning", "paper"}},
 	{"galaxy_spline", []string{"--model", "galaxy", "--chains", "6", "--iterations", "40", "--scans", "2",
-		"--replicates", "9", "--path", "spline", "--knots", "2", "--lr", "0.3", "--seed", "2"}},
+		"--replicates", "9", "--path", "spline", "--knots", "2", "--lr", "0.3", "--seed", "2", "--tuning", "paper"}},
+	{"gaussian_auto", []string{"--model", "gaussian", "--dim", "2", "--sigma0", "0.3", "--sigma1", "0.2",
+		"--chains", "10", "--iterations", "3000", "--replicates", "9", "--knots", "3", "--seed", "11"}},
 }
 
 // TestRunJSONIsGolden checks that the same seed gives the same JSON,

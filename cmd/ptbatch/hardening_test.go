@@ -43,7 +43,7 @@ func TestBadInputTable(t *testing.T) {
 		cases []tc
 	}{
 		{"sizes beyond the memory or 64-bit sizes", []tc{
-			{[]string{"run", "--dim", "4611686018427387904", "--chains", "2", "--replicates", "1"}, []string{"--dim 4611686018427387904", "64-bit"}},
+			{[]string{"run", "--dim", "4611686018427387904", "--chains", "2", "--replicates", "1", "--path", "linear"}, []string{"--dim 4611686018427387904", "64-bit"}},
 			{[]string{"sweep", "--dims", "2305843009213693952", "--chains", "2"}, []string{"--dims 2305843009213693952"}},
 			{[]string{"bench", "--dim", "2305843009213693952"}, []string{"--dim 2305843009213693952"}},
 			{[]string{"run", "--replicates", "1000000000"}, []string{"--replicates 1000000000", "memory", "limit"}},
@@ -74,7 +74,7 @@ func TestBadInputTable(t *testing.T) {
 			{[]string{"run", "--model", "galaxy", "--dim", "4"}, []string{"--dim 4", "--model gaussian"}},
 			{[]string{"run", "--model", "galaxy", "--sigma0", "0.1"}, []string{"--sigma0 0.1", "--model gaussian"}},
 			{[]string{"run", "--model", "mixture", "--trials", "10"}, []string{"--trials 10", "--model betabinomial"}},
-			{[]string{"run", "--knots", "5"}, []string{"--knots 5", "--path spline"}},
+			{[]string{"run", "--tuning", "paper", "--knots", "5"}, []string{"--knots 5", "--path spline"}},
 			{[]string{"run", "--lr", "0.1"}, []string{"--lr 0.1", "--path spline"}},
 			{[]string{"run", "--gradient", "full"}, []string{`--gradient "full"`, "--path spline"}},
 			{[]string{"run", "--path", "spline", "--knots", "1", "--lr", "0.3"}, []string{"--lr 0.3", "--knots 1"}},

@@ -179,7 +179,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 var configFlags = map[string]string{
 	"Model": "model", "Chains": "chains", "Replicates": "replicates", "Iterations": "iterations",
 	"Scans": "scans", "Knots": "knots", "LearningRate": "lr", "Gradient": "gradient",
-	"Workers": "workers", "Algorithm": "algorithm", "KeepScans": "keep-scans", "Seed": "seed",
+	"Workers": "workers", "Algorithm": "algorithm", "KeepScans": "keep-scans", "Seed": "seed", "Tuning": "tuning",
 }
 
 // configUsage turns a configuration error into a usage error that names

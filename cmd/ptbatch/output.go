@@ -60,6 +60,7 @@ func effectiveConfig(f *runFlags, res *batch.Result) map[string]any {
 		"workers":       effectiveWorkers(c.Workers, c.Replicates),
 		"pin":           c.Pin,
 		"keep_scans":    c.KeepScansInEffect(),
+		"tuning":        c.Tuning.String(),
 	}
 	if f.out != "" {
 		cfg["out"] = f.out
@@ -74,7 +75,9 @@ func effectiveConfig(f *runFlags, res *batch.Result) map[string]any {
 		cfg["index_window"], cfg["index_thin"], cfg["index_replicas"] = f.indexWindow, spec.thin, spec.replicas
 	}
 	if c.TunePath {
-		cfg["lr"] = c.LearningRate
+		if c.Tuning == batch.PaperTuning {
+			cfg["lr"] = c.LearningRate
+		}
 		cfg["gradient"] = f.gradient
 	}
 	for k, v := range modelSettings(f, res.Config.Model) {
@@ -123,6 +126,13 @@ func writeJSON(w io.Writer, f *runFlags, res *batch.Result, moments momentsSourc
 		"target_means":           numRows(moments.Means()),
 		"target_vars":            numRows(moments.Vars()),
 	}
+	out["tail_round_trip_rate"], out["tail_round_trip_rate_se"] = jsonMeanSE(res.TailRoundTripRates())
+	if res.Config.Tuning == batch.AutoTuning {
+		out["tuning_rounds"], out["tuning_iterations"] = res.TuningRounds, res.TuningIterations
+	}
+	if f.chainsChoice != nil {
+		out["chains_auto"] = chainsAutoJSON(f.chainsChoice)
+	}
 	stats.addJSON(out, res)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -138,6 +148,21 @@ func writeTable(w io.Writer, f *runFlags, res *batch.Result, stats *runStats) {
 	sum := res.Summary()
 	mean, sd := meanSD(res.RoundTripRates)
 	fmt.Fprintf(tw, "round-trip rate (last scan)\t%.5f ± %.5f (mean ± sd over replicates)\n", mean, sd)
+	if tail := res.TailRoundTripRates(); len(tail) > 0 {
+		tm, tsd := meanSD(tail)
+		fmt.Fprintf(tw, "round-trip rate (last 10%% of iterations)\t%.5f ± %.5f (mean ± se over replicates)\n", tm, tsd/math.Sqrt(float64(len(tail))))
+	}
+	if c.Tuning == batch.AutoTuning && len(res.TuningIterations) > 0 {
+		used, rounds, frozen := 0.0, 0.0, 0
+		for b := range res.TuningIterations {
+			used += float64(res.TuningIterations[b]) / float64(len(res.TuningIterations))
+			rounds += float64(res.TuningRounds[b]) / float64(len(res.TuningRounds))
+			if res.TuningFrozen[b] {
+				frozen++
+			}
+		}
+		fmt.Fprintf(tw, "automatic tuning\t%.0f iterations in %.1f rounds (mean); path and schedule fixed in %d of %d replicates\n", used, rounds, frozen, len(res.TuningFrozen))
+	}
 	fmt.Fprintf(tw, "predicted rate 1/(2+2Σr/(1-r))\t%.5f\n", sum.TauPredicted)
 	fmt.Fprintf(tw, "barrier Λ = Σ r_n\t%.4f\n", sum.Barrier)
 	fmt.Fprintf(tw, "non-asymptotic barrier\t%.4f\n", sum.NonAsymptoticBarrier)
@@ -152,6 +177,16 @@ func writeTable(w io.Writer, f *runFlags, res *batch.Result, stats *runStats) {
 	fmt.Fprintf(tw, "time at scan ends (tuning)\t%.2f%% of the workers' time\n", 100*res.TuningFraction)
 	stats.addTable(tw, res)
 	tw.Flush()
+}
+
+// jsonMeanSE returns the mean of xs and its standard error sd/√n, as JSON
+// numbers (nil for NaN, and for the standard error of fewer than two).
+func jsonMeanSE(xs []float64) (mean, se any) {
+	m, sd := meanSD(xs)
+	if len(xs) < 2 {
+		return num(m), nil
+	}
+	return num(m), num(sd / math.Sqrt(float64(len(xs))))
 }
 
 func meanSD(xs []float64) (mean, sd float64) {

@@ -19,6 +19,9 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if err := f.chooseChains(ctx, &cfg, stderr); err != nil { // --chains auto (auto.go)
+		return err
+	}
 	job, err := startRun(f, &cfg, stderr) // --shard, and the lock and manifest of --out (shard.go)
 	if err != nil {
 		return err

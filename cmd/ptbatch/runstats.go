@@ -44,7 +44,7 @@ const lambdaPoints = 100
 // newRunStats adds the statistics to cfg; close must be called when the
 // run is over.
 func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
-	logZ, restarts, ess := &batch.LogZ{FromScan: cfg.Scans}, new(batch.Restarts), new(batch.ESS)
+	logZ, restarts, ess := &batch.LogZ{FromScan: logZFromScan(cfg)}, new(batch.Restarts), new(batch.ESS)
 	s := &runStats{logZ: logZ, restarts: restarts, ess: ess, model: cfg.Model, first: cfg.FirstReplicate}
 	if !f.jsonOut && f.out == "" {
 		ess.Observables = 1 // the table shows the first observable's (--out's summary.json is the JSON)
@@ -161,7 +161,7 @@ func (s *runStats) addTable(tw io.Writer, res *batch.Result) {
 	if x, ok := exactLogZ(s.model); ok {
 		exact = fmt.Sprintf("; exact %.10g", x)
 	}
-	fmt.Fprintf(tw, "log Z = log(Z1/Z0), last scan\t%s (mean ± se over replicates; reverse − forward %.2g%s)\n", formatLogZ(mean, se), diff, exact)
+	fmt.Fprintf(tw, "log Z = log(Z1/Z0), %s\t%s (mean ± se over replicates; reverse − forward %.2g%s)\n", logZScans(res.Config), formatLogZ(mean, se), diff, exact)
 	total := 0
 	for _, c := range s.restarts.Counts() {
 		total += c

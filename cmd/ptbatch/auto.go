@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/ptbatch/ptbatch/batch"
+)
+
+// --chains auto: pilot runs estimate the barrier Λ of the automatically
+// tuned path and choose the number of chains N that maximises round trips
+// per unit of work, τ(N)/N (batch.ChooseChains, tune.BestChains).
+
+// pilotChains is the number of chains of the first pilot; a pilot whose
+// mean rejection exceeds one half is repeated with twice as many.
+const pilotChains = 32
+
+// pilotShare is the pilots' iterations as a share of --iterations (at
+// least pilotMinIterations, at most --iterations).
+const (
+	pilotShare         = 10
+	pilotMinIterations = 2000
+)
+
+// chainsValue is the value of --chains: a whole number, or auto.
+type chainsValue struct {
+	n    *int
+	auto *bool
+}
+
+func (v chainsValue) Set(s string) error {
+	if s == "auto" {
+		*v.auto = true
+		return nil
+	}
+	x, err := strconv.ParseInt(s, 0, strconv.IntSize)
+	if err != nil {
+		return fmt.Errorf("want a whole number or auto")
+	}
+	*v.n, *v.auto = int(x), false
+	return nil
+}
+
+func (v chainsValue) String() string {
+	if v.auto == nil || v.n == nil {
+		return ""
+	}
+	if *v.auto {
+		return "auto"
+	}
+	return strconv.Itoa(*v.n)
+}
+
+func (v chainsValue) Get() any { return v.String() }
+
+// addChainsFlag defines --chains.
+func addChainsFlag(c *cmdFlags, n *int, auto *bool) {
+	*n = 50
+	c.define("chains", chainsValue{n, auto}, "number `N` of chains N+1 (schedule points t_0=0 … t_N=1), from 2 to 2147483647, or auto: pilot runs of the automatic tuner estimate the tuned path's barrier Λ and choose the N that maximises round trips per unit of work, τ(N)/N with τ(N) = 1/(2 + 2Λ/(1 − Λ/(N−1))) (about 2Λ+1); the pilots use a tenth of --iterations (at least 2000), at most 8 replicates, and their cost is reported (default 50)")
+}
+
+// checkChainsAuto refuses --chains auto where it does not apply.
+func (f *runFlags) checkChainsAuto() error {
+	c := f.flags
+	switch {
+	case f.tuning != "auto":
+		return c.bad("chains", "applies only with --tuning auto: the pilots estimate the barrier of the automatically tuned path")
+	case f.algorithm != "nrpt":
+		return c.bad("chains", "applies only to --algorithm nrpt, whose round-trip rate 1/(2 + 2Λ/(1 − Λ/(N−1))) the choice maximises")
+	}
+	if sh, err := resolveShard(c, &f.shard); err == nil && sh != nil {
+		return c.bad("chains", "cannot be chosen by each shard of a merged run: run ptbatch run --chains auto once (without shards) and give the chains it prints to every shard")
+	}
+	return nil
+}
+
+// pilotIterations returns the pilots' iterations for a run of iterations.
+func pilotIterations(iterations int) int {
+	return min(iterations, max(iterations/pilotShare, pilotMinIterations))
+}
+
+// chooseChains runs the pilots of --chains auto and sets cfg.Chains, then
+// checks the run's configuration and memory again with them. It prints
+// the choice on stderr unless --quiet.
+func (f *runFlags) chooseChains(ctx context.Context, cfg *batch.Config, stderr io.Writer) error {
+	if !f.chainsAuto {
+		return nil
+	}
+	t0 := time.Now()
+	choice, err := batch.ChooseChains(ctx, *cfg, pilotChains, pilotIterations(f.iterations))
+	if err != nil {
+		if ctx.Err() != nil {
+			return interruptedf("interrupted during the pilots of --chains auto")
+		}
+		return err
+	}
+	f.chainsChoice = &choice
+	f.chains = choice.Chains
+	cfg.Chains = choice.Chains
+	if !f.quiet {
+		fmt.Fprintf(stderr, "ptbatch: --chains auto: %d chains for the pilots' barrier Λ ≈ %.3f (%d pilot(s), %d chain-iterations, %.1f s)\n",
+			choice.Chains, choice.Barrier, len(choice.Pilots), choice.ChainIterations(), time.Since(t0).Seconds())
+	}
+	if err := f.checkMemory(*cfg); err != nil {
+		return err
+	}
+	if err := cfg.Validate(); err != nil {
+		return configUsage(f.flags, err)
+	}
+	return nil
+}
+
+// chainsAutoJSON is the JSON object chains_auto: the choice and the
+// pilots' cost.
+func chainsAutoJSON(c *batch.ChainsChoice) map[string]any {
+	pilots := make([]map[string]any, len(c.Pilots))
+	seconds := 0.0
+	for i, p := range c.Pilots {
+		pilots[i] = map[string]any{"chains": p.Chains, "iterations": p.Iterations, "replicates": p.Replicates, "barrier": num(p.Barrier)}
+		seconds += p.Elapsed.Seconds()
+	}
+	return map[string]any{
+		"chains":                 c.Chains,
+		"barrier":                num(c.Barrier),
+		"pilots":                 pilots,
+		"pilot_chain_iterations": c.ChainIterations(),
+		"pilot_seconds":          seconds,
+	}
+}
+
+// logZFromScan returns the first scan log Z accumulates (batch.LogZ's
+// FromScan): the last scan with the paper's tuning, whose path and schedule
+// change after every scan; with the automatic tuner, whose path and
+// schedule are fixed in the kept scans, the last tenth of the scans
+// (the iterations of tail_round_trip_rate), which LogZ pools.
+func logZFromScan(cfg *batch.Config) int {
+	if cfg.Tuning == batch.AutoTuning {
+		return cfg.Scans - max(cfg.Scans/10, 1) + 1
+	}
+	return cfg.Scans
+}
+
+// logZScans names the samples log Z uses, for the table.
+func logZScans(cfg batch.Config) string {
+	if cfg.Tuning == batch.AutoTuning {
+		return "last 10% of iterations"
+	}
+	return "last scan"
+}

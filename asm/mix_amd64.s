@@ -251,6 +251,12 @@ mixTermsKAVX512_exp:
 	VPTESTMQ   Z3, Z3, K1
 	KORTESTB   K1, K1
 	JE         mixTermsKAVX5120_flushed
+	VCMPPD     $0x00, 2176(AX), Z0, K1
+	VPMOVM2Q   K1, Z7
+	VPANDNQ    Z3, Z7, Z8
+	VPTESTMQ   Z8, Z8, K1
+	KORTESTB   K1, K1
+	JE         mixTermsKAVX5120_ones
 	VMULPD     128(AX), Z0, Z7
 	VADDPD     256(AX), Z7, Z7
 	VSUBPD     256(AX), Z7, Z8
@@ -287,6 +293,12 @@ mixTermsKAVX512_exp:
 	VMOVUPD    Z5, (DX)
 	VADDPD     Z5, Z4, Z4
 	JMP        mixTermsKAVX5120_next
+
+mixTermsKAVX5120_ones:
+	VPANDQ  1408(AX), Z7, Z5
+	VMOVUPD Z5, (DX)
+	VADDPD  Z5, Z4, Z4
+	JMP     mixTermsKAVX5120_next
 
 mixTermsKAVX5120_flushed:
 	VPXORQ  Z5, Z5, Z5
@@ -536,8 +548,8 @@ TEXT ·mixGammaTryAVX512(SB), NOSPLIT, $0-96
 
 mixGammaTryAVX512_loop:
 	VMOVUPD  (DX)(R8*1), Z0
-	VSUBPD   2176(AX), Z0, Z0
-	VMULPD   2304(AX), Z0, Z1
+	VSUBPD   2304(AX), Z0, Z0
+	VMULPD   2432(AX), Z0, Z1
 	VSQRTPD  Z1, Z1
 	VMOVUPD  1408(AX), Z2
 	VDIVPD   Z1, Z2, Z1
@@ -547,7 +559,7 @@ mixGammaTryAVX512_loop:
 	VMULPD   Z1, Z1, Z5
 	VMULPD   Z1, Z5, Z5
 	VMULPD   Z3, Z3, Z3
-	VMULPD   2432(AX), Z3, Z6
+	VMULPD   2560(AX), Z3, Z6
 	VMULPD   Z3, Z6, Z6
 	VSUBPD   Z6, Z2, Z6
 	VPXORQ   Z4, Z4, Z4
@@ -584,59 +596,59 @@ TEXT ·mixLogAVX512(SB), NOSPLIT, $0-48
 
 mixLogAVX512_loop:
 	VMOVUPD  (DX)(SI*1), Z0
-	VPANDQ   2560(AX), Z0, Z1
+	VPANDQ   2688(AX), Z0, Z1
 	VPORQ    896(AX), Z1, Z1
 	VPSRLQ   $0x34, Z0, Z2
-	VPANDQ   2688(AX), Z2, Z2
-	VPADDQ   2816(AX), Z2, Z2
+	VPANDQ   2816(AX), Z2, Z2
+	VPADDQ   2944(AX), Z2, Z2
 	VSUBPD   256(AX), Z2, Z2
-	VCMPPD   $0x12, 2944(AX), Z1, K1
+	VCMPPD   $0x12, 3072(AX), Z1, K1
 	VPMOVM2Q K1, Z3
 	VPANDQ   1408(AX), Z3, Z3
 	VSUBPD   Z3, Z2, Z2
 	VADDPD   1408(AX), Z3, Z3
 	VMULPD   Z3, Z1, Z1
 	VSUBPD   1408(AX), Z1, Z1
-	VADDPD   3072(AX), Z1, Z3
+	VADDPD   3200(AX), Z1, Z3
 	VDIVPD   Z3, Z1, Z3
 	VMULPD   Z3, Z3, Z5
 	VMULPD   Z5, Z5, Z6
-	VMULPD   3200(AX), Z6, Z7
-	VADDPD   3328(AX), Z7, Z7
-	VMULPD   Z6, Z7, Z7
+	VMULPD   3328(AX), Z6, Z7
 	VADDPD   3456(AX), Z7, Z7
 	VMULPD   Z6, Z7, Z7
 	VADDPD   3584(AX), Z7, Z7
-	VMULPD   Z7, Z5, Z5
-	VMULPD   3712(AX), Z6, Z7
-	VADDPD   3840(AX), Z7, Z7
 	VMULPD   Z6, Z7, Z7
+	VADDPD   3712(AX), Z7, Z7
+	VMULPD   Z7, Z5, Z5
+	VMULPD   3840(AX), Z6, Z7
 	VADDPD   3968(AX), Z7, Z7
+	VMULPD   Z6, Z7, Z7
+	VADDPD   4096(AX), Z7, Z7
 	VMULPD   Z7, Z6, Z6
 	VADDPD   Z6, Z5, Z5
 	VMULPD   896(AX), Z1, Z6
 	VMULPD   Z1, Z6, Z6
 	VADDPD   Z6, Z5, Z5
 	VMULPD   Z5, Z3, Z3
-	VMULPD   4096(AX), Z2, Z5
+	VMULPD   4224(AX), Z2, Z5
 	VADDPD   Z5, Z3, Z3
 	VSUBPD   Z3, Z6, Z6
 	VSUBPD   Z1, Z6, Z6
-	VMULPD   4224(AX), Z2, Z2
+	VMULPD   4352(AX), Z2, Z2
 	VSUBPD   Z6, Z2, Z2
-	VPANDQ   4352(AX), Z0, Z1
+	VPANDQ   4480(AX), Z0, Z1
 	VPXORQ   Z4, Z4, Z4
 	VPCMPEQQ Z4, Z1, K1
 	VPMOVM2Q K1, Z1
 	VPCMPGTQ Z0, Z4, K1
 	VPMOVM2Q K1, Z3
-	VPCMPGTQ 4480(AX), Z0, K1
+	VPCMPGTQ 4608(AX), Z0, K1
 	VPMOVM2Q K1, Z5
 	VPANDNQ  Z2, Z5, Z2
 	VPANDQ   Z0, Z5, Z5
 	VPORQ    Z5, Z2, Z2
 	VPANDNQ  Z2, Z3, Z0
-	VPANDQ   4608(AX), Z3, Z3
+	VPANDQ   4736(AX), Z3, Z3
 	VPORQ    Z3, Z0, Z2
 	VPANDNQ  Z2, Z1, Z0
 	VPANDQ   2048(AX), Z1, Z1
@@ -1048,6 +1060,10 @@ mixTermsKAVX2_exp:
 	VCMPPD       $0x1d, 1280(AX), Y4, Y5
 	VPTEST       Y5, Y5
 	JE           mixTermsKAVX20_flushed
+	VCMPPD       $0x00, 2176(AX), Y4, Y10
+	VPANDN       Y5, Y10, Y11
+	VPTEST       Y11, Y11
+	JE           mixTermsKAVX20_ones
 	VMULPD       128(AX), Y4, Y10
 	VADDPD       256(AX), Y10, Y10
 	VSUBPD       256(AX), Y10, Y11
@@ -1088,6 +1104,12 @@ mixTermsKAVX2_exp:
 	VADDPD       Y11, Y0, Y0
 	JMP          mixTermsKAVX20_next
 
+mixTermsKAVX20_ones:
+	VPAND   1408(AX), Y10, Y11
+	VMOVUPD Y11, (DX)
+	VADDPD  Y11, Y0, Y0
+	JMP     mixTermsKAVX20_next
+
 mixTermsKAVX20_flushed:
 	VPXOR   Y11, Y11, Y11
 	VMOVUPD Y11, (DX)
@@ -1098,6 +1120,10 @@ mixTermsKAVX20_next:
 	VCMPPD       $0x1d, 1280(AX), Y4, Y5
 	VPTEST       Y5, Y5
 	JE           mixTermsKAVX21_flushed
+	VCMPPD       $0x00, 2176(AX), Y4, Y10
+	VPANDN       Y5, Y10, Y11
+	VPTEST       Y11, Y11
+	JE           mixTermsKAVX21_ones
 	VMULPD       128(AX), Y4, Y10
 	VADDPD       256(AX), Y10, Y10
 	VSUBPD       256(AX), Y10, Y11
@@ -1137,6 +1163,12 @@ mixTermsKAVX20_next:
 	VMOVUPD      Y11, 32(DX)
 	VADDPD       Y11, Y2, Y2
 	JMP          mixTermsKAVX21_next
+
+mixTermsKAVX21_ones:
+	VPAND   1408(AX), Y10, Y11
+	VMOVUPD Y11, 32(DX)
+	VADDPD  Y11, Y2, Y2
+	JMP     mixTermsKAVX21_next
 
 mixTermsKAVX21_flushed:
 	VPXOR   Y11, Y11, Y11
@@ -1465,8 +1497,8 @@ TEXT ·mixGammaTryAVX2(SB), NOSPLIT, $0-96
 
 mixGammaTryAVX2_loop:
 	VMOVUPD (DX)(R8*1), Y0
-	VSUBPD  2176(AX), Y0, Y0
-	VMULPD  2304(AX), Y0, Y1
+	VSUBPD  2304(AX), Y0, Y0
+	VMULPD  2432(AX), Y0, Y1
 	VSQRTPD Y1, Y1
 	VMOVUPD 1408(AX), Y2
 	VDIVPD  Y1, Y2, Y1
@@ -1476,7 +1508,7 @@ mixGammaTryAVX2_loop:
 	VMULPD  Y1, Y1, Y4
 	VMULPD  Y1, Y4, Y4
 	VMULPD  Y3, Y3, Y3
-	VMULPD  2432(AX), Y3, Y5
+	VMULPD  2560(AX), Y3, Y5
 	VMULPD  Y3, Y5, Y5
 	VSUBPD  Y5, Y2, Y5
 	VPXOR   Y2, Y2, Y2
@@ -1511,55 +1543,55 @@ TEXT ·mixLogAVX2(SB), NOSPLIT, $0-48
 
 mixLogAVX2_loop:
 	VMOVUPD  (DX)(SI*1), Y0
-	VPAND    2560(AX), Y0, Y1
+	VPAND    2688(AX), Y0, Y1
 	VPOR     896(AX), Y1, Y1
 	VPSRLQ   $0x34, Y0, Y2
-	VPAND    2688(AX), Y2, Y2
-	VPADDQ   2816(AX), Y2, Y2
+	VPAND    2816(AX), Y2, Y2
+	VPADDQ   2944(AX), Y2, Y2
 	VSUBPD   256(AX), Y2, Y2
-	VCMPPD   $0x12, 2944(AX), Y1, Y3
+	VCMPPD   $0x12, 3072(AX), Y1, Y3
 	VPAND    1408(AX), Y3, Y3
 	VSUBPD   Y3, Y2, Y2
 	VADDPD   1408(AX), Y3, Y3
 	VMULPD   Y3, Y1, Y1
 	VSUBPD   1408(AX), Y1, Y1
-	VADDPD   3072(AX), Y1, Y3
+	VADDPD   3200(AX), Y1, Y3
 	VDIVPD   Y3, Y1, Y3
 	VMULPD   Y3, Y3, Y4
 	VMULPD   Y4, Y4, Y5
-	VMULPD   3200(AX), Y5, Y6
-	VADDPD   3328(AX), Y6, Y6
-	VMULPD   Y5, Y6, Y6
+	VMULPD   3328(AX), Y5, Y6
 	VADDPD   3456(AX), Y6, Y6
 	VMULPD   Y5, Y6, Y6
 	VADDPD   3584(AX), Y6, Y6
-	VMULPD   Y6, Y4, Y4
-	VMULPD   3712(AX), Y5, Y6
-	VADDPD   3840(AX), Y6, Y6
 	VMULPD   Y5, Y6, Y6
+	VADDPD   3712(AX), Y6, Y6
+	VMULPD   Y6, Y4, Y4
+	VMULPD   3840(AX), Y5, Y6
 	VADDPD   3968(AX), Y6, Y6
+	VMULPD   Y5, Y6, Y6
+	VADDPD   4096(AX), Y6, Y6
 	VMULPD   Y6, Y5, Y5
 	VADDPD   Y5, Y4, Y4
 	VMULPD   896(AX), Y1, Y5
 	VMULPD   Y1, Y5, Y5
 	VADDPD   Y5, Y4, Y4
 	VMULPD   Y4, Y3, Y3
-	VMULPD   4096(AX), Y2, Y4
+	VMULPD   4224(AX), Y2, Y4
 	VADDPD   Y4, Y3, Y3
 	VSUBPD   Y3, Y5, Y5
 	VSUBPD   Y1, Y5, Y5
-	VMULPD   4224(AX), Y2, Y2
+	VMULPD   4352(AX), Y2, Y2
 	VSUBPD   Y5, Y2, Y2
-	VPAND    4352(AX), Y0, Y1
+	VPAND    4480(AX), Y0, Y1
 	VPXOR    Y3, Y3, Y3
 	VPCMPEQQ Y3, Y1, Y1
 	VPCMPGTQ Y0, Y3, Y3
-	VPCMPGTQ 4480(AX), Y0, Y4
+	VPCMPGTQ 4608(AX), Y0, Y4
 	VPANDN   Y2, Y4, Y2
 	VPAND    Y0, Y4, Y4
 	VPOR     Y4, Y2, Y2
 	VPANDN   Y2, Y3, Y0
-	VPAND    4608(AX), Y3, Y3
+	VPAND    4736(AX), Y3, Y3
 	VPOR     Y3, Y0, Y2
 	VPANDN   Y2, Y1, Y0
 	VPAND    2048(AX), Y1, Y1
@@ -2103,324 +2135,340 @@ DATA consts<>+2144(SB)/8, $0xfff0000000000000
 DATA consts<>+2152(SB)/8, $0xfff0000000000000
 DATA consts<>+2160(SB)/8, $0xfff0000000000000
 DATA consts<>+2168(SB)/8, $0xfff0000000000000
-DATA consts<>+2176(SB)/8, $0x3fd5555555555555
-DATA consts<>+2184(SB)/8, $0x3fd5555555555555
-DATA consts<>+2192(SB)/8, $0x3fd5555555555555
-DATA consts<>+2200(SB)/8, $0x3fd5555555555555
-DATA consts<>+2208(SB)/8, $0x3fd5555555555555
-DATA consts<>+2216(SB)/8, $0x3fd5555555555555
-DATA consts<>+2224(SB)/8, $0x3fd5555555555555
-DATA consts<>+2232(SB)/8, $0x3fd5555555555555
-DATA consts<>+2240(SB)/8, $0x3fd5555555555555
-DATA consts<>+2248(SB)/8, $0x3fd5555555555555
-DATA consts<>+2256(SB)/8, $0x3fd5555555555555
-DATA consts<>+2264(SB)/8, $0x3fd5555555555555
-DATA consts<>+2272(SB)/8, $0x3fd5555555555555
-DATA consts<>+2280(SB)/8, $0x3fd5555555555555
-DATA consts<>+2288(SB)/8, $0x3fd5555555555555
-DATA consts<>+2296(SB)/8, $0x3fd5555555555555
-DATA consts<>+2304(SB)/8, $0x4022000000000000
-DATA consts<>+2312(SB)/8, $0x4022000000000000
-DATA consts<>+2320(SB)/8, $0x4022000000000000
-DATA consts<>+2328(SB)/8, $0x4022000000000000
-DATA consts<>+2336(SB)/8, $0x4022000000000000
-DATA consts<>+2344(SB)/8, $0x4022000000000000
-DATA consts<>+2352(SB)/8, $0x4022000000000000
-DATA consts<>+2360(SB)/8, $0x4022000000000000
-DATA consts<>+2368(SB)/8, $0x4022000000000000
-DATA consts<>+2376(SB)/8, $0x4022000000000000
-DATA consts<>+2384(SB)/8, $0x4022000000000000
-DATA consts<>+2392(SB)/8, $0x4022000000000000
-DATA consts<>+2400(SB)/8, $0x4022000000000000
-DATA consts<>+2408(SB)/8, $0x4022000000000000
-DATA consts<>+2416(SB)/8, $0x4022000000000000
-DATA consts<>+2424(SB)/8, $0x4022000000000000
-DATA consts<>+2432(SB)/8, $0x3fa0f27bb2fec56d
-DATA consts<>+2440(SB)/8, $0x3fa0f27bb2fec56d
-DATA consts<>+2448(SB)/8, $0x3fa0f27bb2fec56d
-DATA consts<>+2456(SB)/8, $0x3fa0f27bb2fec56d
-DATA consts<>+2464(SB)/8, $0x3fa0f27bb2fec56d
-DATA consts<>+2472(SB)/8, $0x3fa0f27bb2fec56d
-DATA consts<>+2480(SB)/8, $0x3fa0f27bb2fec56d
-DATA consts<>+2488(SB)/8, $0x3fa0f27bb2fec56d
-DATA consts<>+2496(SB)/8, $0x3fa0f27bb2fec56d
-DATA consts<>+2504(SB)/8, $0x3fa0f27bb2fec56d
-DATA consts<>+2512(SB)/8, $0x3fa0f27bb2fec56d
-DATA consts<>+2520(SB)/8, $0x3fa0f27bb2fec56d
-DATA consts<>+2528(SB)/8, $0x3fa0f27bb2fec56d
-DATA consts<>+2536(SB)/8, $0x3fa0f27bb2fec56d
-DATA consts<>+2544(SB)/8, $0x3fa0f27bb2fec56d
-DATA consts<>+2552(SB)/8, $0x3fa0f27bb2fec56d
-DATA consts<>+2560(SB)/8, $0x000fffffffffffff
-DATA consts<>+2568(SB)/8, $0x000fffffffffffff
-DATA consts<>+2576(SB)/8, $0x000fffffffffffff
-DATA consts<>+2584(SB)/8, $0x000fffffffffffff
-DATA consts<>+2592(SB)/8, $0x000fffffffffffff
-DATA consts<>+2600(SB)/8, $0x000fffffffffffff
-DATA consts<>+2608(SB)/8, $0x000fffffffffffff
-DATA consts<>+2616(SB)/8, $0x000fffffffffffff
-DATA consts<>+2624(SB)/8, $0x000fffffffffffff
-DATA consts<>+2632(SB)/8, $0x000fffffffffffff
-DATA consts<>+2640(SB)/8, $0x000fffffffffffff
-DATA consts<>+2648(SB)/8, $0x000fffffffffffff
-DATA consts<>+2656(SB)/8, $0x000fffffffffffff
-DATA consts<>+2664(SB)/8, $0x000fffffffffffff
-DATA consts<>+2672(SB)/8, $0x000fffffffffffff
-DATA consts<>+2680(SB)/8, $0x000fffffffffffff
-DATA consts<>+2688(SB)/8, $0x00000000000007ff
-DATA consts<>+2696(SB)/8, $0x00000000000007ff
-DATA consts<>+2704(SB)/8, $0x00000000000007ff
-DATA consts<>+2712(SB)/8, $0x00000000000007ff
-DATA consts<>+2720(SB)/8, $0x00000000000007ff
-DATA consts<>+2728(SB)/8, $0x00000000000007ff
-DATA consts<>+2736(SB)/8, $0x00000000000007ff
-DATA consts<>+2744(SB)/8, $0x00000000000007ff
-DATA consts<>+2752(SB)/8, $0x00000000000007ff
-DATA consts<>+2760(SB)/8, $0x00000000000007ff
-DATA consts<>+2768(SB)/8, $0x00000000000007ff
-DATA consts<>+2776(SB)/8, $0x00000000000007ff
-DATA consts<>+2784(SB)/8, $0x00000000000007ff
-DATA consts<>+2792(SB)/8, $0x00000000000007ff
-DATA consts<>+2800(SB)/8, $0x00000000000007ff
-DATA consts<>+2808(SB)/8, $0x00000000000007ff
-DATA consts<>+2816(SB)/8, $0x4337fffffffffc02
-DATA consts<>+2824(SB)/8, $0x4337fffffffffc02
-DATA consts<>+2832(SB)/8, $0x4337fffffffffc02
-DATA consts<>+2840(SB)/8, $0x4337fffffffffc02
-DATA consts<>+2848(SB)/8, $0x4337fffffffffc02
-DATA consts<>+2856(SB)/8, $0x4337fffffffffc02
-DATA consts<>+2864(SB)/8, $0x4337fffffffffc02
-DATA consts<>+2872(SB)/8, $0x4337fffffffffc02
-DATA consts<>+2880(SB)/8, $0x4337fffffffffc02
-DATA consts<>+2888(SB)/8, $0x4337fffffffffc02
-DATA consts<>+2896(SB)/8, $0x4337fffffffffc02
-DATA consts<>+2904(SB)/8, $0x4337fffffffffc02
-DATA consts<>+2912(SB)/8, $0x4337fffffffffc02
-DATA consts<>+2920(SB)/8, $0x4337fffffffffc02
-DATA consts<>+2928(SB)/8, $0x4337fffffffffc02
-DATA consts<>+2936(SB)/8, $0x4337fffffffffc02
-DATA consts<>+2944(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+2952(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+2960(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+2968(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+2976(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+2984(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+2992(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+3000(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+3008(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+3016(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+3024(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+3032(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+3040(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+3048(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+3056(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+3064(SB)/8, $0x3fe6a09e667f3bcd
-DATA consts<>+3072(SB)/8, $0x4000000000000000
-DATA consts<>+3080(SB)/8, $0x4000000000000000
-DATA consts<>+3088(SB)/8, $0x4000000000000000
-DATA consts<>+3096(SB)/8, $0x4000000000000000
-DATA consts<>+3104(SB)/8, $0x4000000000000000
-DATA consts<>+3112(SB)/8, $0x4000000000000000
-DATA consts<>+3120(SB)/8, $0x4000000000000000
-DATA consts<>+3128(SB)/8, $0x4000000000000000
-DATA consts<>+3136(SB)/8, $0x4000000000000000
-DATA consts<>+3144(SB)/8, $0x4000000000000000
-DATA consts<>+3152(SB)/8, $0x4000000000000000
-DATA consts<>+3160(SB)/8, $0x4000000000000000
-DATA consts<>+3168(SB)/8, $0x4000000000000000
-DATA consts<>+3176(SB)/8, $0x4000000000000000
-DATA consts<>+3184(SB)/8, $0x4000000000000000
-DATA consts<>+3192(SB)/8, $0x4000000000000000
-DATA consts<>+3200(SB)/8, $0x3fc2f112df3e5244
-DATA consts<>+3208(SB)/8, $0x3fc2f112df3e5244
-DATA consts<>+3216(SB)/8, $0x3fc2f112df3e5244
-DATA consts<>+3224(SB)/8, $0x3fc2f112df3e5244
-DATA consts<>+3232(SB)/8, $0x3fc2f112df3e5244
-DATA consts<>+3240(SB)/8, $0x3fc2f112df3e5244
-DATA consts<>+3248(SB)/8, $0x3fc2f112df3e5244
-DATA consts<>+3256(SB)/8, $0x3fc2f112df3e5244
-DATA consts<>+3264(SB)/8, $0x3fc2f112df3e5244
-DATA consts<>+3272(SB)/8, $0x3fc2f112df3e5244
-DATA consts<>+3280(SB)/8, $0x3fc2f112df3e5244
-DATA consts<>+3288(SB)/8, $0x3fc2f112df3e5244
-DATA consts<>+3296(SB)/8, $0x3fc2f112df3e5244
-DATA consts<>+3304(SB)/8, $0x3fc2f112df3e5244
-DATA consts<>+3312(SB)/8, $0x3fc2f112df3e5244
-DATA consts<>+3320(SB)/8, $0x3fc2f112df3e5244
-DATA consts<>+3328(SB)/8, $0x3fc7466496cb03de
-DATA consts<>+3336(SB)/8, $0x3fc7466496cb03de
-DATA consts<>+3344(SB)/8, $0x3fc7466496cb03de
-DATA consts<>+3352(SB)/8, $0x3fc7466496cb03de
-DATA consts<>+3360(SB)/8, $0x3fc7466496cb03de
-DATA consts<>+3368(SB)/8, $0x3fc7466496cb03de
-DATA consts<>+3376(SB)/8, $0x3fc7466496cb03de
-DATA consts<>+3384(SB)/8, $0x3fc7466496cb03de
-DATA consts<>+3392(SB)/8, $0x3fc7466496cb03de
-DATA consts<>+3400(SB)/8, $0x3fc7466496cb03de
-DATA consts<>+3408(SB)/8, $0x3fc7466496cb03de
-DATA consts<>+3416(SB)/8, $0x3fc7466496cb03de
-DATA consts<>+3424(SB)/8, $0x3fc7466496cb03de
-DATA consts<>+3432(SB)/8, $0x3fc7466496cb03de
-DATA consts<>+3440(SB)/8, $0x3fc7466496cb03de
-DATA consts<>+3448(SB)/8, $0x3fc7466496cb03de
-DATA consts<>+3456(SB)/8, $0x3fd2492494229359
-DATA consts<>+3464(SB)/8, $0x3fd2492494229359
-DATA consts<>+3472(SB)/8, $0x3fd2492494229359
-DATA consts<>+3480(SB)/8, $0x3fd2492494229359
-DATA consts<>+3488(SB)/8, $0x3fd2492494229359
-DATA consts<>+3496(SB)/8, $0x3fd2492494229359
-DATA consts<>+3504(SB)/8, $0x3fd2492494229359
-DATA consts<>+3512(SB)/8, $0x3fd2492494229359
-DATA consts<>+3520(SB)/8, $0x3fd2492494229359
-DATA consts<>+3528(SB)/8, $0x3fd2492494229359
-DATA consts<>+3536(SB)/8, $0x3fd2492494229359
-DATA consts<>+3544(SB)/8, $0x3fd2492494229359
-DATA consts<>+3552(SB)/8, $0x3fd2492494229359
-DATA consts<>+3560(SB)/8, $0x3fd2492494229359
-DATA consts<>+3568(SB)/8, $0x3fd2492494229359
-DATA consts<>+3576(SB)/8, $0x3fd2492494229359
-DATA consts<>+3584(SB)/8, $0x3fe5555555555593
-DATA consts<>+3592(SB)/8, $0x3fe5555555555593
-DATA consts<>+3600(SB)/8, $0x3fe5555555555593
-DATA consts<>+3608(SB)/8, $0x3fe5555555555593
-DATA consts<>+3616(SB)/8, $0x3fe5555555555593
-DATA consts<>+3624(SB)/8, $0x3fe5555555555593
-DATA consts<>+3632(SB)/8, $0x3fe5555555555593
-DATA consts<>+3640(SB)/8, $0x3fe5555555555593
-DATA consts<>+3648(SB)/8, $0x3fe5555555555593
-DATA consts<>+3656(SB)/8, $0x3fe5555555555593
-DATA consts<>+3664(SB)/8, $0x3fe5555555555593
-DATA consts<>+3672(SB)/8, $0x3fe5555555555593
-DATA consts<>+3680(SB)/8, $0x3fe5555555555593
-DATA consts<>+3688(SB)/8, $0x3fe5555555555593
-DATA consts<>+3696(SB)/8, $0x3fe5555555555593
-DATA consts<>+3704(SB)/8, $0x3fe5555555555593
-DATA consts<>+3712(SB)/8, $0x3fc39a09d078c69f
-DATA consts<>+3720(SB)/8, $0x3fc39a09d078c69f
-DATA consts<>+3728(SB)/8, $0x3fc39a09d078c69f
-DATA consts<>+3736(SB)/8, $0x3fc39a09d078c69f
-DATA consts<>+3744(SB)/8, $0x3fc39a09d078c69f
-DATA consts<>+3752(SB)/8, $0x3fc39a09d078c69f
-DATA consts<>+3760(SB)/8, $0x3fc39a09d078c69f
-DATA consts<>+3768(SB)/8, $0x3fc39a09d078c69f
-DATA consts<>+3776(SB)/8, $0x3fc39a09d078c69f
-DATA consts<>+3784(SB)/8, $0x3fc39a09d078c69f
-DATA consts<>+3792(SB)/8, $0x3fc39a09d078c69f
-DATA consts<>+3800(SB)/8, $0x3fc39a09d078c69f
-DATA consts<>+3808(SB)/8, $0x3fc39a09d078c69f
-DATA consts<>+3816(SB)/8, $0x3fc39a09d078c69f
-DATA consts<>+3824(SB)/8, $0x3fc39a09d078c69f
-DATA consts<>+3832(SB)/8, $0x3fc39a09d078c69f
-DATA consts<>+3840(SB)/8, $0x3fcc71c51d8e78af
-DATA consts<>+3848(SB)/8, $0x3fcc71c51d8e78af
-DATA consts<>+3856(SB)/8, $0x3fcc71c51d8e78af
-DATA consts<>+3864(SB)/8, $0x3fcc71c51d8e78af
-DATA consts<>+3872(SB)/8, $0x3fcc71c51d8e78af
-DATA consts<>+3880(SB)/8, $0x3fcc71c51d8e78af
-DATA consts<>+3888(SB)/8, $0x3fcc71c51d8e78af
-DATA consts<>+3896(SB)/8, $0x3fcc71c51d8e78af
-DATA consts<>+3904(SB)/8, $0x3fcc71c51d8e78af
-DATA consts<>+3912(SB)/8, $0x3fcc71c51d8e78af
-DATA consts<>+3920(SB)/8, $0x3fcc71c51d8e78af
-DATA consts<>+3928(SB)/8, $0x3fcc71c51d8e78af
-DATA consts<>+3936(SB)/8, $0x3fcc71c51d8e78af
-DATA consts<>+3944(SB)/8, $0x3fcc71c51d8e78af
-DATA consts<>+3952(SB)/8, $0x3fcc71c51d8e78af
-DATA consts<>+3960(SB)/8, $0x3fcc71c51d8e78af
-DATA consts<>+3968(SB)/8, $0x3fd999999997fa04
-DATA consts<>+3976(SB)/8, $0x3fd999999997fa04
-DATA consts<>+3984(SB)/8, $0x3fd999999997fa04
-DATA consts<>+3992(SB)/8, $0x3fd999999997fa04
-DATA consts<>+4000(SB)/8, $0x3fd999999997fa04
-DATA consts<>+4008(SB)/8, $0x3fd999999997fa04
-DATA consts<>+4016(SB)/8, $0x3fd999999997fa04
-DATA consts<>+4024(SB)/8, $0x3fd999999997fa04
-DATA consts<>+4032(SB)/8, $0x3fd999999997fa04
-DATA consts<>+4040(SB)/8, $0x3fd999999997fa04
-DATA consts<>+4048(SB)/8, $0x3fd999999997fa04
-DATA consts<>+4056(SB)/8, $0x3fd999999997fa04
-DATA consts<>+4064(SB)/8, $0x3fd999999997fa04
-DATA consts<>+4072(SB)/8, $0x3fd999999997fa04
-DATA consts<>+4080(SB)/8, $0x3fd999999997fa04
-DATA consts<>+4088(SB)/8, $0x3fd999999997fa04
-DATA consts<>+4096(SB)/8, $0x3dea39ef35793c76
-DATA consts<>+4104(SB)/8, $0x3dea39ef35793c76
-DATA consts<>+4112(SB)/8, $0x3dea39ef35793c76
-DATA consts<>+4120(SB)/8, $0x3dea39ef35793c76
-DATA consts<>+4128(SB)/8, $0x3dea39ef35793c76
-DATA consts<>+4136(SB)/8, $0x3dea39ef35793c76
-DATA consts<>+4144(SB)/8, $0x3dea39ef35793c76
-DATA consts<>+4152(SB)/8, $0x3dea39ef35793c76
-DATA consts<>+4160(SB)/8, $0x3dea39ef35793c76
-DATA consts<>+4168(SB)/8, $0x3dea39ef35793c76
-DATA consts<>+4176(SB)/8, $0x3dea39ef35793c76
-DATA consts<>+4184(SB)/8, $0x3dea39ef35793c76
-DATA consts<>+4192(SB)/8, $0x3dea39ef35793c76
-DATA consts<>+4200(SB)/8, $0x3dea39ef35793c76
-DATA consts<>+4208(SB)/8, $0x3dea39ef35793c76
-DATA consts<>+4216(SB)/8, $0x3dea39ef35793c76
-DATA consts<>+4224(SB)/8, $0x3fe62e42fee00000
-DATA consts<>+4232(SB)/8, $0x3fe62e42fee00000
-DATA consts<>+4240(SB)/8, $0x3fe62e42fee00000
-DATA consts<>+4248(SB)/8, $0x3fe62e42fee00000
-DATA consts<>+4256(SB)/8, $0x3fe62e42fee00000
-DATA consts<>+4264(SB)/8, $0x3fe62e42fee00000
-DATA consts<>+4272(SB)/8, $0x3fe62e42fee00000
-DATA consts<>+4280(SB)/8, $0x3fe62e42fee00000
-DATA consts<>+4288(SB)/8, $0x3fe62e42fee00000
-DATA consts<>+4296(SB)/8, $0x3fe62e42fee00000
-DATA consts<>+4304(SB)/8, $0x3fe62e42fee00000
-DATA consts<>+4312(SB)/8, $0x3fe62e42fee00000
-DATA consts<>+4320(SB)/8, $0x3fe62e42fee00000
-DATA consts<>+4328(SB)/8, $0x3fe62e42fee00000
-DATA consts<>+4336(SB)/8, $0x3fe62e42fee00000
-DATA consts<>+4344(SB)/8, $0x3fe62e42fee00000
-DATA consts<>+4352(SB)/8, $0x7fffffffffffffff
-DATA consts<>+4360(SB)/8, $0x7fffffffffffffff
-DATA consts<>+4368(SB)/8, $0x7fffffffffffffff
-DATA consts<>+4376(SB)/8, $0x7fffffffffffffff
-DATA consts<>+4384(SB)/8, $0x7fffffffffffffff
-DATA consts<>+4392(SB)/8, $0x7fffffffffffffff
-DATA consts<>+4400(SB)/8, $0x7fffffffffffffff
-DATA consts<>+4408(SB)/8, $0x7fffffffffffffff
-DATA consts<>+4416(SB)/8, $0x7fffffffffffffff
-DATA consts<>+4424(SB)/8, $0x7fffffffffffffff
-DATA consts<>+4432(SB)/8, $0x7fffffffffffffff
-DATA consts<>+4440(SB)/8, $0x7fffffffffffffff
-DATA consts<>+4448(SB)/8, $0x7fffffffffffffff
-DATA consts<>+4456(SB)/8, $0x7fffffffffffffff
-DATA consts<>+4464(SB)/8, $0x7fffffffffffffff
-DATA consts<>+4472(SB)/8, $0x7fffffffffffffff
-DATA consts<>+4480(SB)/8, $0x7fefffffffffffff
-DATA consts<>+4488(SB)/8, $0x7fefffffffffffff
-DATA consts<>+4496(SB)/8, $0x7fefffffffffffff
-DATA consts<>+4504(SB)/8, $0x7fefffffffffffff
-DATA consts<>+4512(SB)/8, $0x7fefffffffffffff
-DATA consts<>+4520(SB)/8, $0x7fefffffffffffff
-DATA consts<>+4528(SB)/8, $0x7fefffffffffffff
-DATA consts<>+4536(SB)/8, $0x7fefffffffffffff
-DATA consts<>+4544(SB)/8, $0x7fefffffffffffff
-DATA consts<>+4552(SB)/8, $0x7fefffffffffffff
-DATA consts<>+4560(SB)/8, $0x7fefffffffffffff
-DATA consts<>+4568(SB)/8, $0x7fefffffffffffff
-DATA consts<>+4576(SB)/8, $0x7fefffffffffffff
-DATA consts<>+4584(SB)/8, $0x7fefffffffffffff
-DATA consts<>+4592(SB)/8, $0x7fefffffffffffff
-DATA consts<>+4600(SB)/8, $0x7fefffffffffffff
-DATA consts<>+4608(SB)/8, $0x7ff8000000000001
-DATA consts<>+4616(SB)/8, $0x7ff8000000000001
-DATA consts<>+4624(SB)/8, $0x7ff8000000000001
-DATA consts<>+4632(SB)/8, $0x7ff8000000000001
-DATA consts<>+4640(SB)/8, $0x7ff8000000000001
-DATA consts<>+4648(SB)/8, $0x7ff8000000000001
-DATA consts<>+4656(SB)/8, $0x7ff8000000000001
-DATA consts<>+4664(SB)/8, $0x7ff8000000000001
-DATA consts<>+4672(SB)/8, $0x7ff8000000000001
-DATA consts<>+4680(SB)/8, $0x7ff8000000000001
-DATA consts<>+4688(SB)/8, $0x7ff8000000000001
-DATA consts<>+4696(SB)/8, $0x7ff8000000000001
-DATA consts<>+4704(SB)/8, $0x7ff8000000000001
-DATA consts<>+4712(SB)/8, $0x7ff8000000000001
-DATA consts<>+4720(SB)/8, $0x7ff8000000000001
-DATA consts<>+4728(SB)/8, $0x7ff8000000000001
-GLOBL consts<>(SB), RODATA|NOPTR, $4736
+DATA consts<>+2176(SB)/8, $0x0000000000000000
+DATA consts<>+2184(SB)/8, $0x0000000000000000
+DATA consts<>+2192(SB)/8, $0x0000000000000000
+DATA consts<>+2200(SB)/8, $0x0000000000000000
+DATA consts<>+2208(SB)/8, $0x0000000000000000
+DATA consts<>+2216(SB)/8, $0x0000000000000000
+DATA consts<>+2224(SB)/8, $0x0000000000000000
+DATA consts<>+2232(SB)/8, $0x0000000000000000
+DATA consts<>+2240(SB)/8, $0x0000000000000000
+DATA consts<>+2248(SB)/8, $0x0000000000000000
+DATA consts<>+2256(SB)/8, $0x0000000000000000
+DATA consts<>+2264(SB)/8, $0x0000000000000000
+DATA consts<>+2272(SB)/8, $0x0000000000000000
+DATA consts<>+2280(SB)/8, $0x0000000000000000
+DATA consts<>+2288(SB)/8, $0x0000000000000000
+DATA consts<>+2296(SB)/8, $0x0000000000000000
+DATA consts<>+2304(SB)/8, $0x3fd5555555555555
+DATA consts<>+2312(SB)/8, $0x3fd5555555555555
+DATA consts<>+2320(SB)/8, $0x3fd5555555555555
+DATA consts<>+2328(SB)/8, $0x3fd5555555555555
+DATA consts<>+2336(SB)/8, $0x3fd5555555555555
+DATA consts<>+2344(SB)/8, $0x3fd5555555555555
+DATA consts<>+2352(SB)/8, $0x3fd5555555555555
+DATA consts<>+2360(SB)/8, $0x3fd5555555555555
+DATA consts<>+2368(SB)/8, $0x3fd5555555555555
+DATA consts<>+2376(SB)/8, $0x3fd5555555555555
+DATA consts<>+2384(SB)/8, $0x3fd5555555555555
+DATA consts<>+2392(SB)/8, $0x3fd5555555555555
+DATA consts<>+2400(SB)/8, $0x3fd5555555555555
+DATA consts<>+2408(SB)/8, $0x3fd5555555555555
+DATA consts<>+2416(SB)/8, $0x3fd5555555555555
+DATA consts<>+2424(SB)/8, $0x3fd5555555555555
+DATA consts<>+2432(SB)/8, $0x4022000000000000
+DATA consts<>+2440(SB)/8, $0x4022000000000000
+DATA consts<>+2448(SB)/8, $0x4022000000000000
+DATA consts<>+2456(SB)/8, $0x4022000000000000
+DATA consts<>+2464(SB)/8, $0x4022000000000000
+DATA consts<>+2472(SB)/8, $0x4022000000000000
+DATA consts<>+2480(SB)/8, $0x4022000000000000
+DATA consts<>+2488(SB)/8, $0x4022000000000000
+DATA consts<>+2496(SB)/8, $0x4022000000000000
+DATA consts<>+2504(SB)/8, $0x4022000000000000
+DATA consts<>+2512(SB)/8, $0x4022000000000000
+DATA consts<>+2520(SB)/8, $0x4022000000000000
+DATA consts<>+2528(SB)/8, $0x4022000000000000
+DATA consts<>+2536(SB)/8, $0x4022000000000000
+DATA consts<>+2544(SB)/8, $0x4022000000000000
+DATA consts<>+2552(SB)/8, $0x4022000000000000
+DATA consts<>+2560(SB)/8, $0x3fa0f27bb2fec56d
+DATA consts<>+2568(SB)/8, $0x3fa0f27bb2fec56d
+DATA consts<>+2576(SB)/8, $0x3fa0f27bb2fec56d
+DATA consts<>+2584(SB)/8, $0x3fa0f27bb2fec56d
+DATA consts<>+2592(SB)/8, $0x3fa0f27bb2fec56d
+DATA consts<>+2600(SB)/8, $0x3fa0f27bb2fec56d
+DATA consts<>+2608(SB)/8, $0x3fa0f27bb2fec56d
+DATA consts<>+2616(SB)/8, $0x3fa0f27bb2fec56d
+DATA consts<>+2624(SB)/8, $0x3fa0f27bb2fec56d
+DATA consts<>+2632(SB)/8, $0x3fa0f27bb2fec56d
+DATA consts<>+2640(SB)/8, $0x3fa0f27bb2fec56d
+DATA consts<>+2648(SB)/8, $0x3fa0f27bb2fec56d
+DATA consts<>+2656(SB)/8, $0x3fa0f27bb2fec56d
+DATA consts<>+2664(SB)/8, $0x3fa0f27bb2fec56d
+DATA consts<>+2672(SB)/8, $0x3fa0f27bb2fec56d
+DATA consts<>+2680(SB)/8, $0x3fa0f27bb2fec56d
+DATA consts<>+2688(SB)/8, $0x000fffffffffffff
+DATA consts<>+2696(SB)/8, $0x000fffffffffffff
+DATA consts<>+2704(SB)/8, $0x000fffffffffffff
+DATA consts<>+2712(SB)/8, $0x000fffffffffffff
+DATA consts<>+2720(SB)/8, $0x000fffffffffffff
+DATA consts<>+2728(SB)/8, $0x000fffffffffffff
+DATA consts<>+2736(SB)/8, $0x000fffffffffffff
+DATA consts<>+2744(SB)/8, $0x000fffffffffffff
+DATA consts<>+2752(SB)/8, $0x000fffffffffffff
+DATA consts<>+2760(SB)/8, $0x000fffffffffffff
+DATA consts<>+2768(SB)/8, $0x000fffffffffffff
+DATA consts<>+2776(SB)/8, $0x000fffffffffffff
+DATA consts<>+2784(SB)/8, $0x000fffffffffffff
+DATA consts<>+2792(SB)/8, $0x000fffffffffffff
+DATA consts<>+2800(SB)/8, $0x000fffffffffffff
+DATA consts<>+2808(SB)/8, $0x000fffffffffffff
+DATA consts<>+2816(SB)/8, $0x00000000000007ff
+DATA consts<>+2824(SB)/8, $0x00000000000007ff
+DATA consts<>+2832(SB)/8, $0x00000000000007ff
+DATA consts<>+2840(SB)/8, $0x00000000000007ff
+DATA consts<>+2848(SB)/8, $0x00000000000007ff
+DATA consts<>+2856(SB)/8, $0x00000000000007ff
+DATA consts<>+2864(SB)/8, $0x00000000000007ff
+DATA consts<>+2872(SB)/8, $0x00000000000007ff
+DATA consts<>+2880(SB)/8, $0x00000000000007ff
+DATA consts<>+2888(SB)/8, $0x00000000000007ff
+DATA consts<>+2896(SB)/8, $0x00000000000007ff
+DATA consts<>+2904(SB)/8, $0x00000000000007ff
+DATA consts<>+2912(SB)/8, $0x00000000000007ff
+DATA consts<>+2920(SB)/8, $0x00000000000007ff
+DATA consts<>+2928(SB)/8, $0x00000000000007ff
+DATA consts<>+2936(SB)/8, $0x00000000000007ff
+DATA consts<>+2944(SB)/8, $0x4337fffffffffc02
+DATA consts<>+2952(SB)/8, $0x4337fffffffffc02
+DATA consts<>+2960(SB)/8, $0x4337fffffffffc02
+DATA consts<>+2968(SB)/8, $0x4337fffffffffc02
+DATA consts<>+2976(SB)/8, $0x4337fffffffffc02
+DATA consts<>+2984(SB)/8, $0x4337fffffffffc02
+DATA consts<>+2992(SB)/8, $0x4337fffffffffc02
+DATA consts<>+3000(SB)/8, $0x4337fffffffffc02
+DATA consts<>+3008(SB)/8, $0x4337fffffffffc02
+DATA consts<>+3016(SB)/8, $0x4337fffffffffc02
+DATA consts<>+3024(SB)/8, $0x4337fffffffffc02
+DATA consts<>+3032(SB)/8, $0x4337fffffffffc02
+DATA consts<>+3040(SB)/8, $0x4337fffffffffc02
+DATA consts<>+3048(SB)/8, $0x4337fffffffffc02
+DATA consts<>+3056(SB)/8, $0x4337fffffffffc02
+DATA consts<>+3064(SB)/8, $0x4337fffffffffc02
+DATA consts<>+3072(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+3080(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+3088(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+3096(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+3104(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+3112(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+3120(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+3128(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+3136(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+3144(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+3152(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+3160(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+3168(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+3176(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+3184(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+3192(SB)/8, $0x3fe6a09e667f3bcd
+DATA consts<>+3200(SB)/8, $0x4000000000000000
+DATA consts<>+3208(SB)/8, $0x4000000000000000
+DATA consts<>+3216(SB)/8, $0x4000000000000000
+DATA consts<>+3224(SB)/8, $0x4000000000000000
+DATA consts<>+3232(SB)/8, $0x4000000000000000
+DATA consts<>+3240(SB)/8, $0x4000000000000000
+DATA consts<>+3248(SB)/8, $0x4000000000000000
+DATA consts<>+3256(SB)/8, $0x4000000000000000
+DATA consts<>+3264(SB)/8, $0x4000000000000000
+DATA consts<>+3272(SB)/8, $0x4000000000000000
+DATA consts<>+3280(SB)/8, $0x4000000000000000
+DATA consts<>+3288(SB)/8, $0x4000000000000000
+DATA consts<>+3296(SB)/8, $0x4000000000000000
+DATA consts<>+3304(SB)/8, $0x4000000000000000
+DATA consts<>+3312(SB)/8, $0x4000000000000000
+DATA consts<>+3320(SB)/8, $0x4000000000000000
+DATA consts<>+3328(SB)/8, $0x3fc2f112df3e5244
+DATA consts<>+3336(SB)/8, $0x3fc2f112df3e5244
+DATA consts<>+3344(SB)/8, $0x3fc2f112df3e5244
+DATA consts<>+3352(SB)/8, $0x3fc2f112df3e5244
+DATA consts<>+3360(SB)/8, $0x3fc2f112df3e5244
+DATA consts<>+3368(SB)/8, $0x3fc2f112df3e5244
+DATA consts<>+3376(SB)/8, $0x3fc2f112df3e5244
+DATA consts<>+3384(SB)/8, $0x3fc2f112df3e5244
+DATA consts<>+3392(SB)/8, $0x3fc2f112df3e5244
+DATA consts<>+3400(SB)/8, $0x3fc2f112df3e5244
+DATA consts<>+3408(SB)/8, $0x3fc2f112df3e5244
+DATA consts<>+3416(SB)/8, $0x3fc2f112df3e5244
+DATA consts<>+3424(SB)/8, $0x3fc2f112df3e5244
+DATA consts<>+3432(SB)/8, $0x3fc2f112df3e5244
+DATA consts<>+3440(SB)/8, $0x3fc2f112df3e5244
+DATA consts<>+3448(SB)/8, $0x3fc2f112df3e5244
+DATA consts<>+3456(SB)/8, $0x3fc7466496cb03de
+DATA consts<>+3464(SB)/8, $0x3fc7466496cb03de
+DATA consts<>+3472(SB)/8, $0x3fc7466496cb03de
+DATA consts<>+3480(SB)/8, $0x3fc7466496cb03de
+DATA consts<>+3488(SB)/8, $0x3fc7466496cb03de
+DATA consts<>+3496(SB)/8, $0x3fc7466496cb03de
+DATA consts<>+3504(SB)/8, $0x3fc7466496cb03de
+DATA consts<>+3512(SB)/8, $0x3fc7466496cb03de
+DATA consts<>+3520(SB)/8, $0x3fc7466496cb03de
+DATA consts<>+3528(SB)/8, $0x3fc7466496cb03de
+DATA consts<>+3536(SB)/8, $0x3fc7466496cb03de
+DATA consts<>+3544(SB)/8, $0x3fc7466496cb03de
+DATA consts<>+3552(SB)/8, $0x3fc7466496cb03de
+DATA consts<>+3560(SB)/8, $0x3fc7466496cb03de
+DATA consts<>+3568(SB)/8, $0x3fc7466496cb03de
+DATA consts<>+3576(SB)/8, $0x3fc7466496cb03de
+DATA consts<>+3584(SB)/8, $0x3fd2492494229359
+DATA consts<>+3592(SB)/8, $0x3fd2492494229359
+DATA consts<>+3600(SB)/8, $0x3fd2492494229359
+DATA consts<>+3608(SB)/8, $0x3fd2492494229359
+DATA consts<>+3616(SB)/8, $0x3fd2492494229359
+DATA consts<>+3624(SB)/8, $0x3fd2492494229359
+DATA consts<>+3632(SB)/8, $0x3fd2492494229359
+DATA consts<>+3640(SB)/8, $0x3fd2492494229359
+DATA consts<>+3648(SB)/8, $0x3fd2492494229359
+DATA consts<>+3656(SB)/8, $0x3fd2492494229359
+DATA consts<>+3664(SB)/8, $0x3fd2492494229359
+DATA consts<>+3672(SB)/8, $0x3fd2492494229359
+DATA consts<>+3680(SB)/8, $0x3fd2492494229359
+DATA consts<>+3688(SB)/8, $0x3fd2492494229359
+DATA consts<>+3696(SB)/8, $0x3fd2492494229359
+DATA consts<>+3704(SB)/8, $0x3fd2492494229359
+DATA consts<>+3712(SB)/8, $0x3fe5555555555593
+DATA consts<>+3720(SB)/8, $0x3fe5555555555593
+DATA consts<>+3728(SB)/8, $0x3fe5555555555593
+DATA consts<>+3736(SB)/8, $0x3fe5555555555593
+DATA consts<>+3744(SB)/8, $0x3fe5555555555593
+DATA consts<>+3752(SB)/8, $0x3fe5555555555593
+DATA consts<>+3760(SB)/8, $0x3fe5555555555593
+DATA consts<>+3768(SB)/8, $0x3fe5555555555593
+DATA consts<>+3776(SB)/8, $0x3fe5555555555593
+DATA consts<>+3784(SB)/8, $0x3fe5555555555593
+DATA consts<>+3792(SB)/8, $0x3fe5555555555593
+DATA consts<>+3800(SB)/8, $0x3fe5555555555593
+DATA consts<>+3808(SB)/8, $0x3fe5555555555593
+DATA consts<>+3816(SB)/8, $0x3fe5555555555593
+DATA consts<>+3824(SB)/8, $0x3fe5555555555593
+DATA consts<>+3832(SB)/8, $0x3fe5555555555593
+DATA consts<>+3840(SB)/8, $0x3fc39a09d078c69f
+DATA consts<>+3848(SB)/8, $0x3fc39a09d078c69f
+DATA consts<>+3856(SB)/8, $0x3fc39a09d078c69f
+DATA consts<>+3864(SB)/8, $0x3fc39a09d078c69f
+DATA consts<>+3872(SB)/8, $0x3fc39a09d078c69f
+DATA consts<>+3880(SB)/8, $0x3fc39a09d078c69f
+DATA consts<>+3888(SB)/8, $0x3fc39a09d078c69f
+DATA consts<>+3896(SB)/8, $0x3fc39a09d078c69f
+DATA consts<>+3904(SB)/8, $0x3fc39a09d078c69f
+DATA consts<>+3912(SB)/8, $0x3fc39a09d078c69f
+DATA consts<>+3920(SB)/8, $0x3fc39a09d078c69f
+DATA consts<>+3928(SB)/8, $0x3fc39a09d078c69f
+DATA consts<>+3936(SB)/8, $0x3fc39a09d078c69f
+DATA consts<>+3944(SB)/8, $0x3fc39a09d078c69f
+DATA consts<>+3952(SB)/8, $0x3fc39a09d078c69f
+DATA consts<>+3960(SB)/8, $0x3fc39a09d078c69f
+DATA consts<>+3968(SB)/8, $0x3fcc71c51d8e78af
+DATA consts<>+3976(SB)/8, $0x3fcc71c51d8e78af
+DATA consts<>+3984(SB)/8, $0x3fcc71c51d8e78af
+DATA consts<>+3992(SB)/8, $0x3fcc71c51d8e78af
+DATA consts<>+4000(SB)/8, $0x3fcc71c51d8e78af
+DATA consts<>+4008(SB)/8, $0x3fcc71c51d8e78af
+DATA consts<>+4016(SB)/8, $0x3fcc71c51d8e78af
+DATA consts<>+4024(SB)/8, $0x3fcc71c51d8e78af
+DATA consts<>+4032(SB)/8, $0x3fcc71c51d8e78af
+DATA consts<>+4040(SB)/8, $0x3fcc71c51d8e78af
+DATA consts<>+4048(SB)/8, $0x3fcc71c51d8e78af
+DATA consts<>+4056(SB)/8, $0x3fcc71c51d8e78af
+DATA consts<>+4064(SB)/8, $0x3fcc71c51d8e78af
+DATA consts<>+4072(SB)/8, $0x3fcc71c51d8e78af
+DATA consts<>+4080(SB)/8, $0x3fcc71c51d8e78af
+DATA consts<>+4088(SB)/8, $0x3fcc71c51d8e78af
+DATA consts<>+4096(SB)/8, $0x3fd999999997fa04
+DATA consts<>+4104(SB)/8, $0x3fd999999997fa04
+DATA consts<>+4112(SB)/8, $0x3fd999999997fa04
+DATA consts<>+4120(SB)/8, $0x3fd999999997fa04
+DATA consts<>+4128(SB)/8, $0x3fd999999997fa04
+DATA consts<>+4136(SB)/8, $0x3fd999999997fa04
+DATA consts<>+4144(SB)/8, $0x3fd999999997fa04
+DATA consts<>+4152(SB)/8, $0x3fd999999997fa04
+DATA consts<>+4160(SB)/8, $0x3fd999999997fa04
+DATA consts<>+4168(SB)/8, $0x3fd999999997fa04
+DATA consts<>+4176(SB)/8, $0x3fd999999997fa04
+DATA consts<>+4184(SB)/8, $0x3fd999999997fa04
+DATA consts<>+4192(SB)/8, $0x3fd999999997fa04
+DATA consts<>+4200(SB)/8, $0x3fd999999997fa04
+DATA consts<>+4208(SB)/8, $0x3fd999999997fa04
+DATA consts<>+4216(SB)/8, $0x3fd999999997fa04
+DATA consts<>+4224(SB)/8, $0x3dea39ef35793c76
+DATA consts<>+4232(SB)/8, $0x3dea39ef35793c76
+DATA consts<>+4240(SB)/8, $0x3dea39ef35793c76
+DATA consts<>+4248(SB)/8, $0x3dea39ef35793c76
+DATA consts<>+4256(SB)/8, $0x3dea39ef35793c76
+DATA consts<>+4264(SB)/8, $0x3dea39ef35793c76
+DATA consts<>+4272(SB)/8, $0x3dea39ef35793c76
+DATA consts<>+4280(SB)/8, $0x3dea39ef35793c76
+DATA consts<>+4288(SB)/8, $0x3dea39ef35793c76
+DATA consts<>+4296(SB)/8, $0x3dea39ef35793c76
+DATA consts<>+4304(SB)/8, $0x3dea39ef35793c76
+DATA consts<>+4312(SB)/8, $0x3dea39ef35793c76
+DATA consts<>+4320(SB)/8, $0x3dea39ef35793c76
+DATA consts<>+4328(SB)/8, $0x3dea39ef35793c76
+DATA consts<>+4336(SB)/8, $0x3dea39ef35793c76
+DATA consts<>+4344(SB)/8, $0x3dea39ef35793c76
+DATA consts<>+4352(SB)/8, $0x3fe62e42fee00000
+DATA consts<>+4360(SB)/8, $0x3fe62e42fee00000
+DATA consts<>+4368(SB)/8, $0x3fe62e42fee00000
+DATA consts<>+4376(SB)/8, $0x3fe62e42fee00000
+DATA consts<>+4384(SB)/8, $0x3fe62e42fee00000
+DATA consts<>+4392(SB)/8, $0x3fe62e42fee00000
+DATA consts<>+4400(SB)/8, $0x3fe62e42fee00000
+DATA consts<>+4408(SB)/8, $0x3fe62e42fee00000
+DATA consts<>+4416(SB)/8, $0x3fe62e42fee00000
+DATA consts<>+4424(SB)/8, $0x3fe62e42fee00000
+DATA consts<>+4432(SB)/8, $0x3fe62e42fee00000
+DATA consts<>+4440(SB)/8, $0x3fe62e42fee00000
+DATA consts<>+4448(SB)/8, $0x3fe62e42fee00000
+DATA consts<>+4456(SB)/8, $0x3fe62e42fee00000
+DATA consts<>+4464(SB)/8, $0x3fe62e42fee00000
+DATA consts<>+4472(SB)/8, $0x3fe62e42fee00000
+DATA consts<>+4480(SB)/8, $0x7fffffffffffffff
+DATA consts<>+4488(SB)/8, $0x7fffffffffffffff
+DATA consts<>+4496(SB)/8, $0x7fffffffffffffff
+DATA consts<>+4504(SB)/8, $0x7fffffffffffffff
+DATA consts<>+4512(SB)/8, $0x7fffffffffffffff
+DATA consts<>+4520(SB)/8, $0x7fffffffffffffff
+DATA consts<>+4528(SB)/8, $0x7fffffffffffffff
+DATA consts<>+4536(SB)/8, $0x7fffffffffffffff
+DATA consts<>+4544(SB)/8, $0x7fffffffffffffff
+DATA consts<>+4552(SB)/8, $0x7fffffffffffffff
+DATA consts<>+4560(SB)/8, $0x7fffffffffffffff
+DATA consts<>+4568(SB)/8, $0x7fffffffffffffff
+DATA consts<>+4576(SB)/8, $0x7fffffffffffffff
+DATA consts<>+4584(SB)/8, $0x7fffffffffffffff
+DATA consts<>+4592(SB)/8, $0x7fffffffffffffff
+DATA consts<>+4600(SB)/8, $0x7fffffffffffffff
+DATA consts<>+4608(SB)/8, $0x7fefffffffffffff
+DATA consts<>+4616(SB)/8, $0x7fefffffffffffff
+DATA consts<>+4624(SB)/8, $0x7fefffffffffffff
+DATA consts<>+4632(SB)/8, $0x7fefffffffffffff
+DATA consts<>+4640(SB)/8, $0x7fefffffffffffff
+DATA consts<>+4648(SB)/8, $0x7fefffffffffffff
+DATA consts<>+4656(SB)/8, $0x7fefffffffffffff
+DATA consts<>+4664(SB)/8, $0x7fefffffffffffff
+DATA consts<>+4672(SB)/8, $0x7fefffffffffffff
+DATA consts<>+4680(SB)/8, $0x7fefffffffffffff
+DATA consts<>+4688(SB)/8, $0x7fefffffffffffff
+DATA consts<>+4696(SB)/8, $0x7fefffffffffffff
+DATA consts<>+4704(SB)/8, $0x7fefffffffffffff
+DATA consts<>+4712(SB)/8, $0x7fefffffffffffff
+DATA consts<>+4720(SB)/8, $0x7fefffffffffffff
+DATA consts<>+4728(SB)/8, $0x7fefffffffffffff
+DATA consts<>+4736(SB)/8, $0x7ff8000000000001
+DATA consts<>+4744(SB)/8, $0x7ff8000000000001
+DATA consts<>+4752(SB)/8, $0x7ff8000000000001
+DATA consts<>+4760(SB)/8, $0x7ff8000000000001
+DATA consts<>+4768(SB)/8, $0x7ff8000000000001
+DATA consts<>+4776(SB)/8, $0x7ff8000000000001
+DATA consts<>+4784(SB)/8, $0x7ff8000000000001
+DATA consts<>+4792(SB)/8, $0x7ff8000000000001
+DATA consts<>+4800(SB)/8, $0x7ff8000000000001
+DATA consts<>+4808(SB)/8, $0x7ff8000000000001
+DATA consts<>+4816(SB)/8, $0x7ff8000000000001
+DATA consts<>+4824(SB)/8, $0x7ff8000000000001
+DATA consts<>+4832(SB)/8, $0x7ff8000000000001
+DATA consts<>+4840(SB)/8, $0x7ff8000000000001
+DATA consts<>+4848(SB)/8, $0x7ff8000000000001
+DATA consts<>+4856(SB)/8, $0x7ff8000000000001
+GLOBL consts<>(SB), RODATA|NOPTR, $4864

@@ -69,8 +69,9 @@ func (m *Mixture) NewBlock(spec BlockSpec) Block {
 // and one kept for another lane gives exactly the 0 that the scalar
 // reference adds. In the galaxy's sweeps most lanes away from the
 // reference have a single live component (the empty ones sit near the
-// prior mean 150, far from every velocity), and the term kernel skips a
-// register whose exponentials all flush.
+// prior mean 150, far from every velocity), and the term kernel skips the
+// exponential of a register whose terms are all e^0 = 1 (a lane's single
+// live component) or flushed.
 //
 // Per row, lane j draws, in this order: for the MH proposal's Dirichlet
 // draw K normals (Stream.Normal of K rows) and K uniforms (Stream.Uniform),

@@ -528,10 +528,12 @@ func mixTermsK(t tier) {
 			s[h] = t.vec()
 			t.zero(s[h])
 		}
-		// E_i = MixExp(l_i - mx) and their sum. A register of terms that
-		// all flush to 0 skips the exponential (adding 0 to s changes
-		// nothing): in the galaxy the components kept for some lane are
-		// often flushed in the others.
+		// E_i = MixExp(l_i - mx) and their sum. A register whose
+		// arguments all flush skips the exponential (its terms are 0, and
+		// adding 0 to s changes nothing), and so does one whose arguments
+		// are all flushed or exactly 0 (MixExp(0) = 1): in the galaxy's
+		// sweeps most lanes have a single live component, whose argument
+		// is 0, and the components kept for other lanes flush.
 		rowLoop(fn+"_exp", m, []reg.Register{e}, func() {
 			for h, o := range hs {
 				name := fn + string(rune('0'+h))
@@ -540,7 +542,20 @@ func mixTermsK(t tier) {
 				VSUBPD(mx[h], x, x)
 				ok := t.cmp(cmpGE, cf(mixExpMin), x)
 				t.jumpIfNone(ok, name+"_flushed")
+				z := t.cmp(cmpEQ, cf(0), x)
+				other := t.vec()
+				if t.zmm() {
+					VPANDNQ(ok, z, other)
+				} else {
+					VPANDN(ok, z, other) // ok && x != 0
+				}
+				t.jumpIfNone(other, name+"_ones")
 				x = t.mixExp(x, tab, ok)
+				VMOVUPD(x, Mem{Base: e, Disp: o})
+				VADDPD(x, s[h], s[h])
+				JMP(LabelRef(name + "_next"))
+				Label(name + "_ones")
+				t.and(cf(1), z, x)
 				VMOVUPD(x, Mem{Base: e, Disp: o})
 				VADDPD(x, s[h], s[h])
 				JMP(LabelRef(name + "_next"))

@@ -47,21 +47,36 @@ var experiments = []experiment{
 	}, 35, 25000, 50, 0.3, 10, math.NaN()},
 }
 
-// reproduceMethod is one curve of Figure 3.
+// reproduceMethod is one curve of Figure 3, or ptbatch's own default.
 type reproduceMethod struct {
 	name      string
 	algorithm batch.Algorithm
-	knots     int // 1: linear path
+	knots     int  // 1: linear path
+	auto      bool // the automatic tuner (ptbatch run's default), not the paper's
 }
 
 var reproduceMethods = []reproduceMethod{
-	{"Reversible+Linear", batch.Reversible, 1},
-	{"NRPT+Linear", batch.NRPT, 1},
-	{"NRPT+Spline(K=2)", batch.NRPT, 2},
-	{"NRPT+Spline(K=3)", batch.NRPT, 3},
-	{"NRPT+Spline(K=4)", batch.NRPT, 4},
-	{"NRPT+Spline(K=5)", batch.NRPT, 5},
-	{"NRPT+Spline(K=10)", batch.NRPT, 10},
+	{"Reversible+Linear", batch.Reversible, 1, false},
+	{"NRPT+Linear", batch.NRPT, 1, false},
+	{"NRPT+Spline(K=2)", batch.NRPT, 2, false},
+	{"NRPT+Spline(K=3)", batch.NRPT, 3, false},
+	{"NRPT+Spline(K=4)", batch.NRPT, 4, false},
+	{"NRPT+Spline(K=5)", batch.NRPT, 5, false},
+	{"NRPT+Spline(K=10)", batch.NRPT, 10, false},
+	{"ptbatch auto (K=4)", batch.NRPT, 4, true},
+}
+
+// config returns the method's configuration for an experiment of iters
+// iterations: the paper's (its scans and learning rate), or for the
+// automatic tuner batch.AutoScans(iters) scans and no learning rate.
+func (meth reproduceMethod) config(e experiment, m models.Model, reps, iters int, o reproduceOptions) batch.Config {
+	cfg := batch.Config{Model: m, Chains: e.chains, Replicates: reps, Algorithm: meth.algorithm, Iterations: iters,
+		Scans: e.scans, TuneSchedule: meth.algorithm == batch.NRPT, Knots: meth.knots, TunePath: meth.knots >= 2,
+		LearningRate: e.lr, Seed: o.seed, Workers: o.workers}
+	if meth.auto {
+		cfg.Tuning, cfg.Scans, cfg.LearningRate = batch.AutoTuning, batch.AutoScans(iters), 0
+	}
+	return cfg
 }
 
 // reproduceOptions are the flags of `ptbatch reproduce`.
@@ -201,7 +216,6 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 		reps = o.replicates
 	}
 	iters := o.scaled(e.iterations, e.scans)
-	perScan := iters / e.scans
 	scansCSV := [][]string{{"method", "replicate", "scan", "iteration", "round_trips", "barrier", "nonasymptotic_barrier", "skl", "mean_rejection"}}
 	summary := [][]string{{"method", "replicates", "iterations", "round_trips_mean", "rate_mean", "rate_sd", "tail_rate_mean", "tail_rate_sd", "last_scan_rate_mean", "barrier", "nonasymptotic_barrier", "skl",
 		"log_z", "log_z_se", "log_z_reverse_minus_forward", "restarts_mean", "last_scan_restart_rate_mean"}} // seconds: summary.json
@@ -213,17 +227,18 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 	local := figure{title: e.title + ": local barrier λ(t) of the last scan (mean over replicates)", xlabel: "t", ylabel: "λ(t)"}
 	cumulative := figure{title: e.title + ": cumulative barrier Λ(t) of the last scan (mean over replicates)", xlabel: "t", ylabel: "Λ(t)"}
 	tw := tabwriter.NewWriter(report, 0, 0, 1, ' ', 0)
-	fmt.Fprintf(report, "\n## %s\n\n%d chains, %d iterations in %d scans, %d replicates, lr %.1f, seed %d.\n\n",
-		e.title, e.chains, iters, e.scans, reps, e.lr, o.seed)
+	fmt.Fprintf(report, "\n## %s\n\n%d chains, %d iterations in %d scans, %d replicates, lr %.1f, seed %d; ptbatch auto is `ptbatch run`'s default\n(--tuning auto, K = 4: scans of %d iterations, rounds and steps chosen by the tuner, no learning rate).\n\n",
+		e.title, e.chains, iters, e.scans, reps, e.lr, o.seed, iters/batch.AutoScans(iters))
 	fmt.Fprintln(tw, "| method\t| round trips (mean)\t| restarts (mean)\t| rate, whole run (mean ± sd)\t| rate, last 10% of scans (mean ± sd)\t| last-scan barrier Λ\t| SKL\t| log Z, last scan (mean ± se)\t| seconds\t|")
 	fmt.Fprintln(tw, "|---\t|---\t|---\t|---\t|---\t|---\t|---\t|---\t|---\t|")
 	exact := exactGaussian(m)
 	var exactRows []string
 	linearBarrier := e.linearLamda
 	for _, meth := range reproduceMethods {
-		cfg := batch.Config{Model: m, Chains: e.chains, Replicates: reps, Algorithm: meth.algorithm, Iterations: iters,
-			Scans: e.scans, TuneSchedule: meth.algorithm == batch.NRPT, Knots: meth.knots, TunePath: meth.knots >= 2,
-			LearningRate: e.lr, Seed: o.seed, Workers: o.workers}
+		cfg := meth.config(e, m, reps, iters, o)
+		// The method's scans: the paper's, or the automatic tuner's (the
+		// scans.csv rows and the figure's x axis are in the paper's).
+		perScan := iters / cfg.Scans
 		// log Z from the last scan only (reproduceStats), restarts, and the
 		// barrier profile of the last scan.
 		st := newReproduceStats(&cfg)
@@ -248,7 +263,7 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 				scansCSV = append(scansCSV, []string{meth.name, itoa(r), itoa(st.Scan), itoa(st.Scan * perScan), itoa(st.RoundTrips),
 					ftoa(st.Barrier), ftoa(st.NonAsymptoticBarrier), ftoa(st.SKL), ftoa(st.MeanRejection)})
 				cum[st.Scan-1] += float64(st.RoundTrips) / float64(reps)
-				xs[st.Scan-1] = float64(st.Scan)
+				xs[st.Scan-1] = float64(st.Scan*perScan) / float64(iters/e.scans)
 			}
 		}
 		trips.lines = append(trips.lines, series{name: meth.name, xs: xs, ys: cum})
@@ -290,9 +305,13 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 				knotsCSV = append(knotsCSV, []string{meth.name, itoa(k), ftoa(kn[0]), ftoa(kn[1])})
 				ex, ey = append(ex, kn[0]), append(ey, kn[1])
 			}
-			paths.lines = append(paths.lines, series{name: fmt.Sprintf("K=%d", meth.knots), xs: ex, ys: ey, points: true})
+			name := fmt.Sprintf("K=%d", meth.knots)
+			if meth.auto {
+				name = "auto, " + name
+			}
+			paths.lines = append(paths.lines, series{name: name, xs: ex, ys: ey, points: true})
 		}
-		if meth.knots == 4 {
+		if meth.knots == 4 && !meth.auto {
 			hist := res.History[0]
 			xs, skl, nab := make([]float64, len(hist)), make([]float64, len(hist)), make([]float64, len(hist))
 			for i, st := range hist {
@@ -536,9 +555,7 @@ func (o reproduceOptions) checkMemory(c *cmdFlags, todo []experiment, highdim bo
 			reps = o.replicates
 		}
 		for _, meth := range reproduceMethods {
-			estimate(batch.Config{Model: m, Chains: e.chains, Replicates: reps, Algorithm: meth.algorithm,
-				Iterations: o.scaled(e.iterations, e.scans), Scans: e.scans, TuneSchedule: meth.algorithm == batch.NRPT,
-				Knots: meth.knots, TunePath: meth.knots >= 2, LearningRate: e.lr, Seed: o.seed, Workers: o.workers})
+			estimate(meth.config(e, m, reps, o.scaled(e.iterations, e.scans), o))
 		}
 	}
 	if highdim {

@@ -309,7 +309,7 @@ type reproduceStats struct {
 
 // newReproduceStats adds the statistics to cfg.
 func newReproduceStats(cfg *batch.Config) *reproduceStats {
-	logZ, restarts, profile := &batch.LogZ{FromScan: cfg.Scans}, new(batch.Restarts), &batch.BarrierProfile{Points: lambdaPoints}
+	logZ, restarts, profile := &batch.LogZ{FromScan: logZFromScan(cfg)}, new(batch.Restarts), &batch.BarrierProfile{Points: lambdaPoints}
 	cfg.Statistics = append(cfg.Statistics, logZ, restarts, profile)
 	return &reproduceStats{logZ: logZ, restarts: restarts, profile: profile}
 }

@@ -127,23 +127,34 @@ func sameOutput(t *testing.T, want, got string) {
 }
 
 // TestShardsMergeToOneProcess checks the claim of ptbatch merge: shards 1
-// to n (n = 1 … 5) of a run and of a sweep, merged, give the files of one
-// process byte for byte (summary.json apart from its timing fields).
+// to n (n = 1 … 5) of a run and of a sweep, and of a run with the
+// automatic tuner (n = 2, 5), merged, give the files of one process byte
+// for byte (summary.json apart from its timing fields).
 // Replicate b draws from the stream of (seed, b) alone, so a shard's
 // replicates are those of the one process; the split points fall inside
 // SIMD blocks of 8 and, for the sweep, inside cells.
 func TestShardsMergeToOneProcess(t *testing.T) {
+	all := []int{1, 2, 3, 4, 5}
 	for _, c := range []struct {
-		name string
-		args []string
-	}{{"run", shardRunArgs}, {"sweep", shardSweepArgs}} {
+		name   string
+		args   []string
+		splits []int
+		short  int // the split under -short (the race detector's run)
+	}{
+		{"run", shardRunArgs, all, 3},
+		// The automatic tuner (run's default), whose Result has per-replicate
+		// tuning rounds and iterations.
+		{"run-auto", []string{"run", "--sigma0", "0.3", "--sigma1", "0.3", "--chains", "6", "--iterations", "3000",
+			"--replicates", "11", "--knots", "2", "--quiet"}, []int{2, 5}, 2},
+		{"sweep", shardSweepArgs, all, 3},
+	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
 			one := filepath.Join(root, "one")
 			mustRun(t, withArgs(c.args, "--out", one)...)
-			for n := 1; n <= 5; n++ {
-				if testing.Short() && n != 3 {
-					continue // -short (the race detector's run): one split
+			for _, n := range c.splits {
+				if testing.Short() && n != c.short {
+					continue
 				}
 				dirs := runShards(t, filepath.Join(root, strconv.Itoa(n)), n, c.args)
 				merged := filepath.Join(root, strconv.Itoa(n), "merged")

@@ -59,7 +59,7 @@ func (v chainsValue) Get() any { return v.String() }
 // addChainsFlag defines --chains.
 func addChainsFlag(c *cmdFlags, n *int, auto *bool) {
 	*n = 50
-	c.define("chains", chainsValue{n, auto}, "number `N` of chains N+1 (schedule points t_0=0 … t_N=1), from 2 to 2147483647, or auto: pilot runs of the automatic tuner estimate the tuned path's barrier Λ and choose the N that maximises round trips per unit of work, τ(N)/N with τ(N) = 1/(2 + 2Λ/(1 − Λ/(N−1))) (about 2Λ+1); the pilots use a tenth of --iterations (at least 2000), at most 8 replicates, and their cost is reported (default 50)")
+	c.define("chains", chainsValue{n, auto}, "number of chains, `N|auto`: N from 2 to 2147483647 (schedule points t_0=0 … t_{N−1}=1), or auto: pilot runs of the automatic tuner estimate the tuned path's barrier Λ and choose the N that maximises round trips per unit of work, τ(N)/N with τ(N) = 1/(2 + 2Λ/(1 − Λ/(N−1))) (about 2Λ+1); the pilots use a tenth of --iterations (at least 2000), at most 8 replicates, and their cost is reported (default 50)")
 }
 
 // checkChainsAuto refuses --chains auto where it does not apply.

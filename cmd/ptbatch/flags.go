@@ -87,7 +87,7 @@ func newRunFlagSet(f *runFlags) *cmdFlags {
 	c.Bool(&f.tuneSched, "tune-schedule", true, "tune the schedule after every scan (eq. equicrit) (default true for nrpt, false for reversible)")
 	c.Bool(&f.jsonOut, "json", false, "print one JSON object instead of the table")
 	c.String(&f.out, "out", "", "directory for CSV files: per-scan statistics, final knots and schedules, and samples.csv (the kept target-chain states, written as each scan ends)")
-	c.Int(&f.keepScans, "keep-scans", 0, "--json or --out: number of final scans whose target-chain states are kept as samples (samples.csv, target_means) (default 0: the last half)")
+	c.Int(&f.keepScans, "keep-scans", 0, "--json or --out: number of final scans whose target-chain states are kept as samples (samples.csv, target_means); --tuning auto tunes only before them (default 0: the last half)")
 	c.Int(&f.thin, "thin", 1, "--out: keep the target-chain state of every --thin-th iteration in samples.csv")
 	c.String(&f.record, "record", "", "--out: also record the index process: index.csv (replicate,iteration,replica,chain) and index.png/svg, within --index-window and --index-thin (index; default: no record)")
 	c.Int(&f.indexWindow, "index-window", 1000, "--record index: record the last N iterations of the run (0: every iteration), which bounds index.csv")

@@ -20,8 +20,9 @@ const (
 	rpropGrow   = 1.2
 	rpropShrink = 0.5
 	// rpropMax and rpropMin bound the step: at most a factor e per round,
-	// at least a change of 1%, so that a component whose step noise has
-	// shrunk still crosses a factor 2 in 70 rounds.
+	// at least a change of 1%, so that a component whose step has shrunk
+	// in the noise at one minimum can still travel along a shallow valley
+	// (a factor 2 in at most 70 rounds).
 	rpropMax = 1.0
 	rpropMin = 0.01
 	// flatZ is the number of standard errors of the difference within
@@ -89,11 +90,11 @@ type AutoScan struct {
 //     far from the optimum Δ grows geometrically, and at the optimum the
 //     noisy signs flip and Δ shrinks. After the step the knots are
 //     projected back onto monotone paths in log space (Spline.stepLog).
-//   - A round is flat when every knot component's gradient has changed
-//     sign at least once (the knots have reached the neighbourhood of a
-//     minimum) and its SKL estimate differs from both the previous round's
-//     and the one flatLag rounds back by at most flatZ standard errors of
-//     the difference. The standard error of a round's SKL is the one of
+//   - A round is flat when no knot component's gradient has kept its sign
+//     for settleRounds rounds in a row (the knots are near a minimum, not
+//     on their way to one: see settled) and its SKL estimate differs from
+//     both the previous round's and the one flatLag rounds back by at most
+//     flatZ standard errors of the difference. The standard error of a round's SKL is the one of
 //     independent draws, Σ_n z_nᵀ Cov_n z_n / M (z = Dη as in
 //     SKLWorkspace.Gradient): exact for exact samplers and too small under
 //     autocorrelation, which errs towards tuning longer. Rounds keep

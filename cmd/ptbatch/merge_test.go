@@ -139,16 +139,19 @@ func TestShardsMergeToOneProcess(t *testing.T) {
 		name   string
 		args   []string
 		splits []int
-		short  int // the split under -short (the race detector's run)
+		short  int // the split under -short (the race detector's run), 0 for none
 	}{
 		{"run", shardRunArgs, all, 3},
 		// The automatic tuner (run's default), whose Result has per-replicate
 		// tuning rounds and iterations.
 		{"run-auto", []string{"run", "--sigma0", "0.3", "--sigma1", "0.3", "--chains", "6", "--iterations", "3000",
-			"--replicates", "11", "--knots", "2", "--quiet"}, []int{2, 5}, 2},
+			"--replicates", "11", "--knots", "2", "--quiet"}, []int{2, 5}, 0},
 		{"sweep", shardSweepArgs, all, 3},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if testing.Short() && c.short == 0 {
+				t.Skip("-short runs one split of the others")
+			}
 			root := t.TempDir()
 			one := filepath.Join(root, "one")
 			mustRun(t, withArgs(c.args, "--out", one)...)
@@ -194,7 +197,7 @@ func TestMergeRefuses(t *testing.T) {
 	dirs := runShards(t, filepath.Join(root, "a"), 3, shardSweepArgs)
 	other := runShards(t, filepath.Join(root, "b"), 3, withArgs(shardSweepArgs, "--seeds", "2"))
 	split4 := runShards(t, filepath.Join(root, "c"), 4, shardSweepArgs)
-	runs := runShards(t, filepath.Join(root, "d"), 3, shardRunArgs)
+	runs := runShards(t, filepath.Join(root, "d"), 3, []string{"run", "--chains", "4", "--iterations", "20", "--scans", "1", "--replicates", "3", "--quiet"})
 
 	// A shard interrupted before its first scan (a cancelled context is
 	// SIGINT's): its manifest says it is partial.

@@ -8,9 +8,10 @@ import "math"
 // the equi-rejection schedule of a path of barrier Λ the round-trip rate
 // is τ(N) = 1/(2 + 2Λ/(1 - Λ/(N-1))) (eq:nrpt_rtr at r_n = Λ/(N-1)). For
 // large Λ the maximiser is close to 2Λ + 1 (τ(N)/N ≈ (c-1)/(2c²Λ²) at
-// N - 1 = cΛ, largest at c = 2), the rule of thumb of Syed et al. (2022,
-// §5.3). It returns 2 for Λ ≤ 0 and at most maxChains; it panics on a NaN
-// or infinite Λ.
+// N - 1 = cΛ, largest at c = 2), the rule of thumb of Syed et al. (2022).
+// It returns 2 for Λ ≤ 0 and at most maxChains (maxChains itself when Λ ≥
+// maxChains - 1, where every N allowed saturates); it panics on a NaN or
+// infinite Λ.
 func BestChains(lambda float64, maxChains int) int {
 	if math.IsNaN(lambda) || math.IsInf(lambda, 0) {
 		panic("tune: barrier not finite")

@@ -56,9 +56,11 @@ func (m *Mixture) NewBlock(spec BlockSpec) Block {
 // the inverse of the cumulative sums with the tally of the sufficient
 // statistics (moveLabels) — are kernels over the lanes (kernel.MixTerms2,
 // MixProp2, MixLabels2 and their K ≠ 2 forms; asm/mix.go gives their exact
-// operations, the scalar reference's), in assembly on amd64. The work per
-// component — Dirichlet draws, logarithms, log-gamma, the MH decision, the
-// means and the energies — stays in Go, one lane at a time. Why: the
+// operations, the scalar reference's), in assembly on amd64, and so are
+// the first Gamma attempts of the Dirichlet draws and the logarithms of the
+// weights (kernel.MixGammaTry, MixLog). The rest of the work per component
+// — Gamma retries, log-gamma, the MH decision, the means and the energies
+// — stays in Go, one lane at a time. Why: the
 // profile of the sweep that explored one lane at a time (go test ./models
 // -bench MixtureExplore -cpuprofile) had 75 % (galaxy) and 90 % (mixture)
 // of the time in those per-observation loops (the table-driven exponential

@@ -132,12 +132,18 @@ func (m *Mixture) BlockBytes(rows int) (int64, error) {
 	for i := 0; i < 3; i++ { // normals, gz, gu
 		c.float64s(k, L)
 	}
-	c.float64s(n, k, L) // e
-	c.float64s(n, L)    // inv
-	c.float64s(n)       // vt
-	c.float64s(n, L)    // u
-	c.add(k+1, 4)       // live
-	// Per lane: 22 rows of K float64 and the live list (newMixLane), with
+	c.float64s(n, k, L)             // e
+	c.float64s(n, L)                // inv
+	c.float64s(n, L)                // u
+	c.add(n, L)                     // zs
+	c.float64s(max(2*k, 3), L)      // coef
+	c.float64s(max(3*k, k+1, 3), L) // acc8
+	for i := 0; i < 4; i++ {        // conc, gam, wRows, lwRows
+		c.float64s(k, L)
+	}
+	c.add(k, 1+4)       // used, kept
+	c.float64s(2*k + 1) // lv, tv
+	// Per lane: 19 rows of K float64 and the live list (newMixLane), with
 	// room for a few more rows of scratch.
 	c.add(L, 32, k, 8)
 	c.add(L, k, 4)

@@ -16,7 +16,10 @@
 // math.FMA where the assembly has VFMADD, no reassociation. The
 // elementary functions this needs (Log, SinCos2Pi, ExpNonPos) are
 // polynomials written once here in Go, each with its error in ulps
-// measured against a 160-bit reference in elem_test.go.
+// measured against a 160-bit reference in elem_test.go. The mixture
+// models' kernels (mix.go) use no FMA at all: they repeat, lane by lane,
+// the operations of the models' scalar references, with the table-driven
+// MixExp (mixexp.go) and the standard library's logarithm (MixLog).
 //
 // Nothing here checks lengths, allocates or starts goroutines: package
 // kernel is the checked layer above. It verifies every length before a

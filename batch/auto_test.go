@@ -74,6 +74,9 @@ func TestAutoConfigErrors(t *testing.T) {
 // (its standard error across 8 replicates is about 0.0008, so the margin
 // of about 0.003 is several standard errors).
 func TestAutoTuningPaperGaussian(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the paper's budget of 45,000 iterations: run without -short")
+	}
 	g, err := models.NewGaussian(1, -1, 1, 0.01, 0.01)
 	if err != nil {
 		t.Fatal(err)
@@ -196,7 +199,8 @@ func runAutoStats(t *testing.T, cfg Config) (*Result, autoStats) {
 // Result (but timings) and the same pooled LogZ and BarrierProfile, bit
 // for bit, with 1 and 3 workers, under every kernel implementation, and
 // that replicates 0–7 of a 16-replicate run report what an 8-replicate run
-// reports.
+// reports. With -short (the race detector's run) it compares 1 and 3
+// workers only.
 func TestAutoInvariance(t *testing.T) {
 	g, _ := models.NewGaussian(3, -1, 1, 0.4, 0.3)
 	cfg := Config{Model: g, Chains: 9, Replicates: 16, Iterations: 3000, Scans: AutoScans(3000), TuneSchedule: true,
@@ -228,6 +232,9 @@ func TestAutoInvariance(t *testing.T) {
 	cfg.Workers = 3
 	res, s := runAutoStats(t, cfg)
 	check("3 workers", res, s, 16)
+	if testing.Short() {
+		return
+	}
 	for _, impl := range kernel.Impls() {
 		restore, err := kernel.SetImpl(impl)
 		if err != nil {

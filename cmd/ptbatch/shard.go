@@ -39,7 +39,7 @@ type shardFlags struct {
 // addShardFlags defines --shard and --shards.
 func addShardFlags(c *cmdFlags, s *shardFlags) {
 	c.String(&s.spec, "shard", "", "compute shard `i/n` (1 ≤ i ≤ n) of the work into --out, for ptbatch merge; default: from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (or _MIN/_MAX) in a Slurm job array, or JOB_COMPLETION_INDEX with --shards; --shard 1/1 computes everything")
-	c.Int(&s.shards, "shards", 0, "the number of shards of a Kubernetes Indexed Job: shard JOB_COMPLETION_INDEX+1 of `n`")
+	c.Int(&s.shards, "shards", 0, "the number of shards of a Kubernetes Indexed Job: shard JOB_COMPLETION_INDEX+1 of `n` (default: none)")
 }
 
 // shard is the part of the work one process computes.

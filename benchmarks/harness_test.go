@@ -46,7 +46,10 @@ func TestPartsHonourTheContext(t *testing.T) {
 		start := time.Now()
 		err := f(ctx)
 		cancel()
-		if took := time.Since(start); took > 400*time.Millisecond {
+		// The parts check the context every fraction of a millisecond;
+		// the bound leaves room for a loaded machine and the generic
+		// (purego) kernels, while an unchecked loop would run for minutes.
+		if took := time.Since(start); took > 3*time.Second {
 			t.Errorf("%s: returned %v after the start, want about 100 ms", name, took)
 		}
 		if !errors.Is(err, context.DeadlineExceeded) {

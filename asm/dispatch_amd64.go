@@ -21,6 +21,29 @@ var (
 		XoshiroNormal:  xoshiroNormalAVX512,
 		GaussEnergy:    gaussEnergyAVX512,
 		SwapAlpha:      swapAlphaAVX512,
+		// The mixture kernels' AVX-512 versions (mixAVX512) are generated
+		// but not dispatched: they have not yet run on an AVX-512
+		// machine. The avx512 tier runs the AVX2 versions (every CPU with
+		// AVX-512 F and DQ has AVX2 and FMA), which give the same bits;
+		// PTBATCH_MIX_AVX512=1 go test ./asm -run Mix checks the AVX-512
+		// ones against their twins on such a machine.
+		MixTerms2:   mixTerms2AVX2,
+		MixProp2:    mixProp2AVX2,
+		MixLabels2:  mixLabels2AVX2,
+		MixTermsK:   mixTermsKAVX2,
+		MixPropK:    mixPropKAVX2,
+		MixLabelsK:  mixLabelsKAVX2,
+		MixGammaTry: mixGammaTryAVX2,
+		MixLog:      mixLogAVX2,
+	}
+	// mixAVX512 is the avx512 tier with the AVX-512 mixture kernels, for
+	// the tests alone until they have run on AVX-512 hardware.
+	mixAVX512 = Impl{
+		Name:           "avx512mix",
+		XoshiroUniform: xoshiroUniformAVX512,
+		XoshiroNormal:  xoshiroNormalAVX512,
+		GaussEnergy:    gaussEnergyAVX512,
+		SwapAlpha:      swapAlphaAVX512,
 		MixTerms2:      mixTerms2AVX512,
 		MixProp2:       mixProp2AVX512,
 		MixLabels2:     mixLabels2AVX512,

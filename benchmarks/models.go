@@ -88,17 +88,12 @@ func ScalarModel(ctx context.Context, sc models.Scalar, replicates, chains, iter
 	}
 	states := make([][]float64, chains)
 	rep := make([]int, chains)
-	leftZero := make([]bool, chains)
-	reachedTop := make([]bool, chains)
+	var rt roundTrips
 	for b := 0; b < replicates; b++ {
 		rng := pcgLane{rand.New(rand.NewPCG(seed, uint64(b)))}
 		init, _, _ := sc.Init(rng, chains)
 		copy(states, init)
-		for n := range rep {
-			rep[n] = n
-			leftZero[n], reachedTop[n] = false, false
-		}
-		leftZero[0] = true
+		rt.reset(rep)
 		for m := 1; m <= iters; m++ {
 			if err := ctx.Err(); err != nil {
 				return trips, err
@@ -119,14 +114,7 @@ func ScalarModel(ctx context.Context, sc models.Scalar, replicates, chains, iter
 					rep[n], rep[n+1] = rep[n+1], rep[n]
 				}
 			}
-			if leftZero[rep[chains-1]] {
-				reachedTop[rep[chains-1]] = true
-			}
-			if reachedTop[rep[0]] {
-				trips++
-				reachedTop[rep[0]] = false
-			}
-			leftZero[rep[0]] = true
+			trips += rt.count(rep)
 		}
 	}
 	return trips, nil

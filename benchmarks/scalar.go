@@ -20,17 +20,12 @@ func ScalarGaussian(ctx context.Context, replicates, chains, dim, iters int, mu0
 	w0 := make([]float64, chains)
 	w1 := make([]float64, chains)
 	rep := make([]int, chains)
-	leftZero := make([]bool, chains)
-	reachedTop := make([]bool, chains)
+	var rt roundTrips
 	h := 0.5 / (sigma * sigma)
 	every := checkEvery(chains, dim)
 	for b := 0; b < replicates; b++ {
 		rng := rand.New(rand.NewPCG(seed, uint64(b)))
-		for n := range rep {
-			rep[n] = n
-			leftZero[n], reachedTop[n] = false, false
-		}
-		leftZero[0] = true
+		rt.reset(rep)
 		for m := 1; m <= iters; m++ {
 			if m%every == 0 {
 				if err := ctx.Err(); err != nil {
@@ -60,14 +55,7 @@ func ScalarGaussian(ctx context.Context, replicates, chains, dim, iters int, mu0
 					rep[n], rep[n+1] = rep[n+1], rep[n]
 				}
 			}
-			if leftZero[rep[chains-1]] {
-				reachedTop[rep[chains-1]] = true
-			}
-			if reachedTop[rep[0]] {
-				trips++
-				reachedTop[rep[0]] = false
-			}
-			leftZero[rep[0]] = true
+			trips += rt.count(rep)
 		}
 	}
 	return trips, nil
@@ -84,4 +72,39 @@ func checkEvery(chains, dim int) int {
 		return 1
 	}
 	return max(1, checkElements/(chains*dim))
+}
+
+// roundTrips counts the round trips of the replicas of one replicate: a
+// replica that has been at the reference (chain 0) and then reaches the
+// target (the last chain) completes a round trip when it is back at the
+// reference.
+type roundTrips struct {
+	leftZero, reachedTop []bool // per replica
+}
+
+// reset puts replica n at chain n (rep[n] = n), with only the reference's
+// replica counted as having been there.
+func (r *roundTrips) reset(rep []int) {
+	r.leftZero = append(r.leftZero[:0], make([]bool, len(rep))...)
+	r.reachedTop = append(r.reachedTop[:0], make([]bool, len(rep))...)
+	for n := range rep {
+		rep[n] = n
+	}
+	r.leftZero[0] = true
+}
+
+// count takes the replicas' places after an iteration (rep[n] is the
+// replica at chain n) and returns the round trips completed in it, 0 or 1.
+func (r *roundTrips) count(rep []int) int {
+	trips := 0
+	top := rep[len(rep)-1]
+	if r.leftZero[top] {
+		r.reachedTop[top] = true
+	}
+	if r.reachedTop[rep[0]] {
+		trips++
+		r.reachedTop[rep[0]] = false
+	}
+	r.leftZero[rep[0]] = true
+	return trips
 }

@@ -230,43 +230,14 @@ func (k *checkpointer) save(e *batch.Engine, samples *sampleWriter, stats *runSt
 			return fmt.Errorf("writing index.csv: %w", err)
 		}
 	}
-	if err := writeCheckpointFile(k.f.path, data); err != nil {
-		return fmt.Errorf("writing the checkpoint: %w", err)
+	// Atomic: a temporary file in the same directory, synced and renamed
+	// over the old checkpoint, so that a kill leaves one whole checkpoint.
+	if err := writeBytesAtomic(k.f.path, data); err != nil {
+		return fmt.Errorf("the checkpoint: %w", err)
 	}
 	return nil
 }
 
-// writeCheckpointFile writes data to path through a temporary file in the
-// same directory, synced and renamed over path.
-func writeCheckpointFile(path string, data []byte) error {
-	fh, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := fh.Name()
-	_, err = fh.Write(data)
-	if err == nil {
-		err = fh.Chmod(0o644)
-	}
-	if err == nil {
-		err = fh.Sync()
-	}
-	if cerr := fh.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync() // the rename itself; not every file system can sync a directory
-		d.Close()
-	}
-	return nil
-}
 
 // takeBack copies the rows of the streamed files that the checkpoint
 // counted from the copies set aside into the run's new files (samples.csv

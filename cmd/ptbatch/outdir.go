@@ -131,6 +131,10 @@ func writeFileAtomic(path string, write func(w io.Writer) error) error {
 		os.Remove(tmp)
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync() // the rename itself; not every file system can sync a directory
+		d.Close()
+	}
 	return nil
 }
 

@@ -238,7 +238,6 @@ func (k *checkpointer) save(e *batch.Engine, samples *sampleWriter, stats *runSt
 	return nil
 }
 
-
 // takeBack copies the rows of the streamed files that the checkpoint
 // counted from the copies set aside into the run's new files (samples.csv
 // as they are; index.csv through the record, which also keeps replicate

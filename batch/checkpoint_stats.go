@@ -77,6 +77,28 @@ func closeState(r *wire.Reader, what string) error {
 	return nil
 }
 
+// marshalCount is the state of a statistic that streams its output and
+// keeps only the number of rows written: tag and the count.
+func marshalCount(tag string, n int) []byte {
+	var w wire.Writer
+	w.String(tag)
+	w.Int(n)
+	return w.Bytes()
+}
+
+// unmarshalCount restores what marshalCount saved into *n, leaving *n as
+// it was when data is not such a state.
+func unmarshalCount(data []byte, tag, what string, n *int) error {
+	r := wire.NewReader(data)
+	r.Expect(tag)
+	v := r.Int()
+	if err := closeState(r, what); err != nil {
+		return err
+	}
+	*n = v
+	return nil
+}
+
 // MarshalBinary returns the round-trip counts and each replica's flags.
 func (o *roundTrips) MarshalBinary() ([]byte, error) {
 	var w wire.Writer
@@ -126,23 +148,11 @@ func (s *Samples) describe() string { return fmt.Sprintf("FromScan=%d Thin=%d", 
 
 // MarshalBinary returns the number of rows written (Rows); the states of
 // the open scan are in the observers' state.
-func (s *Samples) MarshalBinary() ([]byte, error) {
-	var w wire.Writer
-	w.String("samples/1")
-	w.Int(s.rows)
-	return w.Bytes(), nil
-}
+func (s *Samples) MarshalBinary() ([]byte, error) { return marshalCount("samples/1", s.rows), nil }
 
 // UnmarshalBinary restores what MarshalBinary saved.
 func (s *Samples) UnmarshalBinary(data []byte) error {
-	r := wire.NewReader(data)
-	r.Expect("samples/1")
-	rows := r.Int()
-	if err := closeState(r, "samples"); err != nil {
-		return err
-	}
-	s.rows = rows
-	return nil
+	return unmarshalCount(data, "samples/1", "samples", &s.rows)
 }
 
 // MarshalBinary returns the block's kept states of the open scan.
@@ -389,22 +399,12 @@ func (s *IndexProcess) describe() string {
 // MarshalBinary returns the number of records written (Records); the
 // records of the open scan are in the observers' state.
 func (s *IndexProcess) MarshalBinary() ([]byte, error) {
-	var w wire.Writer
-	w.String("index-process/1")
-	w.Int(s.records)
-	return w.Bytes(), nil
+	return marshalCount("index-process/1", s.records), nil
 }
 
 // UnmarshalBinary restores what MarshalBinary saved.
 func (s *IndexProcess) UnmarshalBinary(data []byte) error {
-	r := wire.NewReader(data)
-	r.Expect("index-process/1")
-	records := r.Int()
-	if err := closeState(r, "index process"); err != nil {
-		return err
-	}
-	s.records = records
-	return nil
+	return unmarshalCount(data, "index-process/1", "index process", &s.records)
 }
 
 // MarshalBinary returns the block's records of the open scan.

@@ -9,6 +9,11 @@ type Impl struct {
 	GaussEnergy    func(w0, w1, first, m, s, z []float64, dim int, mu0, mu1, h0, h1 float64)
 	SwapAlpha      func(alpha, rej, eta0, eta1, w0, w1 []float64)
 
+	// The engine's bookkeeping kernels (book.go).
+	MomentsAdd   func(sum0, sum1, w0, w1, shift0, shift1 []float64)
+	MomentsAddSq func(sum0, sum1, sq00, sq01, sq11, w0, w1, shift0, shift1 []float64)
+	SwapApply    func(w0, w1 []float64, rep []int32, alpha, u []float64, from int)
+
 	// The mixture models' kernels (mix.go).
 	MixTerms2   func(e, inv, r, y, coef []float64)
 	MixProp2    func(acc, e, inv, a []float64, from int) int
@@ -27,6 +32,9 @@ var Generic = Impl{
 	XoshiroNormal:  XoshiroNormalGeneric,
 	GaussEnergy:    GaussEnergyGeneric,
 	SwapAlpha:      SwapAlphaGeneric,
+	MomentsAdd:     MomentsAddGeneric,
+	MomentsAddSq:   MomentsAddSqGeneric,
+	SwapApply:      SwapApplyGeneric,
 	MixTerms2:      MixTerms2Generic,
 	MixProp2:       MixProp2Generic,
 	MixLabels2:     MixLabels2Generic,

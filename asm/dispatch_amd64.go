@@ -21,6 +21,10 @@ var (
 		XoshiroNormal:  xoshiroNormalAVX512,
 		GaussEnergy:    gaussEnergyAVX512,
 		SwapAlpha:      swapAlphaAVX512,
+		// The bookkeeping kernels exist in AVX2 only (asm/_gen/book.go).
+		MomentsAdd:   momentsAddAVX2,
+		MomentsAddSq: momentsAddSqAVX2,
+		SwapApply:    swapApplyAVX2,
 		// The mixture kernels' AVX-512 versions (mixAVX512) are generated
 		// but not dispatched: they have not yet run on an AVX-512
 		// machine. The avx512 tier runs the AVX2 versions (every CPU with
@@ -44,6 +48,9 @@ var (
 		XoshiroNormal:  xoshiroNormalAVX512,
 		GaussEnergy:    gaussEnergyAVX512,
 		SwapAlpha:      swapAlphaAVX512,
+		MomentsAdd:     momentsAddAVX2,
+		MomentsAddSq:   momentsAddSqAVX2,
+		SwapApply:      swapApplyAVX2,
 		MixTerms2:      mixTerms2AVX512,
 		MixProp2:       mixProp2AVX512,
 		MixLabels2:     mixLabels2AVX512,
@@ -59,6 +66,9 @@ var (
 		XoshiroNormal:  xoshiroNormalAVX2,
 		GaussEnergy:    gaussEnergyAVX2,
 		SwapAlpha:      swapAlphaAVX2,
+		MomentsAdd:     momentsAddAVX2,
+		MomentsAddSq:   momentsAddSqAVX2,
+		SwapApply:      swapApplyAVX2,
 		MixTerms2:      mixTerms2AVX2,
 		MixProp2:       mixProp2AVX2,
 		MixLabels2:     mixLabels2AVX2,
@@ -120,4 +130,11 @@ func _() {
 	lg = mixLogAVX2
 	lg = MixLogGeneric
 	_, _, _, _, _, _, _, _ = t2, p2, l2, tk, pk, lk, gt, lg
+	ma := momentsAddAVX2
+	ma = MomentsAddGeneric
+	mq := momentsAddSqAVX2
+	mq = MomentsAddSqGeneric
+	sw := swapApplyAVX2
+	sw = SwapApplyGeneric
+	_, _, _ = ma, mq, sw
 }

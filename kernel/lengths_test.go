@@ -166,3 +166,61 @@ func TestFillsRefuseBadLengths(t *testing.T) {
 		}
 	})
 }
+
+// TestBookkeepingKernelsRefuseBadLengths checks MomentsAdd, MomentsAddSq
+// and SwapApply: each slice a value or a row short or long, not whole
+// rows, and SwapApply's from outside {0, 1} and zero chains; a refused
+// call writes nothing.
+func TestBookkeepingKernelsRefuseBadLengths(t *testing.T) {
+	const rows = 5
+	n := rows * L
+	forEachImpl(t, func(name string) {
+		for arg := 0; arg < 9; arg++ {
+			for _, delta := range []int{-L, -1, 1, L} {
+				lens := [9]int{n, n, n, n, n, n, n, n, n}
+				lens[arg] += delta
+				x := make([][]float64, 9)
+				for i := range x {
+					x[i] = sentinels(lens[i])
+				}
+				if arg < 6 {
+					// MomentsAdd(sum0, sum1, w0, w1, shift0, shift1) takes
+					// the first six.
+					got := panicMessage(func() { MomentsAdd(x[0], x[1], x[2], x[3], x[4], x[5]) })
+					if got != errLengths || !untouched(x[0]) || !untouched(x[1]) {
+						t.Errorf("%s: MomentsAdd lengths %v: panic %v (want %q), or it wrote", name, lens[:6], got, errLengths)
+					}
+				}
+				got := panicMessage(func() { MomentsAddSq(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8]) })
+				if got != errLengths || !untouched(x[0]) || !untouched(x[2]) {
+					t.Errorf("%s: MomentsAddSq lengths %v: panic %v (want %q), or it wrote", name, lens, got, errLengths)
+				}
+			}
+		}
+		// SwapApply(w0, w1, rep, alpha, u, from) on rows chains.
+		ok := [5]int{n, n, n, n - L, rows / 2 * L}
+		for arg := 0; arg < 5; arg++ {
+			for _, delta := range []int{-L, -1, 1, L} {
+				lens := ok
+				lens[arg] += delta
+				w0, w1 := sentinels(lens[0]), sentinels(lens[1])
+				rep := make([]int32, lens[2])
+				alpha, u := make([]float64, lens[3]), make([]float64, lens[4])
+				got := panicMessage(func() { SwapApply(w0, w1, rep, alpha, u, 0) })
+				if got != errLengths || !untouched(w0) || !untouched(w1) {
+					t.Errorf("%s: SwapApply lengths %v: panic %v (want %q), or it wrote", name, lens, got, errLengths)
+				}
+			}
+		}
+		for _, from := range []int{-1, 2, 3} {
+			w0, w1 := sentinels(n), sentinels(n)
+			got := panicMessage(func() { SwapApply(w0, w1, make([]int32, n), make([]float64, n-L), make([]float64, rows/2*L), from) })
+			if got != errLengths || !untouched(w0) {
+				t.Errorf("%s: SwapApply from %d: panic %v, want %q", name, from, got, errLengths)
+			}
+		}
+		if got := panicMessage(func() { SwapApply(nil, nil, nil, nil, nil, 0) }); got != errLengths {
+			t.Errorf("%s: SwapApply with no chains: panic %v, want %q", name, got, errLengths)
+		}
+	})
+}

@@ -12,4 +12,6 @@ func raceRead([]float64) {}
 
 func raceWrite([]float64) {}
 
+func raceWriteInt32s([]int32) {}
+
 func raceWriteState(*[4 * layout.Lanes]uint64) {}

@@ -69,3 +69,66 @@ func SwapAlpha(alpha, rej, eta0, eta1, w0, w1 []float64) {
 	raceWrite(rej) // read and written
 	impl.SwapAlpha(alpha, rej, eta0, eta1, w0, w1)
 }
+
+// MomentsAdd adds one iteration's energies, shifted by the scan's first
+// values, to the scan's sums (see asm.MomentsAddGeneric):
+// sum0 += w0-shift0 and sum1 += w1-shift1, element by element. All six
+// slices have the same length, a multiple of layout.Lanes; otherwise it
+// panics with "kernel: slice lengths do not match".
+func MomentsAdd(sum0, sum1, w0, w1, shift0, shift1 []float64) {
+	n := len(sum0)
+	if n%layout.Lanes != 0 || len(sum1) != n || len(w0) != n || len(w1) != n || len(shift0) != n || len(shift1) != n {
+		panic(errLengths)
+	}
+	raceRead(w0)
+	raceRead(w1)
+	raceRead(shift0)
+	raceRead(shift1)
+	raceWrite(sum0)
+	raceWrite(sum1)
+	impl.MomentsAdd(sum0, sum1, w0, w1, shift0, shift1)
+}
+
+// MomentsAddSq is MomentsAdd plus the sums of the shifted energies'
+// products sq00 += d0·d0, sq01 += d0·d1 and sq11 += d1·d1, each product
+// rounded before the sum (see asm.MomentsAddSqGeneric). All nine slices
+// have the same length, a multiple of layout.Lanes; otherwise it panics
+// with "kernel: slice lengths do not match".
+func MomentsAddSq(sum0, sum1, sq00, sq01, sq11, w0, w1, shift0, shift1 []float64) {
+	n := len(sum0)
+	if n%layout.Lanes != 0 || len(sum1) != n || len(sq00) != n || len(sq01) != n || len(sq11) != n ||
+		len(w0) != n || len(w1) != n || len(shift0) != n || len(shift1) != n {
+		panic(errLengths)
+	}
+	raceRead(w0)
+	raceRead(w1)
+	raceRead(shift0)
+	raceRead(shift1)
+	raceWrite(sum0)
+	raceWrite(sum1)
+	raceWrite(sq00)
+	raceWrite(sq01)
+	raceWrite(sq11)
+	impl.MomentsAddSq(sum0, sum1, sq00, sq01, sq11, w0, w1, shift0, shift1)
+}
+
+// SwapApply applies the accepted swaps of one communication step of
+// alg:NRPT (see asm.SwapApplyGeneric): for the pairs n = from, from+2, …
+// of a block's C = len(w0)/layout.Lanes chains, lane j exchanges rows n and
+// n+1 of w0, w1 and rep when u[(n/2)·L+j] <= alpha[n·L+j]. len(w0) ==
+// len(w1) == len(rep) == C·L with C ≥ 1, len(alpha) == (C-1)·L, len(u) ==
+// (C/2)·L and from is 0 or 1; otherwise it panics with "kernel: slice
+// lengths do not match".
+func SwapApply(w0, w1 []float64, rep []int32, alpha, u []float64, from int) {
+	const L = layout.Lanes
+	n := len(w0)
+	if n%L != 0 || n == 0 || len(w1) != n || len(rep) != n || len(alpha) != n-L || len(u) != n/L/2*L || from&^1 != 0 {
+		panic(errLengths)
+	}
+	raceRead(alpha)
+	raceRead(u)
+	raceWrite(w0)
+	raceWrite(w1)
+	raceWriteInt32s(rep)
+	impl.SwapApply(w0, w1, rep, alpha, u, from)
+}

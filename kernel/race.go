@@ -35,6 +35,13 @@ func raceWrite(x []float64) {
 	}
 }
 
+// raceWriteInt32s is raceWrite for a slice of int32.
+func raceWriteInt32s(x []int32) {
+	if len(x) > 0 {
+		runtime.RaceWriteRange(unsafe.Pointer(&x[0]), len(x)*int(unsafe.Sizeof(x[0])))
+	}
+}
+
 // raceWriteState tells the race detector that the kernel about to run
 // advances the generator state st (reads and writes it).
 func raceWriteState(st *[4 * layout.Lanes]uint64) {

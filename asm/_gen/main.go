@@ -21,7 +21,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-var family = flag.String("family", "", "kernel family to generate: xoshiro, gauss, swap or mix")
+var family = flag.String("family", "", "kernel family to generate: xoshiro, gauss, swap, mix or book")
 
 func main() {
 	flag.Parse()
@@ -35,6 +35,8 @@ func main() {
 		genSwap()
 	case "mix":
 		genMix()
+	case "book":
+		genBook()
 	default:
 		fmt.Fprintln(os.Stderr, "_gen: unknown -family", *family)
 		os.Exit(2)

@@ -152,6 +152,7 @@ func (b *block) unmarshal(cfg *Config, data []byte, iters int) error {
 	r.Int32sInto(x.replica, "replicas")
 	r.Int32sInto(x.chainOf, "chains of slots")
 	r.Int32sInto(x.targetFrom[:], "target rows")
+	x.epoch++ // the coefficients were just overwritten
 	if r.Err() == nil {
 		if err := x.check(); err != nil {
 			return err

@@ -23,6 +23,9 @@ type exchange struct {
 	eta0, eta1 []float64 // η(t_n) of the lane's current path and schedule
 	w0, w1     []float64 // energies of the state at chain n
 	replica    []int32   // which replica (= slot) sits at chain n
+	// epoch changes whenever eta0 and eta1 do (setEta, a restore), so that
+	// a model may keep what it computed from them (models.Rows.Epoch).
+	epoch uint64
 
 	// By slot, used only when !exact.
 	chainOf  []int32 // chain of slot s
@@ -78,7 +81,7 @@ func newExchange(c int, exact bool) exchange {
 // otherwise.
 func (x *exchange) rows() models.Rows {
 	if x.exact {
-		return models.Rows{Eta0: x.eta0, Eta1: x.eta1, Chain: x.chainOf}
+		return models.Rows{Eta0: x.eta0, Eta1: x.eta1, Chain: x.chainOf, Epoch: x.epoch}
 	}
 	return models.Rows{Eta0: x.eta0s, Eta1: x.eta1s, Chain: x.chainOf}
 }
@@ -151,11 +154,38 @@ func (x *exchange) communicate(alg Algorithm, rng *kernel.Stream, m int) {
 		}
 	}
 	rng.Uniform(x.u)
-	for j := 0; j < lanes; j++ {
-		for n := x.parity[j]; n < c-1; n += 2 {
-			i := layout.Index(n, 1, 0, j)
-			if x.u[layout.Index(n/2, 1, 0, j)] <= x.alpha[i] {
-				x.swap(i, i+lanes)
+	if alg == Reversible {
+		for j := 0; j < lanes; j++ {
+			for n := x.parity[j]; n < c-1; n += 2 {
+				i := layout.Index(n, 1, 0, j)
+				if x.u[layout.Index(n/2, 1, 0, j)] <= x.alpha[i] {
+					x.swap(i, i+lanes)
+				}
+			}
+		}
+		return
+	}
+	// NRPT: every lane swaps the pairs of one parity, as one lane kernel
+	// over the block's rows; then the bookkeeping that follows the
+	// replicas.
+	from := m & 1
+	kernel.SwapApply(x.w0, x.w1, x.replica, x.alpha, x.u, from)
+	if x.exact {
+		// The target chain's state comes from the row below when the top
+		// pair swapped (see swap).
+		if n := c - 2; n >= 0 && n&1 == from {
+			for j := 0; j < lanes; j++ {
+				if x.u[layout.Index(n/2, 1, 0, j)] <= x.alpha[layout.Index(n, 1, 0, j)] {
+					x.targetFrom[j] = int32(n)
+				}
+			}
+		}
+		return
+	}
+	for n := from; n+1 < c; n += 2 {
+		for j := 0; j < lanes; j++ {
+			for _, k := range [2]int{n, n + 1} {
+				x.chainOf[layout.Index(int(x.replica[layout.Index(k, 1, 0, j)]), 1, 0, j)] = int32(k)
 			}
 		}
 	}
@@ -189,6 +219,7 @@ func (x *exchange) targetRow(j int) int {
 
 // setEta writes η(t_n) of every lane's path and schedule to the chain rows.
 func (x *exchange) setEta(t *tuner) {
+	x.epoch++
 	for j := 0; j < lanes; j++ {
 		for n, s := range t.sched[j] {
 			i := layout.Index(n, 1, 0, j)

@@ -77,7 +77,7 @@ func EstimateMemory(cfg Config) (int64, error) {
 	// energyMoments.
 	rows := 4 // shift0, shift1, sum0, sum1
 	if (cfg.TunePath && cfg.Gradient != FullGradient) || cfg.Tuning == AutoTuning {
-		rows += 6 // sq00, sq01, sq11, tmp0, tmp1, tmp2
+		rows += 3 // sq00, sq01, sq11
 	}
 	b.add(rows, c, lanes, 8)
 	if cfg.TunePath && cfg.Gradient == FullGradient {

@@ -117,6 +117,7 @@ type gaussianBlock struct {
 	z          []float64 // chunk*Dim rows of normals, scratch
 	m, s       []float64 // per row and lane: mean and sd of the annealed density
 	eta0, eta1 []float64 // the coefficients m and s were computed for
+	epoch      uint64    // the Rows.Epoch of eta0 and eta1 (0: unknown)
 	first      []float64 // per row and lane: x_0 (the kernel writes it)
 	// zTop keeps the normals of the last two rows (dim rows of lanes
 	// each), from which Observe rebuilds their states: x = m + s z.
@@ -154,20 +155,24 @@ func (b *gaussianBlock) Observe(dst []float64, row, lane int) {
 // chunk of rows at a time, x_d = m + s z_d, with the energies accumulated
 // over d in order by kernel.GaussEnergy (fused: x is never stored). The
 // mean and sd are recomputed only where the coefficients changed, which
-// for the engine's chain-ordered rows is once a scan.
+// for the engine's chain-ordered rows is once a scan (and compared only
+// when rows.Epoch says they may have).
 func (b *gaussianBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 	const L = layout.Lanes
 	g := b.g
-	eta0, eta1 := rows.Eta0, rows.Eta1
-	for i := range b.m {
-		if eta0[i] != b.eta0[i] || eta1[i] != b.eta1[i] {
-			m, s, ok := g.Annealed(eta0[i], eta1[i])
-			if !ok {
-				m, s = math.NaN(), math.NaN()
+	if rows.Epoch == 0 || rows.Epoch != b.epoch {
+		eta0, eta1 := rows.Eta0, rows.Eta1
+		for i := range b.m {
+			if eta0[i] != b.eta0[i] || eta1[i] != b.eta1[i] {
+				m, s, ok := g.Annealed(eta0[i], eta1[i])
+				if !ok {
+					m, s = math.NaN(), math.NaN()
+				}
+				b.m[i], b.s[i] = m, s
+				b.eta0[i], b.eta1[i] = eta0[i], eta1[i]
 			}
-			b.m[i], b.s[i] = m, s
-			b.eta0[i], b.eta1[i] = eta0[i], eta1[i]
 		}
+		b.epoch = rows.Epoch
 	}
 	h0, h1 := 0.5/(g.Sigma0*g.Sigma0), 0.5/(g.Sigma1*g.Sigma1)
 	for r0 := 0; r0 < b.rows; r0 += b.chunk {

@@ -48,6 +48,7 @@ func (b *gaussianBlock) UnmarshalBinary(data []byte) error {
 	if err := r.Close(); err != nil {
 		return fmt.Errorf("models: Gaussian block state: %w", err)
 	}
+	b.epoch = 0 // compare the restored coefficients on the next move
 	return nil
 }
 

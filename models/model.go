@@ -53,6 +53,11 @@ type Rows struct {
 	// Chain is the chain index (0 = reference, numChains-1 = target) of
 	// each row.
 	Chain []int32
+	// Epoch, when not zero, names the values of Eta0 and Eta1: two calls
+	// with the same non-zero Epoch pass the same coefficients, so a block
+	// may reuse what it computed from them without comparing them. Zero
+	// promises nothing. (The engine's coefficients change once a scan.)
+	Epoch uint64
 }
 
 // Energies are the per-row outputs of a move, each rows×layout.Lanes,

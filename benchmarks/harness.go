@@ -238,41 +238,46 @@ func runScalar(ctx context.Context, w Workload, m models.Model) error {
 // Roofline draws the normals and runs the energy FMA stream for the same
 // number of elements as the engine, with the same worker count (0: all
 // CPUs) and no engine logic (no swaps, no bookkeeping, no permutations).
-// Its workers check ctx every checkElements elements or so and return
-// ctx's error once it is done.
+// Like the Gaussian model's move, it draws the normals of up to
+// rooflineFill(Dim) chains per call, so that at small d the roofline pays
+// no more calls than the engine. Its workers check ctx every
+// checkElements elements or so and return ctx's error once it is done.
 func Roofline(ctx context.Context, w Workload) error {
-	blocks := (w.Replicates + layout.Lanes - 1) / layout.Lanes
+	const L = layout.Lanes
+	blocks := (w.Replicates + L - 1) / L
 	workers := w.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
 	workers = min(workers, blocks)
-	every := checkEvery(1, w.Dim)
+	fill := min(rooflineFill(w.Dim), w.Chains)
+	every := checkEvery(fill, w.Dim)
 	var wg sync.WaitGroup
 	for k := 0; k < workers; k++ {
 		wg.Add(1)
 		go func(k int) {
 			defer wg.Done()
 			lo, hi := k*blocks/workers, (k+1)*blocks/workers
-			z := layout.Float64s(w.Dim * layout.Lanes)
-			m := layout.Float64s(layout.Lanes)
-			s := layout.Float64s(layout.Lanes)
-			w0 := layout.Float64s(layout.Lanes)
-			w1 := layout.Float64s(layout.Lanes)
-			first := layout.Float64s(layout.Lanes)
+			z := layout.Float64s(fill * w.Dim * L)
+			m := layout.Float64s(fill * L)
+			s := layout.Float64s(fill * L)
+			w0 := layout.Float64s(fill * L)
+			w1 := layout.Float64s(fill * L)
+			first := layout.Float64s(fill * L)
 			for i := range s {
 				s[i] = w.Sigma
 			}
 			step := 0
 			for b := lo; b < hi; b++ {
-				rng := kernel.NewStream(w.Seed, b*layout.Lanes)
+				rng := kernel.NewStream(w.Seed, b*L)
 				for it := 0; it < w.Iterations; it++ {
-					for c := 0; c < w.Chains; c++ {
+					for c0 := 0; c0 < w.Chains; c0 += fill {
 						if step++; step%every == 0 && ctx.Err() != nil {
 							return
 						}
-						rng.Normal(z)
-						kernel.GaussEnergy(w0, w1, first, m, s, z, w.Dim, -1, 1, 50, 50)
+						n := min(fill, w.Chains-c0)
+						rng.Normal(z[:n*w.Dim*L])
+						kernel.GaussEnergy(w0[:n*L], w1[:n*L], first[:n*L], m[:n*L], s[:n*L], z[:n*w.Dim*L], w.Dim, -1, 1, 50, 50)
 					}
 				}
 			}
@@ -281,6 +286,11 @@ func Roofline(ctx context.Context, w Workload) error {
 	wg.Wait()
 	return ctx.Err()
 }
+
+// rooflineFill is the number of chains whose normals Roofline draws in one
+// call: about 512 rows of lanes (32 KiB, in the L1 cache), as the Gaussian
+// model's move draws them.
+func rooflineFill(dim int) int { return max(1, 512/dim) }
 
 // median returns the median of xs, NaN when xs is empty.
 func median(xs []float64) float64 {

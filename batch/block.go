@@ -70,17 +70,32 @@ type reported struct {
 	frozen       bool
 }
 
-// report returns lane j's reported values now.
+// report returns lane j's reported values now, in new slices.
 func (b *block) report(j int) reported {
-	r := reported{
-		rejection: append([]float64(nil), b.last[j]...),
-		tripsScan: b.trips.lastScan[j],
-		schedule:  append([]float64(nil), b.tuner.sched[j]...),
-		knots:     b.tuner.path[j].Knots(),
-	}
+	var r reported
+	b.reportInto(&r, j)
+	return r
+}
+
+// reportInto sets r to lane j's reported values now, reusing r's slices
+// (endScan keeps prev this way once a scan without allocating; Result
+// copies what it takes from prev).
+func (b *block) reportInto(r *reported, j int) {
+	r.rejection = append(r.rejection[:0], b.last[j]...)
+	r.tripsScan = b.trips.lastScan[j]
+	r.schedule = append(r.schedule[:0], b.tuner.sched[j]...)
+	r.knots = b.tuner.path[j].AppendKnots(r.knots[:0])
+	r.rounds, r.used, r.frozen = 0, 0, false
 	if a := b.tuner.auto[j]; a != nil {
 		r.rounds, r.used, r.frozen = a.Rounds(), a.Used(), a.Frozen()
 	}
+}
+
+// clone returns a copy of r that shares no slice with it.
+func (r reported) clone() reported {
+	r.rejection = append([]float64(nil), r.rejection...)
+	r.schedule = append([]float64(nil), r.schedule...)
+	r.knots = append([][2]float64(nil), r.knots...)
 	return r
 }
 
@@ -143,7 +158,7 @@ func (b *block) iterate(alg Algorithm, s, m, mScan int) {
 // recomputes the coefficients η(t_n).
 func (b *block) endScan(cfg *Config, s, iters int) {
 	for j := range b.prev {
-		b.prev[j] = b.report(j)
+		b.reportInto(&b.prev[j], j)
 	}
 	b.view.Scan, b.view.Step = s, iters
 	for _, o := range b.observers {

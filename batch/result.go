@@ -115,7 +115,7 @@ func (e *Engine) Result() *Result {
 		blk, j := e.blocks[b/lanes], b%lanes
 		rep := blk.report(j)
 		if blk.scans > e.scans {
-			rep = blk.prev[j]
+			rep = blk.prev[j].clone()
 		}
 		res.Schedules[b] = rep.schedule
 		res.TuningRounds[b], res.TuningIterations[b], res.TuningFrozen[b] = rep.rounds, rep.used, rep.frozen

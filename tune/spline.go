@@ -52,6 +52,10 @@ func (s *Spline) K() int { return len(s.knots) - 1 }
 // Knots returns a copy of the knots φ_0 … φ_K.
 func (s *Spline) Knots() [][2]float64 { return append([][2]float64(nil), s.knots...) }
 
+// AppendKnots appends the knots φ_0 … φ_K to dst and returns the extended
+// slice (Knots without the allocation when dst has room).
+func (s *Spline) AppendKnots(dst [][2]float64) [][2]float64 { return append(dst, s.knots...) }
+
 // Clone returns an independent copy of the spline, Adagrad state included.
 func (s *Spline) Clone() *Spline {
 	return &Spline{

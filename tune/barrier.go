@@ -14,17 +14,26 @@ import (
 // interpolant needs strictly increasing abscissae). The last ys is the
 // barrier Σ_n r_n.
 func barrierPoints(sched, rej []float64) (xs, ys []float64) {
-	numChains := len(sched)
-	xs = make([]float64, 0, numChains)
-	ys = make([]float64, 0, numChains)
+	return appendBarrierPoints(make([]float64, 0, len(sched)), make([]float64, 0, len(sched)), sched, rej)
+}
+
+// appendBarrierPoints appends the points of barrierPoints to xs and ys,
+// which must be empty (it reuses their storage), and returns them.
+func appendBarrierPoints(xs, ys, sched, rej []float64) ([]float64, []float64) {
 	cum := 0.0
-	for n := 0; n < numChains; n++ {
+	for n := range sched {
 		if n > 0 {
+			// r clamped to [0, 1], NaN as 1: math.Min(math.Max(r, 0), 1)
+			// with NaN replaced by 1, without the calls.
 			r := rej[n-1]
-			if math.IsNaN(r) {
+			switch {
+			case r > 1 || math.IsNaN(r):
 				r = 1
+			case r > 0:
+			default:
+				r = 0
 			}
-			cum += math.Min(math.Max(r, 0), 1)
+			cum += r
 		}
 		if len(xs) > 0 && sched[n] <= xs[len(xs)-1] {
 			ys[len(ys)-1] = cum

@@ -2,8 +2,8 @@ package tune
 
 import (
 	"math"
-
-	"gonum.org/v1/gonum/interp"
+	"slices"
+	"sync"
 )
 
 // UniformSchedule returns the equally spaced schedule t_n = n/(numChains-1)
@@ -42,29 +42,54 @@ func CumulativeBarrier(dst, rej []float64) float64 {
 //
 //	Λ(t_n) / Λ = n / N,  n = 1..N-1,
 //
-// each t_n found by bisection. sched is the schedule the rejections rej
-// were measured on (len(rej) == len(sched)-1 == len(dst)-1); dst may alias
-// sched. When the barrier is zero or not finite the schedule is copied
-// unchanged, since no point of it is better supported than another.
+// each t_n found by safeguarded Newton steps on the interpolant's segment
+// that brackets it. sched is the schedule the rejections rej were measured
+// on (len(rej) == len(sched)-1 == len(dst)-1); dst may alias sched. When
+// the barrier is zero or not finite the schedule is copied unchanged, since
+// no point of it is better supported than another.
+//
+// The interpolant is monotoneCubic, which reproduces gonum's
+// interp.FritschButland bit for bit (on amd64 at its default GOAMD64=v1,
+// and gives the same schedule on every platform); the buffers come from a
+// pool, so that in steady state UpdateSchedule does not allocate. It is
+// safe for concurrent use on distinct dst.
 func UpdateSchedule(dst, sched, rej []float64) {
 	numChains := len(sched)
 	if len(dst) != numChains || len(rej) != numChains-1 {
 		panic("tune: schedule length mismatch")
 	}
+	w := schedulePool.Get().(*scheduleWorkspace)
+	w.update(dst, sched, rej)
+	schedulePool.Put(w)
+}
+
+// schedulePool holds the scheduleWorkspace buffers of UpdateSchedule.
+var schedulePool = sync.Pool{New: func() any { return new(scheduleWorkspace) }}
+
+// scheduleWorkspace holds the buffers of one schedule update: the points
+// of the barrier, its interpolant and the new schedule before it is copied
+// to dst (which may alias the schedule being read).
+type scheduleWorkspace struct {
+	xs, ys, out []float64
+	f           monotoneCubic
+}
+
+// update is UpdateSchedule with w's buffers, the lengths already checked.
+func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
+	numChains := len(sched)
 	// The points (t_n, Σ_{i<n} r_i), coinciding schedule points merged
 	// (barrierPoints, shared with BarrierProfile).
-	xs, ys := barrierPoints(sched, rej)
+	xs, ys := appendBarrierPoints(w.xs[:0], w.ys[:0], sched, rej)
+	w.xs, w.ys = xs, ys
 	barrier := ys[len(ys)-1]
 	if !(barrier > 0) || math.IsInf(barrier, 0) || len(xs) < 2 {
 		copy(dst, sched)
 		return
 	}
-	var f interp.FritschButland
-	if err := f.Fit(xs, ys); err != nil {
-		copy(dst, sched)
-		return
-	}
-	out := make([]float64, numChains)
+	f := &w.f
+	f.fit(xs, ys)
+	w.out = slices.Grow(w.out[:0], numChains)[:numChains]
+	out := w.out
 	out[0], out[numChains-1] = 0, 1
 	lo, seg := 0.0, 0
 	for n := 1; n < numChains-1; n++ {
@@ -75,17 +100,46 @@ func UpdateSchedule(dst, sched, rej []float64) {
 		for seg+2 < len(xs) && ys[seg+1] < target {
 			seg++
 		}
-		out[n] = solveMonotone(&f, target, math.Max(lo, xs[seg]), xs[seg+1])
+		out[n] = solveMonotone(f, seg, target, maxFloat(lo, xs[seg]), xs[seg+1])
 		lo = out[n]
 	}
 	copy(dst, out)
 }
 
-// solveMonotone returns t in [a, b] with f(t) = target for a non-decreasing
-// f with f(a) ≤ target ≤ f(b): Newton's method from the secant guess,
-// safeguarded by bisection, to |b-a| ≤ 1e-14 or an exact hit.
-func solveMonotone(f *interp.FritschButland, target, a, b float64) float64 {
-	fa, fb := f.Predict(a), f.Predict(b)
+// solveMonotone returns t in [a, b] with f(t) = target for the
+// non-decreasing interpolant f with f(a) ≤ target ≤ f(b), where [a, b] lies
+// in f's segment seg, [xs[seg], xs[seg+1]]: Newton's method from the secant
+// guess, safeguarded by bisection, to |b-a| ≤ 1e-14 or an exact hit.
+//
+// Its iterates, and so its result, are bit for bit those of the same loop
+// on gonum's interpolant (see monotoneCubic): an iterate strictly inside the segment, where
+// gonum's Predict and PredictDerivative evaluate segment seg's cubic, is
+// evaluated here with the same expressions on seg's coefficients, held in
+// registers, and so are a and b when they are at the segment's knots
+// (where gonum's value is the knot's ordinate) or inside it; any other
+// point (outside the segment when the bisection's midpoint overflows, an
+// iterate at a knot, or a schedule holding a NaN) goes through
+// monotoneCubic's general predict.
+func solveMonotone(f *monotoneCubic, seg int, target, a, b float64) float64 {
+	x0, x1 := f.xs[seg], f.xs[seg+1]
+	inside := f.increasing // an x in (x0, x1) is in segment seg
+	p := &f.coeffs[seg]
+	a0, a1, a2, a3 := p[0], p[1], p[2], p[3]
+	// f(a) and f(b), usually at the segment's knots or inside it.
+	var fa, fb float64
+	switch {
+	case inside && a == x0:
+		fa = a0
+	case inside && a > x0 && a < x1:
+		fa = cubicValue(a0, a1, a2, a3, a-x0)
+	default:
+		fa = f.predict(f.segmentNear(a, seg), a)
+	}
+	if inside && b == x1 {
+		fb = f.ys[seg+1]
+	} else {
+		fb = f.predict(f.segmentNear(b, seg), b)
+	}
 	if !(fb > fa) {
 		return 0.5 * (a + b)
 	}
@@ -94,7 +148,14 @@ func solveMonotone(f *interp.FritschButland, target, a, b float64) float64 {
 		if !(c > a && c < b) {
 			c = 0.5 * (a + b)
 		}
-		fc := f.Predict(c)
+		var fc, d float64
+		if inside && c > x0 && c < x1 {
+			dx := c - x0
+			fc, d = cubicValue(a0, a1, a2, a3, dx), cubicSlope(a1, a2, a3, dx)
+		} else {
+			k := f.segmentNear(c, seg)
+			fc, d = f.predict(k, c), f.predictDerivative(k, c)
+		}
 		switch {
 		case fc < target:
 			a = c
@@ -105,14 +166,38 @@ func solveMonotone(f *interp.FritschButland, target, a, b float64) float64 {
 		}
 		// Newton step from c; a zero or non-finite slope falls back to
 		// bisection at the top of the loop.
-		if d := f.PredictDerivative(c); d > 0 {
+		if d > 0 {
 			c -= (fc - target) / d
 		} else {
 			c = 0.5 * (a + b)
 		}
 		if math.Abs(fc-target) <= 1e-15*target {
-			return math.Min(math.Max(c, a), b)
+			return minFloat(maxFloat(c, a), b)
 		}
 	}
 	return 0.5 * (a + b)
+}
+
+// maxFloat is math.Max, without its call when x and y are ordered and
+// unequal (then math.Max is the larger one, infinities included).
+func maxFloat(x, y float64) float64 {
+	switch {
+	case x > y:
+		return x
+	case x < y:
+		return y
+	}
+	return math.Max(x, y)
+}
+
+// minFloat is math.Min, without its call when x and y are ordered and
+// unequal (then math.Min is the smaller one, infinities included).
+func minFloat(x, y float64) float64 {
+	switch {
+	case x < y:
+		return x
+	case x > y:
+		return y
+	}
+	return math.Min(x, y)
 }

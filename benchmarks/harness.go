@@ -164,7 +164,12 @@ func Run(ctx context.Context, w Workload) (*Report, error) {
 // tuned run) and appends its samples to the report; an interrupted repeat
 // appends nothing and returns ctx's error.
 func (rep *Report) repeat(ctx context.Context, w Workload, cfg, one, tuned batch.Config, elems float64) error {
+	// Every timed section starts after a collection, as package testing's
+	// benchmarks do, so that no section pays for the garbage of the one
+	// before it (a collection takes a core from two workers for part of a
+	// short run).
 	timed := func(c batch.Config) (*batch.Result, error) {
+		runtime.GC()
 		res, err := batch.Run(ctx, c, nil)
 		if err == nil && res.Interrupted {
 			err = ctx.Err()
@@ -193,12 +198,14 @@ func (rep *Report) repeat(ctx context.Context, w Workload, cfg, one, tuned batch
 	}
 	tuning := res.TuningFraction
 
+	runtime.GC()
 	t0 := time.Now()
 	if err := runScalar(ctx, w, cfg.Model); err != nil {
 		return err
 	}
 	scalar := float64(time.Since(t0).Nanoseconds()) / elems
 
+	runtime.GC()
 	t0 = time.Now()
 	if w.isGaussian() {
 		err = Roofline(ctx, w)

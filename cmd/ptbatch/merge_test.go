@@ -339,3 +339,33 @@ func TestInterruptedReproduceKeepsItsRuns(t *testing.T) {
 		t.Errorf("manifest %+v (%v), want interrupted, incomplete, at least the first run's 2 units done", m, err)
 	}
 }
+
+// TestReproduceHighDimConcurrent checks reproduce highdim, whose linear
+// and spline runs of each dimension run at the same time when their one
+// block leaves a worker idle: with two workers (concurrent), with one
+// (one after the other), and as three shards merged, the CSV and the
+// figures are the same bytes.
+func TestReproduceHighDimConcurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs reproduce highdim five times")
+	}
+	args := []string{"reproduce", "highdim", "--scale", "0.001", "--replicates", "2", "--quiet"}
+	root := t.TempDir()
+	one, two := filepath.Join(root, "one"), filepath.Join(root, "two")
+	mustRun(t, withArgs(args, "--workers", "1", "--out", one)...)
+	mustRun(t, withArgs(args, "--workers", "2", "--out", two)...)
+	for _, f := range []string{"rates.csv", "rate_vs_dimension.svg", "rate_vs_dimension.png"} {
+		w, err := os.ReadFile(filepath.Join(one, "highdim", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := os.ReadFile(filepath.Join(two, "highdim", f))
+		if err != nil || !bytes.Equal(w, g) {
+			t.Errorf("highdim/%s: two workers (concurrent runs) differ from one (%v)", f, err)
+		}
+	}
+	dirs := runShards(t, root, 3, withArgs(args, "--workers", "2"))
+	merged := filepath.Join(root, "merged")
+	mustRun(t, append([]string{"merge", "--quiet", "--out", merged}, dirs...)...)
+	sameOutput(t, two, merged)
+}

@@ -8,12 +8,15 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/internal/gaussexact"
+	"github.com/ptbatch/ptbatch/layout"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/tune"
 )
@@ -479,6 +482,19 @@ func reproduceHighDim(ctx context.Context, o reproduceOptions, stderr io.Writer,
 	fmt.Fprintln(tw, "|---\t|---\t|---\t|---\t|---\t|")
 	var bx, by []float64
 	lines := map[int]*series{1: {name: "NRPT+Linear"}, 4: {name: "NRPT+Spline(K=4)"}}
+	// A run of 5 replicates is one block of layout.Lanes, which one worker
+	// computes: with more workers, the linear and the spline run of each d
+	// run at the same time (results and files are the same as one after
+	// the other).
+	workers := o.workers
+	if workers == 0 {
+		workers = runtime.NumCPU()
+	}
+	concurrent := (reps+layout.Lanes-1)/layout.Lanes < workers
+	var progress io.Writer = stderr
+	if concurrent {
+		progress = &lockedWriter{w: stderr}
+	}
 	for _, d := range dims {
 		chains := int(math.Ceil(15 * math.Sqrt(float64(d))))
 		g, err := models.NewGaussian(d, -1, 1, 0.1, 0.1)
@@ -486,17 +502,35 @@ func reproduceHighDim(ctx context.Context, o reproduceOptions, stderr io.Writer,
 			return err
 		}
 		cell := map[int][2]float64{}
-		for _, k := range []int{1, 4} {
-			cfg := batch.Config{Model: g, Chains: chains, Replicates: reps, Iterations: iters, Scans: scans,
+		ks := []int{1, 4}
+		labels := make([]string, len(ks))
+		cfgs := make([]batch.Config, len(ks))
+		progs := make([]func(batch.Progress), len(ks))
+		for i, k := range ks {
+			labels[i] = fmt.Sprintf("highdim d=%d K=%d", d, k)
+			cfgs[i] = batch.Config{Model: g, Chains: chains, Replicates: reps, Iterations: iters, Scans: scans,
 				TuneSchedule: true, Knots: k, TunePath: k >= 2, LearningRate: 0.2, Seed: o.seed, Workers: o.workers}
-			var prog func(batch.Progress)
 			if !o.quiet {
-				prog = progressPrinter(stderr, fmt.Sprintf("highdim d=%d K=%d", d, k))
+				progs[i] = progressPrinter(progress, labels[i])
 			}
-			res, err := o.job.run(ctx, fmt.Sprintf("highdim d=%d K=%d", d, k), cfg, nil, prog)
-			if err != nil {
-				return err
+		}
+		var results []*batch.Result
+		if concurrent {
+			results, err = o.job.runConcurrently(ctx, labels, cfgs, progs, workers)
+		} else {
+			for i := range ks {
+				res, rerr := o.job.run(ctx, labels[i], cfgs[i], nil, progs[i])
+				results, err = append(results, res), rerr
+				if err != nil || (res != nil && res.Interrupted) {
+					break
+				}
 			}
+		}
+		if err != nil {
+			return err
+		}
+		for i, res := range results {
+			k := ks[i]
 			if res == nil {
 				continue // another shard's
 			}
@@ -530,6 +564,18 @@ func reproduceHighDim(ctx context.Context, o reproduceOptions, stderr io.Writer,
 		return err
 	}
 	return fig.save(filepath.Join(dir, "rate_vs_dimension"))
+}
+
+// lockedWriter serialises the writes of concurrent progress lines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // checkMemory refuses the experiments when the largest of their runs does

@@ -571,13 +571,83 @@ func (r *reproJob) shardOnly() bool { return r.sh != nil }
 // into runs/, or in a merge joins the shards' results. It returns nil
 // when the report is not made here (a shard).
 func (r *reproJob) run(ctx context.Context, label string, cfg batch.Config, st *reproduceStats, prog func(batch.Progress)) (*batch.Result, error) {
+	p, err := r.begin(label, cfg, st)
+	if err != nil || p.done {
+		return p.res, err
+	}
+	res, err := batch.Run(ctx, p.cfg, prog)
+	return r.end(p, res, err, st)
+}
+
+// runConcurrently is run for several labels at once: each computes on
+// its share of the workers (workers/len(labels), at least one), and the
+// results are recorded in the order given, so that runs/ and the report
+// are those of running them one after the other. Reproduce uses it for
+// runs too small to keep every worker busy (fewer blocks of
+// layout.Lanes replicates than workers). The progress functions may be
+// called concurrently.
+func (r *reproJob) runConcurrently(ctx context.Context, labels []string, cfgs []batch.Config, progs []func(batch.Progress), workers int) ([]*batch.Result, error) {
+	plans := make([]reproPlan, len(labels))
+	for i := range labels {
+		p, err := r.begin(labels[i], cfgs[i], nil)
+		if err != nil {
+			return nil, err
+		}
+		plans[i] = p
+	}
+	share := max(1, workers/len(labels))
+	results := make([]*batch.Result, len(labels))
+	errs := make([]error, len(labels))
+	var wg sync.WaitGroup
+	for i := range plans {
+		if plans[i].done {
+			continue
+		}
+		plans[i].cfg.Workers = share
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = batch.Run(ctx, plans[i].cfg, progs[i])
+		}()
+	}
+	wg.Wait()
+	out := make([]*batch.Result, len(labels))
+	for i, p := range plans {
+		if p.done {
+			out[i] = p.res
+			continue
+		}
+		res, err := r.end(p, results[i], errs[i], nil)
+		if err != nil || (res != nil && res.Interrupted) {
+			return append(out[:i], res), err
+		}
+		out[i] = res
+	}
+	return out, nil
+}
+
+// reproPlan is one run of reproduce between begin and end: its slot in
+// the plan, the replicates this process computes (cfg), or, when done,
+// the result to return without computing (a merge's, or nil for another
+// shard's run).
+type reproPlan struct {
+	k, hi int
+	label string
+	cfg   batch.Config
+	done  bool
+	res   *batch.Result
+}
+
+// begin takes the next slot of the plan for label and says what to
+// compute; in a merge it joins the shards' results of the run.
+func (r *reproJob) begin(label string, cfg batch.Config, st *reproduceStats) (reproPlan, error) {
 	k := r.next
 	r.next++
 	if k >= len(r.runs) || r.runs[k].label != label || r.runs[k].replicates != cfg.Replicates {
-		return nil, fmt.Errorf("reproduce: run %d is %q with %d replicates, not in the plan of its shards (planReproduce)", k, label, cfg.Replicates)
+		return reproPlan{}, fmt.Errorf("reproduce: run %d is %q with %d replicates, not in the plan of its shards (planReproduce)", k, label, cfg.Replicates)
 	}
 	run := r.runs[k]
-	name := filepath.Join("runs", fmt.Sprintf("%03d.gob", k))
+	name := runFile(k)
 	if r.merge != nil {
 		var parts []*runRecord
 		for _, s := range r.merge.shards {
@@ -586,7 +656,7 @@ func (r *reproJob) run(ctx context.Context, label string, cfg batch.Config, st *
 			}
 			p, err := readRunRecord(filepath.Join(s.dir, name))
 			if err != nil {
-				return nil, usagef("shard %s: run %q: %v", s.dir, label, err)
+				return reproPlan{}, usagef("shard %s: run %q: %v", s.dir, label, err)
 			}
 			parts = append(parts, p)
 		}
@@ -595,11 +665,11 @@ func (r *reproJob) run(ctx context.Context, label string, cfg batch.Config, st *
 			err = fmt.Errorf("the shards hold replicates %d to %d of %d", rec.Result.Config.FirstReplicate, rec.Result.Config.FirstReplicate+rec.Result.Config.Replicates-1, run.replicates)
 		}
 		if err != nil {
-			return nil, usagef("merging run %q: %v", label, err)
+			return reproPlan{}, usagef("merging run %q: %v", label, err)
 		}
 		r.seconds[label] = rec.Result.Elapsed.Seconds()
 		if err := writeRecord(r.dir.file(name), rec); err != nil {
-			return nil, err
+			return reproPlan{}, err
 		}
 		if st != nil {
 			v := restoreStats(rec)
@@ -607,14 +677,20 @@ func (r *reproJob) run(ctx context.Context, label string, cfg batch.Config, st *
 		}
 		res := rec.Result
 		res.Config = cfg
-		return &res, nil
+		return reproPlan{done: true, res: &res}, nil
 	}
 	lo, hi := max(run.first, r.m.First), min(run.first+run.replicates, r.m.End)
 	if lo >= hi {
-		return nil, nil // not this shard's
+		return reproPlan{done: true}, nil // not this shard's
 	}
 	cfg.FirstReplicate, cfg.Replicates = lo-run.first, hi-lo
-	res, err := batch.Run(ctx, cfg, prog)
+	return reproPlan{k: k, hi: hi, label: label, cfg: cfg}, nil
+}
+
+// end records a computed run: its result in runs/, its seconds and the
+// manifest's progress. It returns the result for the report (nil in a
+// shard), or the run's error, or an interrupted result unrecorded.
+func (r *reproJob) end(p reproPlan, res *batch.Result, err error, st *reproduceStats) (*batch.Result, error) {
 	if err != nil || res.Interrupted {
 		return res, err
 	}
@@ -622,11 +698,11 @@ func (r *reproJob) run(ctx context.Context, label string, cfg batch.Config, st *
 	if st != nil {
 		statValues{logZ: st.logZ, restarts: st.restarts, profile: st.profile}.record(rec)
 	}
-	if err := writeRecord(r.dir.file(name), rec); err != nil {
+	if err := writeRecord(r.dir.file(runFile(p.k)), rec); err != nil {
 		return nil, err
 	}
-	r.seconds[label] = res.Elapsed.Seconds()
-	if err := r.progress(hi); err != nil {
+	r.seconds[p.label] = res.Elapsed.Seconds()
+	if err := r.progress(p.hi); err != nil {
 		return nil, err
 	}
 	if r.shardOnly() {
@@ -634,6 +710,9 @@ func (r *reproJob) run(ctx context.Context, label string, cfg batch.Config, st *
 	}
 	return res, nil
 }
+
+// runFile is the file of run k under --out.
+func runFile(k int) string { return filepath.Join("runs", fmt.Sprintf("%03d.gob", k)) }
 
 // finishReproduce writes summary.json and the final manifest.
 func (r *reproJob) finish(o reproduceOptions, which string, interrupted bool) error {

@@ -24,9 +24,9 @@ momentsAddAVX2_loop:
 	VMOVUPD (BX), Y1
 	VSUBPD  (DI), Y1, Y1
 	VADDPD  (AX), Y0, Y0
-	VADDPD  (CX), Y1, Y1
 	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, (CX)
+	VADDPD  (CX), Y1, Y0
+	VMOVUPD Y0, (CX)
 	ADDQ    $0x20, AX
 	ADDQ    $0x20, CX
 	ADDQ    $0x20, DX

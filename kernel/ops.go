@@ -76,16 +76,7 @@ func SwapAlpha(alpha, rej, eta0, eta1, w0, w1 []float64) {
 // slices have the same length, a multiple of layout.Lanes; otherwise it
 // panics with "kernel: slice lengths do not match".
 func MomentsAdd(sum0, sum1, w0, w1, shift0, shift1 []float64) {
-	n := len(sum0)
-	if n%layout.Lanes != 0 || len(sum1) != n || len(w0) != n || len(w1) != n || len(shift0) != n || len(shift1) != n {
-		panic(errLengths)
-	}
-	raceRead(w0)
-	raceRead(w1)
-	raceRead(shift0)
-	raceRead(shift1)
-	raceWrite(sum0)
-	raceWrite(sum1)
+	checkMoments(sum0, sum1, w0, w1, shift0, shift1)
 	impl.MomentsAdd(sum0, sum1, w0, w1, shift0, shift1)
 }
 
@@ -96,8 +87,21 @@ func MomentsAdd(sum0, sum1, w0, w1, shift0, shift1 []float64) {
 // with "kernel: slice lengths do not match".
 func MomentsAddSq(sum0, sum1, sq00, sq01, sq11, w0, w1, shift0, shift1 []float64) {
 	n := len(sum0)
-	if n%layout.Lanes != 0 || len(sum1) != n || len(sq00) != n || len(sq01) != n || len(sq11) != n ||
-		len(w0) != n || len(w1) != n || len(shift0) != n || len(shift1) != n {
+	if len(sq00) != n || len(sq01) != n || len(sq11) != n {
+		panic(errLengths)
+	}
+	checkMoments(sum0, sum1, w0, w1, shift0, shift1)
+	raceWrite(sq00)
+	raceWrite(sq01)
+	raceWrite(sq11)
+	impl.MomentsAddSq(sum0, sum1, sq00, sq01, sq11, w0, w1, shift0, shift1)
+}
+
+// checkMoments is the checked layer of MomentsAdd and MomentsAddSq for
+// their common slices: the lengths, then the race announcements.
+func checkMoments(sum0, sum1, w0, w1, shift0, shift1 []float64) {
+	n := len(sum0)
+	if n%layout.Lanes != 0 || len(sum1) != n || len(w0) != n || len(w1) != n || len(shift0) != n || len(shift1) != n {
 		panic(errLengths)
 	}
 	raceRead(w0)
@@ -106,10 +110,6 @@ func MomentsAddSq(sum0, sum1, sq00, sq01, sq11, w0, w1, shift0, shift1 []float64
 	raceRead(shift1)
 	raceWrite(sum0)
 	raceWrite(sum1)
-	raceWrite(sq00)
-	raceWrite(sq01)
-	raceWrite(sq11)
-	impl.MomentsAddSq(sum0, sum1, sq00, sq01, sq11, w0, w1, shift0, shift1)
 }
 
 // SwapApply applies the accepted swaps of one communication step of

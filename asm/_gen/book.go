@@ -13,82 +13,54 @@ import (
 // element, which AVX-512 would not make faster enough to be worth
 // untested code).
 func genBook() {
-	momentsAdd()
-	momentsAddSq()
+	moments(false)
+	moments(true)
 	swapApply()
 }
 
-// momentsAdd emits momentsAddAVX2, the operations of MomentsAddGeneric.
-func momentsAdd() {
-	fn := "momentsAddAVX2"
-	TEXT(fn, NOSPLIT, "func(sum0, sum1, w0, w1, shift0, shift1 []float64)")
+// moments emits momentsAddAVX2, the operations of MomentsAddGeneric, or
+// with sq momentsAddSqAVX2, those of MomentsAddSqGeneric: every product is
+// rounded before its sum (VMULPD then VADDPD, never a fused multiply-add).
+func moments(sq bool) {
+	fn, sig, name := "momentsAddAVX2", "func(sum0, sum1, w0, w1, shift0, shift1 []float64)", "MomentsAddGeneric"
+	params := []string{"sum0", "sum1", "w0", "w1", "shift0", "shift1"}
+	if sq {
+		fn, sig, name = "momentsAddSqAVX2", "func(sum0, sum1, sq00, sq01, sq11, w0, w1, shift0, shift1 []float64)", "MomentsAddSqGeneric"
+		params = []string{"sum0", "sum1", "sq00", "sq01", "sq11", "w0", "w1", "shift0", "shift1"}
+	}
+	TEXT(fn, NOSPLIT, sig)
 	Pragma("noescape")
-	Doc(fn + " computes MomentsAddGeneric (AVX2).")
-	sum0 := Load(Param("sum0").Base(), GP64())
-	sum1 := Load(Param("sum1").Base(), GP64())
-	w0 := Load(Param("w0").Base(), GP64())
-	w1 := Load(Param("w1").Base(), GP64())
-	s0 := Load(Param("shift0").Base(), GP64())
-	s1 := Load(Param("shift1").Base(), GP64())
+	Doc(fn + " computes " + name + " (AVX2).")
+	ptr := map[string]reg.Register{}
+	var ptrs []reg.Register
+	for _, p := range params {
+		ptr[p] = Load(Param(p).Base(), GP64())
+		ptrs = append(ptrs, ptr[p])
+	}
 	n := Load(Param("sum0").Len(), GP64())
 	SHRQ(U8(2), n)
-	loopN(fn+"_loop", n, func() {
-		d0, d1 := YMM(), YMM()
-		VMOVUPD(Mem{Base: w0}, d0)
-		VSUBPD(Mem{Base: s0}, d0, d0) // w0 - shift0
-		VMOVUPD(Mem{Base: w1}, d1)
-		VSUBPD(Mem{Base: s1}, d1, d1)
-		VADDPD(Mem{Base: sum0}, d0, d0) // sum0 + d0
-		VADDPD(Mem{Base: sum1}, d1, d1)
-		VMOVUPD(d0, Mem{Base: sum0})
-		VMOVUPD(d1, Mem{Base: sum1})
-		for _, p := range []reg.Register{sum0, sum1, w0, w1, s0, s1} {
-			ADDQ(U8(32), p)
-		}
-	})
-	VZEROUPPER()
-	RET()
-}
-
-// momentsAddSq emits momentsAddSqAVX2, the operations of
-// MomentsAddSqGeneric: every product is rounded before its sum (VMULPD then
-// VADDPD, never a fused multiply-add).
-func momentsAddSq() {
-	fn := "momentsAddSqAVX2"
-	TEXT(fn, NOSPLIT, "func(sum0, sum1, sq00, sq01, sq11, w0, w1, shift0, shift1 []float64)")
-	Pragma("noescape")
-	Doc(fn + " computes MomentsAddSqGeneric (AVX2).")
-	sum0 := Load(Param("sum0").Base(), GP64())
-	sum1 := Load(Param("sum1").Base(), GP64())
-	q00 := Load(Param("sq00").Base(), GP64())
-	q01 := Load(Param("sq01").Base(), GP64())
-	q11 := Load(Param("sq11").Base(), GP64())
-	w0 := Load(Param("w0").Base(), GP64())
-	w1 := Load(Param("w1").Base(), GP64())
-	s0 := Load(Param("shift0").Base(), GP64())
-	s1 := Load(Param("shift1").Base(), GP64())
-	n := Load(Param("sum0").Len(), GP64())
-	SHRQ(U8(2), n)
+	// add emits dst[i] += v (the sum's rounding: VADDPD, then the store).
+	add := func(dst string, v, tmp reg.VecVirtual) {
+		VADDPD(Mem{Base: ptr[dst]}, v, tmp)
+		VMOVUPD(tmp, Mem{Base: ptr[dst]})
+	}
 	loopN(fn+"_loop", n, func() {
 		d0, d1, a, p := YMM(), YMM(), YMM(), YMM()
-		VMOVUPD(Mem{Base: w0}, d0)
-		VSUBPD(Mem{Base: s0}, d0, d0)
-		VMOVUPD(Mem{Base: w1}, d1)
-		VSUBPD(Mem{Base: s1}, d1, d1)
-		VADDPD(Mem{Base: sum0}, d0, a)
-		VMOVUPD(a, Mem{Base: sum0})
-		VADDPD(Mem{Base: sum1}, d1, a)
-		VMOVUPD(a, Mem{Base: sum1})
-		VMULPD(d0, d0, p)
-		VADDPD(Mem{Base: q00}, p, p)
-		VMOVUPD(p, Mem{Base: q00})
-		VMULPD(d1, d0, p)
-		VADDPD(Mem{Base: q01}, p, p)
-		VMOVUPD(p, Mem{Base: q01})
-		VMULPD(d1, d1, p)
-		VADDPD(Mem{Base: q11}, p, p)
-		VMOVUPD(p, Mem{Base: q11})
-		for _, r := range []reg.Register{sum0, sum1, q00, q01, q11, w0, w1, s0, s1} {
+		VMOVUPD(Mem{Base: ptr["w0"]}, d0)
+		VSUBPD(Mem{Base: ptr["shift0"]}, d0, d0) // w0 - shift0
+		VMOVUPD(Mem{Base: ptr["w1"]}, d1)
+		VSUBPD(Mem{Base: ptr["shift1"]}, d1, d1)
+		add("sum0", d0, a)
+		add("sum1", d1, a)
+		if sq {
+			VMULPD(d0, d0, p)
+			add("sq00", p, p)
+			VMULPD(d1, d0, p)
+			add("sq01", p, p)
+			VMULPD(d1, d1, p)
+			add("sq11", p, p)
+		}
+		for _, r := range ptrs {
 			ADDQ(U8(32), r)
 		}
 	})

@@ -19,7 +19,10 @@
 // measured against a 160-bit reference in elem_test.go. The mixture
 // models' kernels (mix.go) use no FMA at all: they repeat, lane by lane,
 // the operations of the models' scalar references, with the table-driven
-// MixExp (mixexp.go) and the standard library's logarithm (MixLog).
+// MixExp (mixexp.go) and the standard library's logarithm (MixLog). The
+// engine's bookkeeping kernels (book.go: the scan's energy moments and the
+// NRPT swaps of cached energies and replicas) have AVX2 assembly only,
+// which the avx512 tier dispatches too.
 //
 // Nothing here checks lengths, allocates or starts goroutines: package
 // kernel is the checked layer above. It verifies every length before a

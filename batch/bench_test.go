@@ -3,6 +3,7 @@ package batch
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/ptbatch/ptbatch/kernel"
 	"github.com/ptbatch/ptbatch/layout"
@@ -66,4 +67,37 @@ func benchmarkIteration(b *testing.B, impl string, dim, chains, reps int) {
 		b.ReportMetric(steps/b.Elapsed().Seconds(), "chain-steps/s")
 		b.ReportMetric(b.Elapsed().Seconds()*1e9/(steps*float64(dim)), "ns/element")
 	})
+}
+
+// BenchmarkScanEnd times whole scans of one block (8 replicates) of the
+// Gaussian at d = 1 with 50 chains and the paper's tuning (schedule and
+// K = 4 path, lr 0.2): 100 iterations, then the end of the scan. It reports
+// the end of a scan per lane (tune-ns/lane), an iteration of the block
+// (iter-ns/block) and the end's share of the scan (tunefrac), which is what
+// `ptbatch bench` reports as tuning_fraction.
+func BenchmarkScanEnd(b *testing.B) {
+	g, _ := models.NewGaussian(1, -1, 1, 0.1, 0.1)
+	const perScan, scans = 100, 1 << 20
+	cfg := Config{Model: g, Chains: 50, Replicates: 8, Iterations: perScan * scans, Scans: scans, Knots: 4, Seed: 1,
+		Workers: 1, TuneSchedule: true, TunePath: true, LearningRate: 0.2}
+	blk := newBlock(&cfg, 0, perScan)
+	s := 0
+	var iter, end time.Duration
+	for b.Loop() {
+		if s == scans {
+			b.Fatal("more scans than configured")
+		}
+		s++
+		t0 := time.Now()
+		for m := 0; m < perScan; m++ {
+			blk.iterate(NRPT, s, (s-1)*perScan+m+1, m)
+		}
+		t1 := time.Now()
+		blk.endScan(&cfg, s, perScan)
+		end += time.Since(t1)
+		iter += t1.Sub(t0)
+	}
+	b.ReportMetric(float64(end.Nanoseconds())/float64(b.N)/layout.Lanes, "tune-ns/lane")
+	b.ReportMetric(float64(iter.Nanoseconds())/float64(b.N)/perScan, "iter-ns/block")
+	b.ReportMetric(float64(end)/float64(end+iter), "tunefrac")
 }

@@ -10,8 +10,10 @@
 // checked by division, never by forming the product, which wraps around
 // in int arithmetic. FuzzGaussEnergy, FuzzSwapAlpha, FuzzUniform and
 // FuzzNormal compare every implementation with the generic twins on
-// random lengths and values, bad lengths included; FuzzMixKernels does so
-// for the mixture models' kernels (mixture.go) on random values.
+// random lengths and values, bad lengths included; FuzzMixKernels and
+// FuzzBookKernels do so for the mixture models' kernels (mixture.go) and
+// the engine's bookkeeping kernels (MomentsAdd, MomentsAddSq, SwapApply)
+// on random values.
 //
 // Race detector: it cannot see the memory the assembly reads and writes,
 // so under -race every call into an implementation first announces the

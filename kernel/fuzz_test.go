@@ -399,3 +399,88 @@ func FuzzNormal(f *testing.F) {
 		}, seed, first, raw, fills)
 	})
 }
+
+// FuzzBookKernels checks the engine's bookkeeping kernels under every
+// implementation against their generic twins, on rows%41 chains of values
+// decoded from data by mode: MomentsAdd and MomentsAddSq on sums that
+// start from decoded values, and SwapApply with decoded acceptances and
+// uniforms (NaN among them) for both parities, its replicas a
+// permutation. Nothing may be written past the slices.
+func FuzzBookKernels(f *testing.F) {
+	f.Add(uint8(1), uint8(1), []byte("one chain"))
+	f.Add(uint8(7), uint8(1), []byte("seven chains of one block, moderate values"))
+	f.Add(uint8(50), uint8(2), []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 200, 201})
+	f.Add(uint8(3), uint8(0), []byte("\x00\x00\x00\x00\x00\x00\xf0\x7f\x00\x00\x00\x00\x00\x00\xf8\x7f"))
+	f.Add(uint8(2), uint8(1), []byte{})
+	f.Fuzz(func(t *testing.T, rows, mode uint8, data []byte) {
+		c := max(1, int(rows%41))
+		n := c * L
+		pos := 0
+		in := make([][]float64, 4) // w0, w1, shift0, shift1
+		for i := range in {
+			in[i] = decode(data, n, mode, &pos)
+		}
+		start := make([][]float64, 5) // sum0, sum1, sq00, sq01, sq11
+		for i := range start {
+			start[i] = decode(data, n, mode, &pos)
+		}
+		want := make([][]float64, 5)
+		for i := range want {
+			want[i] = append([]float64(nil), start[i]...)
+		}
+		asm.MomentsAddSqGeneric(want[0], want[1], want[2], want[3], want[4], in[0], in[1], in[2], in[3])
+		want2 := [][]float64{append([]float64(nil), start[0]...), append([]float64(nil), start[1]...)}
+		asm.MomentsAddGeneric(want2[0], want2[1], in[0], in[1], in[2], in[3])
+
+		alpha := decode(data, n-L, mode, &pos)
+		u := decode(data, c/2*L, mode, &pos)
+		rep := make([]int32, n)
+		for i := range rep {
+			rep[i] = int32(i / L)
+		}
+		eachImpl(t, func(name string) {
+			got := make([][]float64, 5)
+			guards := make([][]float64, 5)
+			for i := range got {
+				got[i], guards[i] = guardedCopy(start[i])
+			}
+			MomentsAdd(got[0], got[1], in[0], in[1], in[2], in[3])
+			for i := 0; i < 2; i++ {
+				if j, ok := sameFloat64Bits(got[i], want2[i]); !ok {
+					t.Fatalf("%s: MomentsAdd output %d [%d] = %v, generic %v", name, i, j, got[i][j], want2[i][j])
+				}
+				copy(got[i], start[i])
+			}
+			MomentsAddSq(got[0], got[1], got[2], got[3], got[4], in[0], in[1], in[2], in[3])
+			for i := range got {
+				if j, ok := sameFloat64Bits(got[i], want[i]); !ok {
+					t.Fatalf("%s: MomentsAddSq output %d [%d] = %v, generic %v", name, i, j, got[i][j], want[i][j])
+				}
+				if !untouched(guards[i]) {
+					t.Fatalf("%s: moments wrote past output %d", name, i)
+				}
+			}
+			for from := 0; from <= 1; from++ {
+				w0, g0 := guardedCopy(in[0])
+				w1, g1 := guardedCopy(in[1])
+				r := append([]int32(nil), rep...)
+				rw0, rw1, rr := append([]float64(nil), in[0]...), append([]float64(nil), in[1]...), append([]int32(nil), rep...)
+				SwapApply(w0, w1, r, alpha, u, from)
+				asm.SwapApplyGeneric(rw0, rw1, rr, alpha, u, from)
+				if !untouched(g0) || !untouched(g1) {
+					t.Fatalf("%s: SwapApply from %d wrote past w0 or w1", name, from)
+				}
+				_, ok0 := sameFloat64Bits(w0, rw0)
+				_, ok1 := sameFloat64Bits(w1, rw1)
+				if !ok0 || !ok1 {
+					t.Fatalf("%s: SwapApply from %d: energies differ from the generic twin", name, from)
+				}
+				for i := range r {
+					if r[i] != rr[i] {
+						t.Fatalf("%s: SwapApply from %d: rep[%d] = %d, generic %d", name, from, i, r[i], rr[i])
+					}
+				}
+			}
+		})
+	})
+}

@@ -180,53 +180,36 @@ func (r *Reader) length(size int) int {
 
 // Float64s reads a slice written by Writer.Float64s; an empty one is
 // returned as nil (as are those of Ints, Int32s and Bools).
-func (r *Reader) Float64s() []float64 {
-	n := r.length(8)
-	if r.err != nil || n == 0 {
-		return nil
-	}
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = r.Float64()
-	}
-	return v
-}
+func (r *Reader) Float64s() []float64 { return readSlice(r, 8, r.Float64) }
 
 // Ints reads a slice written by Writer.Ints.
-func (r *Reader) Ints() []int {
-	n := r.length(8)
-	if r.err != nil || n == 0 {
-		return nil
-	}
-	v := make([]int, n)
-	for i := range v {
-		v[i] = r.Int()
-	}
-	return v
-}
+func (r *Reader) Ints() []int { return readSlice(r, 8, r.Int) }
 
 // Int32s reads a slice written by Writer.Int32s.
-func (r *Reader) Int32s() []int32 {
-	n := r.length(4)
-	if r.err != nil || n == 0 {
-		return nil
-	}
-	v := make([]int32, n)
-	for i := range v {
-		v[i] = int32(binary.LittleEndian.Uint32(r.take(4)))
-	}
-	return v
-}
+func (r *Reader) Int32s() []int32 { return readSlice(r, 4, r.int32) }
 
 // Bools reads a slice written by Writer.Bools.
-func (r *Reader) Bools() []bool {
-	n := r.length(1)
+func (r *Reader) Bools() []bool { return readSlice(r, 1, r.Bool) }
+
+// int32 reads one value written by Writer.Int32s.
+func (r *Reader) int32() int32 {
+	b := r.take(4)
+	if b == nil {
+		return 0
+	}
+	return int32(binary.LittleEndian.Uint32(b))
+}
+
+// readSlice reads a length-prefixed slice of values of size bytes each,
+// every one by elem; an empty or unreadable one is nil.
+func readSlice[T any](r *Reader, size int, elem func() T) []T {
+	n := r.length(size)
 	if r.err != nil || n == 0 {
 		return nil
 	}
-	v := make([]bool, n)
+	v := make([]T, n)
 	for i := range v {
-		v[i] = r.Bool()
+		v[i] = elem()
 	}
 	return v
 }
@@ -243,53 +226,25 @@ func (r *Reader) String() string { return string(r.Blob()) }
 
 // Float64sInto reads a slice written by Writer.Float64s into dst, whose
 // length it must have.
-func (r *Reader) Float64sInto(dst []float64, what string) {
-	n := r.length(8)
-	if r.err == nil && n != len(dst) {
-		r.Failf("wire: %s has %d values, want %d", what, n, len(dst))
-	}
-	if r.err != nil {
-		return
-	}
-	for i := range dst {
-		dst[i] = r.Float64()
-	}
-}
+func (r *Reader) Float64sInto(dst []float64, what string) { readInto(r, dst, 8, what, r.Float64) }
 
 // Int32sInto reads a slice written by Writer.Int32s into dst, whose length
 // it must have.
-func (r *Reader) Int32sInto(dst []int32, what string) {
-	n := r.length(4)
-	if r.err == nil && n != len(dst) {
-		r.Failf("wire: %s has %d values, want %d", what, n, len(dst))
-	}
-	if r.err != nil {
-		return
-	}
-	for i := range dst {
-		dst[i] = int32(binary.LittleEndian.Uint32(r.take(4)))
-	}
-}
+func (r *Reader) Int32sInto(dst []int32, what string) { readInto(r, dst, 4, what, r.int32) }
 
 // BoolsInto reads a slice written by Writer.Bools into dst, whose length it
 // must have.
-func (r *Reader) BoolsInto(dst []bool, what string) {
-	n := r.length(1)
-	if r.err == nil && n != len(dst) {
-		r.Failf("wire: %s has %d values, want %d", what, n, len(dst))
-	}
-	if r.err != nil {
-		return
-	}
-	for i := range dst {
-		dst[i] = r.Bool()
-	}
-}
+func (r *Reader) BoolsInto(dst []bool, what string) { readInto(r, dst, 1, what, r.Bool) }
 
 // IntsInto reads a slice written by Writer.Ints into dst, whose length it
 // must have.
-func (r *Reader) IntsInto(dst []int, what string) {
-	n := r.length(8)
+func (r *Reader) IntsInto(dst []int, what string) { readInto(r, dst, 8, what, r.Int) }
+
+// readInto reads a length-prefixed slice of values of size bytes each into
+// dst, every one by elem, after checking that it has len(dst) values (what
+// names the slice in the error).
+func readInto[T any](r *Reader, dst []T, size int, what string, elem func() T) {
+	n := r.length(size)
 	if r.err == nil && n != len(dst) {
 		r.Failf("wire: %s has %d values, want %d", what, n, len(dst))
 	}
@@ -297,7 +252,7 @@ func (r *Reader) IntsInto(dst []int, what string) {
 		return
 	}
 	for i := range dst {
-		dst[i] = r.Int()
+		dst[i] = elem()
 	}
 }
 

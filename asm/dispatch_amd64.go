@@ -15,51 +15,6 @@ var (
 // avx512 and avx2 are the assembly implementations, listed by Impls only
 // when HasAVX512 and HasAVX2 are true.
 var (
-	avx512 = Impl{
-		Name:           "avx512",
-		XoshiroUniform: xoshiroUniformAVX512,
-		XoshiroNormal:  xoshiroNormalAVX512,
-		GaussEnergy:    gaussEnergyAVX512,
-		SwapAlpha:      swapAlphaAVX512,
-		// The bookkeeping kernels exist in AVX2 only (asm/_gen/book.go).
-		MomentsAdd:   momentsAddAVX2,
-		MomentsAddSq: momentsAddSqAVX2,
-		SwapApply:    swapApplyAVX2,
-		// The mixture kernels' AVX-512 versions (mixAVX512) are generated
-		// but not dispatched: they have not yet run on an AVX-512
-		// machine. The avx512 tier runs the AVX2 versions (every CPU with
-		// AVX-512 F and DQ has AVX2 and FMA), which give the same bits;
-		// PTBATCH_MIX_AVX512=1 go test ./asm -run Mix checks the AVX-512
-		// ones against their twins on such a machine.
-		MixTerms2:   mixTerms2AVX2,
-		MixProp2:    mixProp2AVX2,
-		MixLabels2:  mixLabels2AVX2,
-		MixTermsK:   mixTermsKAVX2,
-		MixPropK:    mixPropKAVX2,
-		MixLabelsK:  mixLabelsKAVX2,
-		MixGammaTry: mixGammaTryAVX2,
-		MixLog:      mixLogAVX2,
-	}
-	// mixAVX512 is the avx512 tier with the AVX-512 mixture kernels, for
-	// the tests alone until they have run on AVX-512 hardware.
-	mixAVX512 = Impl{
-		Name:           "avx512mix",
-		XoshiroUniform: xoshiroUniformAVX512,
-		XoshiroNormal:  xoshiroNormalAVX512,
-		GaussEnergy:    gaussEnergyAVX512,
-		SwapAlpha:      swapAlphaAVX512,
-		MomentsAdd:     momentsAddAVX2,
-		MomentsAddSq:   momentsAddSqAVX2,
-		SwapApply:      swapApplyAVX2,
-		MixTerms2:      mixTerms2AVX512,
-		MixProp2:       mixProp2AVX512,
-		MixLabels2:     mixLabels2AVX512,
-		MixTermsK:      mixTermsKAVX512,
-		MixPropK:       mixPropKAVX512,
-		MixLabelsK:     mixLabelsKAVX512,
-		MixGammaTry:    mixGammaTryAVX512,
-		MixLog:         mixLogAVX512,
-	}
 	avx2 = Impl{
 		Name:           "avx2",
 		XoshiroUniform: xoshiroUniformAVX2,
@@ -78,6 +33,30 @@ var (
 		MixGammaTry:    mixGammaTryAVX2,
 		MixLog:         mixLogAVX2,
 	}
+	// avx512 is avx2 with the AVX-512 random fills, energies and swap
+	// acceptances. The bookkeeping kernels exist in AVX2 only
+	// (asm/_gen/book.go). The mixture kernels' AVX-512 versions (mixAVX512)
+	// are generated but not dispatched: they have not yet run on an AVX-512
+	// machine, and every CPU with AVX-512 F and DQ has AVX2 and FMA, whose
+	// versions give the same bits; PTBATCH_MIX_AVX512=1 go test ./asm -run
+	// Mix checks the AVX-512 ones against their twins on such a machine.
+	avx512 = func() Impl {
+		im := avx2
+		im.Name = "avx512"
+		im.XoshiroUniform, im.XoshiroNormal = xoshiroUniformAVX512, xoshiroNormalAVX512
+		im.GaussEnergy, im.SwapAlpha = gaussEnergyAVX512, swapAlphaAVX512
+		return im
+	}()
+	// mixAVX512 is the avx512 tier with the AVX-512 mixture kernels, for
+	// the tests alone until they have run on AVX-512 hardware.
+	mixAVX512 = func() Impl {
+		im := avx512
+		im.Name = "avx512mix"
+		im.MixTerms2, im.MixProp2, im.MixLabels2 = mixTerms2AVX512, mixProp2AVX512, mixLabels2AVX512
+		im.MixTermsK, im.MixPropK, im.MixLabelsK = mixTermsKAVX512, mixPropKAVX512, mixLabelsKAVX512
+		im.MixGammaTry, im.MixLog = mixGammaTryAVX512, mixLogAVX512
+		return im
+	}()
 )
 
 var impls = func() []Impl {

@@ -37,7 +37,7 @@ type exchange struct {
 	targetFrom [lanes]int32
 
 	// Swaps.
-	alpha  []float64 // numChains-1 rows
+	alpha  []float64 // numChains-1 rows: α_n (-1 for a pair a reversible lane does not try)
 	rej    []float64 // numChains-1 rows: Σ_m (1-α_n) over the scan
 	u      []float64 // swap uniforms, numChains/2 rows
 	coin   []float64 // one row, reversible only
@@ -155,56 +155,43 @@ func (x *exchange) communicate(alg Algorithm, rng *kernel.Stream, m int) {
 	}
 	rng.Uniform(x.u)
 	if alg == Reversible {
-		for j := 0; j < lanes; j++ {
-			for n := x.parity[j]; n < c-1; n += 2 {
-				i := layout.Index(n, 1, 0, j)
-				if x.u[layout.Index(n/2, 1, 0, j)] <= x.alpha[i] {
-					x.swap(i, i+lanes)
-				}
-			}
-		}
-		return
-	}
-	// NRPT: every lane swaps the pairs of one parity, as one lane kernel
-	// over the block's rows; then the bookkeeping that follows the
-	// replicas.
-	from := m & 1
-	kernel.SwapApply(x.w0, x.w1, x.replica, x.alpha, x.u, from)
-	if x.exact {
-		// The target chain's state comes from the row below when the top
-		// pair swapped (see swap).
-		if n := c - 2; n >= 0 && n&1 == from {
+		// Each lane swaps the pairs of its own parity: the other pairs'
+		// acceptance becomes -1, below every uniform, and both parities
+		// go through the kernel (the rejections are already counted).
+		for n := 0; n < c-1; n++ {
 			for j := 0; j < lanes; j++ {
-				if x.u[layout.Index(n/2, 1, 0, j)] <= x.alpha[layout.Index(n, 1, 0, j)] {
-					x.targetFrom[j] = int32(n)
+				if n&1 != x.parity[j] {
+					x.alpha[layout.Index(n, 1, 0, j)] = -1
 				}
 			}
 		}
-		return
+		kernel.SwapApply(x.w0, x.w1, x.replica, x.alpha, x.u, 0)
+		kernel.SwapApply(x.w0, x.w1, x.replica, x.alpha, x.u, 1)
+	} else {
+		kernel.SwapApply(x.w0, x.w1, x.replica, x.alpha, x.u, m&1)
 	}
-	for n := from; n+1 < c; n += 2 {
-		for j := 0; j < lanes; j++ {
-			for _, k := range [2]int{n, n + 1} {
-				x.chainOf[layout.Index(int(x.replica[layout.Index(k, 1, 0, j)]), 1, 0, j)] = int32(k)
-			}
-		}
-	}
+	x.followSwaps()
 }
 
-// swap exchanges chains at row offsets i and k = i+lanes (same lane):
-// their cached energies and replicas, never the states.
-func (x *exchange) swap(i, k int) {
-	x.w0[i], x.w0[k] = x.w0[k], x.w0[i]
-	x.w1[i], x.w1[k] = x.w1[k], x.w1[i]
-	x.replica[i], x.replica[k] = x.replica[k], x.replica[i]
-	j := i % lanes
+// followSwaps updates, after the swaps of cached energies and replicas,
+// what follows the replicas: for a model that is not exact, the chain of
+// every slot; for an exact one, whose rows never move, the row whose state
+// is now at the target chain (the row below it when the top pair swapped).
+func (x *exchange) followSwaps() {
 	if !x.exact {
-		x.chainOf[layout.Index(int(x.replica[i]), 1, 0, j)] = int32(i / lanes)
-		x.chainOf[layout.Index(int(x.replica[k]), 1, 0, j)] = int32(k / lanes)
-	} else if k/lanes == x.numChains-1 {
-		// An exact model's rows never move: the target's state is now the
-		// one explored in the row below.
-		x.targetFrom[j] = int32(i / lanes)
+		for i, r := range x.replica {
+			x.chainOf[layout.Index(int(r), 1, 0, i%lanes)] = int32(i / lanes)
+		}
+		return
+	}
+	n := x.numChains - 2
+	if n < 0 {
+		return
+	}
+	for j := 0; j < lanes; j++ {
+		if n&1 == x.parity[j] && x.u[layout.Index(n/2, 1, 0, j)] <= x.alpha[layout.Index(n, 1, 0, j)] {
+			x.targetFrom[j] = int32(n)
+		}
 	}
 }
 

@@ -246,8 +246,8 @@ func runScalar(ctx context.Context, w Workload, m models.Model) error {
 // number of elements as the engine, with the same worker count (0: all
 // CPUs) and no engine logic (no swaps, no bookkeeping, no permutations).
 // Like the Gaussian model's move, it draws the normals of up to
-// rooflineFill(Dim) chains per call, so that at small d the roofline pays
-// no more calls than the engine. Its workers check ctx every
+// models.GaussianChunkRows(Dim) chains per call, so that at small d the roofline
+// pays no more calls than the engine. Its workers check ctx every
 // checkElements elements or so and return ctx's error once it is done.
 func Roofline(ctx context.Context, w Workload) error {
 	const L = layout.Lanes
@@ -257,7 +257,7 @@ func Roofline(ctx context.Context, w Workload) error {
 		workers = runtime.NumCPU()
 	}
 	workers = min(workers, blocks)
-	fill := min(rooflineFill(w.Dim), w.Chains)
+	fill := min(models.GaussianChunkRows(w.Dim), w.Chains)
 	every := checkEvery(fill, w.Dim)
 	var wg sync.WaitGroup
 	for k := 0; k < workers; k++ {
@@ -293,11 +293,6 @@ func Roofline(ctx context.Context, w Workload) error {
 	wg.Wait()
 	return ctx.Err()
 }
-
-// rooflineFill is the number of chains whose normals Roofline draws in one
-// call: about 512 rows of lanes (32 KiB, in the L1 cache), as the Gaussian
-// model's move draws them.
-func rooflineFill(dim int) int { return max(1, 512/dim) }
 
 // median returns the median of xs, NaN when xs is empty.
 func median(xs []float64) float64 {

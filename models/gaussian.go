@@ -72,12 +72,13 @@ func (g *Gaussian) Annealed(eta0, eta1 float64) (m, s float64, ok bool) {
 	return (a0*g.Mu0 + a1*g.Mu1) / p, 1 / math.Sqrt(p), true
 }
 
-// chunkRows is the number of rows whose normals are drawn in one fill: a
+// GaussianChunkRows is the number of rows whose normals the Gaussian's move draws
+// in one fill (benchmarks' roofline draws them the same way): a
 // fill of about 512 rows of lanes (32 KiB) stays in the L1 cache, and an even
 // number of normals per fill keeps every Box–Muller pair whole. The chunking
 // fixes the order in which a lane's draws become coordinates, so the scalar
 // reference uses it too.
-func chunkRows(dim int) int {
+func GaussianChunkRows(dim int) int {
 	c := 512 / dim
 	if c < 1 {
 		return 1
@@ -95,7 +96,7 @@ func (g *Gaussian) NewBlock(spec BlockSpec) Block {
 	b := &gaussianBlock{
 		g:     g,
 		rows:  rows,
-		chunk: chunkRows(g.Dim),
+		chunk: GaussianChunkRows(g.Dim),
 		m:     layout.Float64s(n),
 		s:     layout.Float64s(n),
 		eta0:  layout.Float64s(n),
@@ -211,8 +212,8 @@ func (s gaussianScalar) Explore(rng Lane, states [][]float64, eta0, eta1 []float
 	g := s.g
 	rows := len(states)
 	z := make([]float64, 0, rows*g.Dim)
-	for r0 := 0; r0 < rows; r0 += chunkRows(g.Dim) {
-		z = append(z, kernel.Normals(rng, (min(r0+chunkRows(g.Dim), rows)-r0)*g.Dim)...)
+	for r0 := 0; r0 < rows; r0 += GaussianChunkRows(g.Dim) {
+		z = append(z, kernel.Normals(rng, (min(r0+GaussianChunkRows(g.Dim), rows)-r0)*g.Dim)...)
 	}
 	w0 := make([]float64, rows)
 	w1 := make([]float64, rows)

@@ -88,7 +88,7 @@ func (g *Gaussian) BlockBytes(rows int) (int64, error) {
 		c.float64s(rows, L)
 	}
 	c.float64s(2, g.Dim, L) // zTop
-	c.float64s(min(chunkRows(max(g.Dim, 1)), rows), g.Dim, L)
+	c.float64s(min(GaussianChunkRows(max(g.Dim, 1)), rows), g.Dim, L)
 	return c.result()
 }
 

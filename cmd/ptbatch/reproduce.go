@@ -514,18 +514,7 @@ func reproduceHighDim(ctx context.Context, o reproduceOptions, stderr io.Writer,
 				progs[i] = progressPrinter(progress, labels[i])
 			}
 		}
-		var results []*batch.Result
-		if concurrent {
-			results, err = o.job.runConcurrently(ctx, labels, cfgs, progs, workers)
-		} else {
-			for i := range ks {
-				res, rerr := o.job.run(ctx, labels[i], cfgs[i], nil, progs[i])
-				results, err = append(results, res), rerr
-				if err != nil || (res != nil && res.Interrupted) {
-					break
-				}
-			}
-		}
+		results, err := o.job.runAll(ctx, labels, cfgs, progs, concurrent, workers)
 		if err != nil {
 			return err
 		}

@@ -579,14 +579,27 @@ func (r *reproJob) run(ctx context.Context, label string, cfg batch.Config, st *
 	return r.end(p, res, err, st)
 }
 
-// runConcurrently is run for several labels at once: each computes on
-// its share of the workers (workers/len(labels), at least one), and the
-// results are recorded in the order given, so that runs/ and the report
-// are those of running them one after the other. Reproduce uses it for
-// runs too small to keep every worker busy (fewer blocks of
-// layout.Lanes replicates than workers). The progress functions may be
-// called concurrently.
-func (r *reproJob) runConcurrently(ctx context.Context, labels []string, cfgs []batch.Config, progs []func(batch.Progress), workers int) ([]*batch.Result, error) {
+// runAll is run for several labels: one after the other, stopping at an
+// error or an interrupted run, or with concurrent all at once, each on its
+// share of the workers (workers/len(labels), at least one), the results
+// recorded in the order given so that runs/ and the report are those of
+// running them one after the other. Reproduce runs concurrently the runs
+// too small to keep every worker busy (fewer blocks of layout.Lanes
+// replicates than workers); the progress functions are then called
+// concurrently. It returns the results up to the first that failed or
+// was interrupted.
+func (r *reproJob) runAll(ctx context.Context, labels []string, cfgs []batch.Config, progs []func(batch.Progress), concurrent bool, workers int) ([]*batch.Result, error) {
+	if !concurrent {
+		var out []*batch.Result
+		for i := range labels {
+			res, err := r.run(ctx, labels[i], cfgs[i], nil, progs[i])
+			out = append(out, res)
+			if err != nil || (res != nil && res.Interrupted) {
+				return out, err
+			}
+		}
+		return out, nil
+	}
 	plans := make([]reproPlan, len(labels))
 	for i := range labels {
 		p, err := r.begin(labels[i], cfgs[i], nil)

@@ -126,3 +126,53 @@ func TestUserModelVisitsBothModes(t *testing.T) {
 		}
 	}
 }
+
+// TestFuncsSummaryMatchesTargetMoments is the regression test of the
+// per-scan summary of a FromFuncs model with Dim ≥ 2: Summary's TargetMean
+// and TargetVar (the first observable at the target chain, last scan) must
+// agree with TargetMoments' first observable. The block's Observe once
+// strode rows by len(dst) instead of the model's dimension, so the summary,
+// which asks for one observable, read other rows' coordinates: on
+// N(0, I) → N(2, I) it gave 1.01 and 1.38 for 2 and 1.
+//
+// Target N((2, −3), I) in 2 dimensions under the slice sampler: the first
+// coordinate has mean 2 and variance 1; a mixed-up stride would pull in the
+// second coordinate (mean −3) or the reference's states (mean 0). The last
+// scan has 2000 iterations × 8 replicates of nearly independent draws, so
+// SE(mean) ≈ 1/√16000 ≈ 0.008 and SE(var) ≈ √(2/16000) ≈ 0.011; the
+// tolerances 0.1 and 0.15 leave room for autocorrelation.
+func TestFuncsSummaryMatchesTargetMoments(t *testing.T) {
+	mu := []float64{2, -3}
+	m, err := models.FromFuncs(models.Funcs{
+		Dim: 2,
+		LogReference: func(x []float64) float64 {
+			return -(x[0]*x[0] + x[1]*x[1]) / 2
+		},
+		LogTarget: func(x []float64) float64 {
+			a, b := x[0]-mu[0], x[1]-mu[1]
+			return -(a*a + b*b) / 2
+		},
+		SampleReference: func(r models.Rand, x []float64) {
+			x[0], x[1] = r.Normal(), r.Normal()
+		},
+	}, models.SliceSampler{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moments := new(TargetMoments)
+	cfg := Config{Model: m, Chains: 12, Replicates: 8, Iterations: 4000, Scans: 2,
+		TuneSchedule: true, Knots: 1, Seed: 11, KeepScans: 1, Statistics: []Statistic{moments}}
+	res := mustRun(t, cfg)
+	s := res.Summary()
+	if math.Abs(s.TargetMean-2) > 0.1 || math.Abs(s.TargetVar-1) > 0.15 {
+		t.Errorf("Summary: target mean %.4f, variance %.4f; want 2 and 1", s.TargetMean, s.TargetVar)
+	}
+	mean, variance := 0.0, 0.0
+	for b := range moments.Means() {
+		mean += moments.Means()[b][0] / 8
+		variance += moments.Vars()[b][0] / 8
+	}
+	if math.Abs(s.TargetMean-mean) > 1e-9 || math.Abs(s.TargetVar-variance) > 1e-9 {
+		t.Errorf("Summary (%.6f, %.6f) and TargetMoments (%.6f, %.6f) disagree on the last scan", s.TargetMean, s.TargetVar, mean, variance)
+	}
+}

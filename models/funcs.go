@@ -188,9 +188,11 @@ func (b *funcsBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 }
 
 // Observe writes the first len(dst) coordinates of row row, lane lane.
+// The row's stride is the model's dimension, whatever len(dst) is: the
+// engine asks for the first observable alone for its per-scan summary.
 func (b *funcsBlock) Observe(dst []float64, row, lane int) {
 	for d := range dst {
-		dst[d] = b.x[layout.Index(row, len(dst), d, lane)]
+		dst[d] = b.x[layout.Index(row, b.m.f.Dim, d, lane)]
 	}
 }
 

@@ -47,17 +47,26 @@ type Manifest struct {
 }
 
 // WriteManifest writes m into the held directory d atomically, with
-// m.Files set to every file d recorded since Open.
+// every file d recorded since Open added to m.Files (replacing an entry
+// of the same name: a resumed command's manifest keeps the files of the
+// run it continues until it writes them again).
 func (d *Dir) WriteManifest(m *Manifest) error {
-	m.Files = d.Files()
-	if len(m.Files) == 0 {
-		m.Files = nil
+	files := d.Files()
+	if len(files) > 0 && m.Files == nil {
+		m.Files = map[string]FileSum{}
+	}
+	for name, s := range files {
+		m.Files[name] = s
 	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
 	}
-	return WriteBytes(d.File(ManifestName), append(b, '\n'))
+	_, err = writeAtomic(d.File(ManifestName), func(w io.Writer) error {
+		_, err := w.Write(append(b, '\n'))
+		return err
+	})
+	return err
 }
 
 // maxManifest bounds what ReadManifest reads: a manifest is a few

@@ -104,3 +104,10 @@ func openRead(path string) (*os.File, error) {
 	}
 	return fh, err
 }
+
+// SumBytes returns the FileSum of b.
+func SumBytes(b []byte) FileSum {
+	s := newSummer()
+	s.Write(b)
+	return s.sum()
+}

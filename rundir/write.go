@@ -19,8 +19,17 @@ const tempMark = ".tmp-"
 // its target left untouched. The file's length and SHA-256 are recorded
 // in the held Dir containing path, if any.
 func WriteFile(path string, write func(w io.Writer) error) error {
+	s, err := writeAtomic(path, write)
+	if err == nil {
+		recordSum(path, s)
+	}
+	return err
+}
+
+// writeAtomic is WriteFile without the record: it returns the sum.
+func writeAtomic(path string, write func(w io.Writer) error) (FileSum, error) {
 	if isSymlink(path) {
-		return pathError(path, ErrSymlink)
+		return FileSum{}, pathError(path, ErrSymlink)
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -28,7 +37,7 @@ func WriteFile(path string, write func(w io.Writer) error) error {
 	}
 	fh, err := os.CreateTemp(dir, "."+base+tempMark+"*")
 	if err != nil {
-		return err
+		return FileSum{}, err
 	}
 	tmp := fh.Name()
 	sum := newSummer()
@@ -54,14 +63,13 @@ func WriteFile(path string, write func(w io.Writer) error) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, err)
+		return FileSum{}, fmt.Errorf("writing %s: %w", path, err)
 	}
 	if d, err := os.Open(dir); err == nil {
 		d.Sync() // the rename itself; not every file system can sync a directory
 		d.Close()
 	}
-	recordSum(path, sum.sum())
-	return nil
+	return sum.sum(), nil
 }
 
 // WriteBytes writes data to path atomically, as WriteFile.

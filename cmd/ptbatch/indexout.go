@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/rundir"
 )
 
 // indexFigureIterations is the number of recorded iterations of replicate
@@ -73,7 +74,7 @@ func (f *runFlags) indexSpec(cfg *batch.Config) indexSpec {
 type indexRecord struct {
 	stat     *batch.IndexProcess
 	spec     indexSpec
-	fh       *os.File
+	fh       *rundir.File
 	w        *bufio.Writer
 	buf      []byte
 	closed   bool
@@ -90,7 +91,7 @@ func newIndexRecord(dir string, spec indexSpec, first int) (*indexRecord, error)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	fh, err := os.Create(filepath.Join(dir, "index.csv"))
+	fh, err := rundir.Create(filepath.Join(dir, "index.csv"))
 	if err != nil {
 		return nil, err
 	}

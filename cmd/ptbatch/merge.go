@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 	"strconv"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/rundir"
 )
 
 // ptbatch merge combines the output directories of the shards of one
@@ -61,23 +61,44 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	_, statErr := os.Stat(out)
 	if err := checkOut(c, "out", out); err != nil {
 		return err
 	}
-	od, err := holdOut(c, "out", out)
+	od, err := holdOut(c, "out", out, stderr)
 	if err != nil {
 		return err
 	}
-	defer od.release()
+	m, err := mergeInto(ctx, od, shards, stderr)
+	if err != nil {
+		od.discard(statErr != nil)
+		return err
+	}
+	od.release()
+	if !quiet {
+		fmt.Fprintf(stdout, "merged %d shards of ptbatch %s (%d units: %s) into %s\n", len(shards), m.Command, m.Units, m.Unit, out)
+	}
+	return nil
+}
+
+// mergeInto writes the merge of shards into od, which it first empties
+// of a previous command's files, and returns the manifest it wrote. The
+// shards are read-locked until it returns.
+func mergeInto(ctx context.Context, od *outDir, shards []shardDir, stderr io.Writer) (*manifest, error) {
+	prev, _ := readManifest(od.path)
+	if err := od.dir.RemoveStale(prev, staleOutputs...); err != nil {
+		return nil, err
+	}
 	for _, s := range shards {
 		// A shard being written now is refused; its shared lock is held
 		// until the merge ends, so no writer starts meanwhile.
-		release, err := readShard(s.dir)
-		if errors.Is(err, errLocked) {
-			return usagef("shard %s is being written by another process (it holds %s); merge it when that process ends", s.dir, filepath.Join(s.dir, lockName))
+		release, err := rundir.ReadLock(s.dir)
+		var le *rundir.LockedError
+		if errors.As(err, &le) {
+			return nil, usagef("shard %s is being written by another process (it holds %s); merge it when that process ends", s.dir, filepath.Join(s.dir, lockName))
 		}
 		if err != nil {
-			return usagef("shard %s: cannot read its lock: %v", s.dir, unwrapPath(err))
+			return nil, usagef("shard %s: cannot read its lock: %v", s.dir, unwrapPath(err))
 		}
 		defer release()
 	}
@@ -89,26 +110,21 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		m.ElapsedSeconds += s.m.ElapsedSeconds
 	}
 	mctx := context.WithValue(ctx, mergeKey{}, &mergeSource{shards: shards, elapsed: m.ElapsedSeconds})
+	var err error
 	switch first.Command {
 	case "run":
-		err = mergeRun(shards, out, m)
+		err = mergeRun(shards, od.path, m)
 	case "sweep":
-		err = mergeSweep(mctx, shards, out, m)
+		err = mergeSweep(mctx, shards, od.path, m)
 	case "reproduce":
-		err = mergeReproduce(mctx, shards, out, stderr)
+		err = mergeReproduce(mctx, shards, od.path, stderr)
 	default:
 		err = fmt.Errorf("%s: unknown command %q", filepath.Join(shards[0].dir, manifestName), first.Command)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := m.write(out); err != nil {
-		return err
-	}
-	if !quiet {
-		fmt.Fprintf(stdout, "merged %d shards of ptbatch %s (%d units: %s) into %s\n", len(shards), first.Command, first.Units, first.Unit, out)
-	}
-	return nil
+	return m, od.dir.WriteManifest(m)
 }
 
 // shardDir is one input of merge.
@@ -143,6 +159,9 @@ func readShards(c *cmdFlags, out string, dirs []string) ([]shardDir, error) {
 		}
 		if m.Format != manifestFormat {
 			return nil, usagef("shard %s: manifest format %d, this ptbatch reads format %d: merge with the ptbatch that wrote it", d, m.Format, manifestFormat)
+		}
+		if err := rundir.VerifyFiles(d, m); err != nil {
+			return nil, usagef("shard %s is damaged: %v; compute the shard again", d, unwrapPath(err))
 		}
 		shards = append(shards, shardDir{d, m})
 	}
@@ -287,21 +306,11 @@ func padRows(rows [][]float64, n int) [][]float64 {
 	return rows
 }
 
-// writeRecord writes v to path atomically as gob.
-func writeRecord(path string, v any) error {
-	return writeFileAtomic(path, func(w io.Writer) error { return gob.NewEncoder(w).Encode(v) })
-}
-
 // readRunRecord reads a result.gob.
 func readRunRecord(path string) (*runRecord, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
 	var r runRecord
-	if err := gob.NewDecoder(bufio.NewReader(fh)).Decode(&r); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+	if err := rundir.ReadRecord(path, &r); err != nil {
+		return nil, err
 	}
 	if r.Format != runRecordFormat {
 		return nil, fmt.Errorf("%s: format %d, this ptbatch reads %d", path, r.Format, runRecordFormat)
@@ -398,7 +407,11 @@ func mergeRun(shards []shardDir, out string, m *manifest) error {
 	}
 	var parts []*runRecord
 	for _, s := range shards {
-		r, err := readRunRecord(filepath.Join(s.dir, resultName))
+		path, err := shardFile(s, resultName)
+		if err != nil {
+			return err
+		}
+		r, err := readRunRecord(path)
 		if err != nil {
 			return usagef("shard %s: %v", s.dir, err)
 		}
@@ -442,7 +455,7 @@ func mergeRun(shards []shardDir, out string, m *manifest) error {
 		return err
 	}
 	rec.Result.Config = batch.Config{Replicates: cfg.Replicates}
-	return writeRecord(filepath.Join(out, resultName), rec)
+	return rundir.WriteRecord(filepath.Join(out, resultName), rec)
 }
 
 // mergeStreamed joins the shards' files name (samples.csv, index.csv),
@@ -453,13 +466,17 @@ func mergeStreamed(shards []shardDir, out, name string, perScan int) error {
 	var readers []*bufio.Reader
 	var header []byte
 	for _, s := range shards {
-		fh, err := os.Open(filepath.Join(s.dir, name))
-		if errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Lstat(filepath.Join(s.dir, name)); errors.Is(err, os.ErrNotExist) {
 			if len(readers) > 0 {
 				return usagef("shard %s has no %s, the others have one", s.dir, name)
 			}
 			continue
 		}
+		path, err := shardFile(s, name)
+		if err != nil {
+			return err
+		}
+		fh, err := os.Open(path)
 		if err != nil {
 			return err
 		}
@@ -742,3 +759,30 @@ func (s storedESS) Draws() int                  { return s.draws }
 func (s storedProfile) Grid() []float64         { return slices.Clone(s.grid) }
 func (s storedProfile) Local() [][]float64      { return s.local }
 func (s storedProfile) Cumulative() [][]float64 { return s.cum }
+
+// shardFile returns the path of the shard's file name, which its
+// manifest must record: readShards verified every recorded file against
+// its checksum, so a file it does not record is one nobody checked.
+func shardFile(s shardDir, name string) (string, error) {
+	if _, ok := s.m.Files[filepath.ToSlash(name)]; !ok {
+		return "", usagef("shard %s: its %s records no %s, which the merge needs", s.dir, manifestName, name)
+	}
+	return filepath.Join(s.dir, filepath.FromSlash(name)), nil
+}
+
+// readShardFile returns the bytes of the shard's file name, checked
+// again against the length and SHA-256 its manifest records.
+func readShardFile(s shardDir, name string) ([]byte, error) {
+	path, err := shardFile(s, name)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usagef("shard %s: %v", s.dir, unwrapPath(err))
+	}
+	if rundir.SumBytes(b) != s.m.Files[filepath.ToSlash(name)] {
+		return nil, usagef("shard %s is damaged: %s %v; compute the shard again", s.dir, path, rundir.ErrChecksum)
+	}
+	return b, nil
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -247,7 +248,7 @@ func TestMergeRefuses(t *testing.T) {
 		c := newCmdFlags("sweep")
 		var o string
 		c.String(&o, "out", "", "")
-		held, err := holdOut(c, "out", dirs[1])
+		held, err := holdOut(c, "out", dirs[1], io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -281,7 +282,11 @@ func editManifest(t *testing.T, dir string, edit func(*manifest)) {
 		t.Fatal(err)
 	}
 	edit(m)
-	if err := m.write(dir); err != nil {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, manifestName), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -24,17 +24,17 @@ func TestOutDirLock(t *testing.T) {
 	c := newCmdFlags("run")
 	var out string
 	c.String(&out, "out", dir, "")
-	first, err := holdOut(c, "out", dir)
+	first, err := holdOut(c, "out", dir, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = holdOut(c, "out", dir)
+	_, err = holdOut(c, "out", dir, io.Discard)
 	var ue *usageError
 	if !errors.As(err, &ue) || !strings.Contains(ue.msg, "--out") || !strings.Contains(ue.msg, "pid "+strconv.Itoa(os.Getpid())) {
 		t.Fatalf("second holder: %v, want a usage error naming --out and pid %d", err, os.Getpid())
 	}
 	first.release()
-	again, err := holdOut(c, "out", dir)
+	again, err := holdOut(c, "out", dir, io.Discard)
 	if err != nil {
 		t.Fatalf("after release: %v", err)
 	}

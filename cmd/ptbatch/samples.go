@@ -6,13 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/ptbatch/ptbatch/rundir"
 )
 
 // sampleWriter streams samples.csv: a header `replicate,iteration,x0,…`
 // and one row per kept target-chain state, flushed after every scan so
 // that an interrupted run keeps every finished scan's rows.
 type sampleWriter struct {
-	fh     *os.File
+	fh     *rundir.File
 	w      *bufio.Writer
 	buf    []byte
 	first  int // the replicate number of the run's first replicate
@@ -25,7 +27,7 @@ func newSampleWriter(dir string, observables []string) (*sampleWriter, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	fh, err := os.Create(filepath.Join(dir, "samples.csv"))
+	fh, err := rundir.Create(filepath.Join(dir, "samples.csv"))
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/rundir"
 )
 
 // Shards. Replicate b of a run draws from the stream of (seed, b) alone
@@ -205,43 +206,16 @@ func (s *shard) note(w io.Writer, lo, hi, units int, what string) {
 	}
 }
 
-// manifestName is the manifest of every output directory.
-const manifestName = "manifest.json"
-
 // manifestFormat is the version of manifest.json's layout.
-const manifestFormat = 1
+const manifestFormat = rundir.ManifestFormat
 
-// manifest describes what an output directory holds: which command and
-// configuration, which build, which share of the units, and how far it
-// got. ptbatch merge reads it to refuse shards that do not belong
-// together or are not complete.
-type manifest struct {
-	Format      int    `json:"format"`
-	Command     string `json:"command"`
-	Version     string `json:"version"`
-	Fingerprint string `json:"fingerprint"`
-	// Settings are every setting that affects what the command writes,
-	// as parsed; Args the flags given (with --out, --shard and --shards
-	// left out), from which merge rebuilds the command.
-	Settings map[string]string `json:"settings"`
-	Args     []string          `json:"args"`
-	// Shard i of Shards, chosen by ShardSource, computes the units
-	// [First, End) of Units; Done of them are written.
-	Shard       int    `json:"shard"`
-	Shards      int    `json:"shards"`
-	ShardSource string `json:"shard_source,omitempty"`
-	Unit        string `json:"unit"`
-	Units       int    `json:"units"`
-	First       int    `json:"first"`
-	End         int    `json:"end"`
-	Done        int    `json:"done"`
-	Complete    bool   `json:"complete"`
-	Interrupted bool   `json:"interrupted"`
-	// Files records the length of each file written by appending, up to
-	// the last complete record.
-	Files          map[string]int64 `json:"files,omitempty"`
-	ElapsedSeconds float64          `json:"elapsed_seconds"`
-}
+// manifest describes what an output directory holds (rundir.Manifest):
+// ptbatch merge reads it to refuse shards that do not belong together,
+// are not complete, or whose files changed after they were written.
+type manifest = rundir.Manifest
+
+// readManifest reads dir's manifest.
+var readManifest = rundir.ReadManifest
 
 // newManifest returns the manifest of command with its flag set c, for
 // shard sh (nil: the whole) of units.
@@ -258,28 +232,6 @@ func newManifest(command string, c *cmdFlags, extra []string, sh *shard, unit st
 	m.Done = m.First
 	m.Fingerprint = fingerprint(command, m.Settings)
 	return m
-}
-
-// write writes the manifest into dir atomically.
-func (m *manifest) write(dir string) error {
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	return writeBytesAtomic(filepath.Join(dir, manifestName), append(b, '\n'))
-}
-
-// readManifest reads dir's manifest.
-func readManifest(dir string) (*manifest, error) {
-	b, err := os.ReadFile(filepath.Join(dir, manifestName))
-	if err != nil {
-		return nil, err
-	}
-	var m manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, manifestName), err)
-	}
-	return &m, nil
 }
 
 // ignoredSettings are the flags that change neither results nor files:
@@ -378,21 +330,39 @@ type job struct {
 	prior float64 // seconds spent by earlier runs (a resumed sweep)
 }
 
+// staleOutputs are the files a run writes only with some flags
+// (--record index), which a manifest of format 1 did not record: a fresh
+// command in a reused --out removes them with the files the previous
+// manifest records.
+var staleOutputs = []string{"index.csv", "index.png", "index.svg"}
+
 // startJob takes the lock of out and writes the manifest m (from
 // newManifest: nothing done yet, or, for a resumed sweep, the state it
-// goes on from); prior is the seconds spent before.
-func startJob(c *cmdFlags, out string, m *manifest, prior float64) (*job, error) {
-	d, err := holdOut(c, "out", out)
+// goes on from); prior is the seconds spent before. A fresh job (not a
+// resume) first removes what a previous command left in out, so that it
+// holds only this command's files.
+func startJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, stderr io.Writer) (*job, error) {
+	d, err := holdOut(c, "out", out, stderr)
 	if err != nil {
 		return nil, err
 	}
+	if fresh {
+		prev, _ := readManifest(out) // none, or unreadable: nothing recorded to remove
+		if err := d.dir.RemoveStale(prev, staleOutputs...); err != nil {
+			d.release()
+			return nil, fmt.Errorf("removing the previous output of %s: %w", out, err)
+		}
+	}
 	j := &job{dir: d, m: m, start: time.Now(), prior: prior}
-	if err := m.write(out); err != nil {
+	if err := j.writeManifest(); err != nil {
 		d.release()
 		return nil, err
 	}
 	return j, nil
 }
+
+// writeManifest writes the manifest, with every file written so far.
+func (j *job) writeManifest() error { return j.dir.dir.WriteManifest(j.m) }
 
 // elapsed returns the seconds spent on the directory's work so far.
 func (j *job) elapsed() float64 { return j.prior + time.Since(j.start).Seconds() }
@@ -400,7 +370,7 @@ func (j *job) elapsed() float64 { return j.prior + time.Since(j.start).Seconds()
 // progress records that the units up to done are written.
 func (j *job) progress(done int) error {
 	j.m.Done, j.m.ElapsedSeconds = done, j.elapsed()
-	return j.m.write(j.dir.path)
+	return j.writeManifest()
 }
 
 // finish records the end: complete when every unit of the share is done
@@ -438,7 +408,8 @@ func startRun(f *runFlags, cfg *batch.Config, stderr io.Writer) (*job, error) {
 	if f.out == "" {
 		return nil, nil
 	}
-	return startJob(f.flags, f.out, newManifest("run", f.flags, nil, sh, "replicate", f.replicates), 0)
+	m := newManifest("run", f.flags, nil, sh, "replicate", f.replicates)
+	return startJob(f.flags, f.out, m, 0, f.ck.resume == "", stderr)
 }
 
 // finishRun writes summary.json (the JSON --json prints) and result.gob
@@ -457,7 +428,7 @@ func (j *job) finishRun(res *batch.Result, moments momentsSource, stats *runStat
 	}
 	rec := newRunRecord(res, moments)
 	statValues{stats.logZ, stats.restarts, stats.ess, stats.profile}.record(rec)
-	if err := writeRecord(j.dir.file(resultName), rec); err != nil {
+	if err := rundir.WriteRecord(j.dir.file(resultName), rec); err != nil {
 		return err
 	}
 	done := j.m.First
@@ -550,7 +521,7 @@ func startReproduce(ctx context.Context, c *cmdFlags, o reproduceOptions, which 
 		j = &job{dir: &outDir{path: o.out}, m: m, start: time.Now()}
 	} else {
 		var err error
-		if j, err = startJob(c, o.out, m, 0); err != nil {
+		if j, err = startJob(c, o.out, m, 0, true, stderr); err != nil {
 			return nil, err
 		}
 	}
@@ -667,7 +638,11 @@ func (r *reproJob) begin(label string, cfg batch.Config, st *reproduceStats) (re
 			if s.m.End <= run.first || s.m.First >= run.first+run.replicates {
 				continue
 			}
-			p, err := readRunRecord(filepath.Join(s.dir, name))
+			path, err := shardFile(s, name)
+			if err != nil {
+				return reproPlan{}, err
+			}
+			p, err := readRunRecord(path)
 			if err != nil {
 				return reproPlan{}, usagef("shard %s: run %q: %v", s.dir, label, err)
 			}
@@ -681,7 +656,7 @@ func (r *reproJob) begin(label string, cfg batch.Config, st *reproduceStats) (re
 			return reproPlan{}, usagef("merging run %q: %v", label, err)
 		}
 		r.seconds[label] = rec.Result.Elapsed.Seconds()
-		if err := writeRecord(r.dir.file(name), rec); err != nil {
+		if err := rundir.WriteRecord(r.dir.file(name), rec); err != nil {
 			return reproPlan{}, err
 		}
 		if st != nil {
@@ -711,7 +686,7 @@ func (r *reproJob) end(p reproPlan, res *batch.Result, err error, st *reproduceS
 	if st != nil {
 		statValues{logZ: st.logZ, restarts: st.restarts, profile: st.profile}.record(rec)
 	}
-	if err := writeRecord(r.dir.file(runFile(p.k)), rec); err != nil {
+	if err := rundir.WriteRecord(r.dir.file(runFile(p.k)), rec); err != nil {
 		return nil, err
 	}
 	r.seconds[p.label] = res.Elapsed.Seconds()

@@ -22,6 +22,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/tune"
 )
@@ -392,7 +393,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // cells.csv and summary.csv, appended to as cells end.
 type sweepOut struct {
 	job            *job
-	cells, summary *appender
+	cells, summary *rundir.Appender
 }
 
 // openSweepOut takes the directory, and starts the files afresh or, with
@@ -422,24 +423,24 @@ func openSweepOut(c *cmdFlags, f *sweepFlags, sh *shard, units int, stderr io.Wr
 	}
 	// A resumed sweep's manifest keeps the old state until the files are
 	// cut back to it (a kill in between resumes from the same place).
-	fresh, prior := old == nil || old.Files["cells.csv"] == 0 || old.Files["summary.csv"] == 0, 0.0
+	fresh, prior := old == nil || old.Files["cells.csv"].Size == 0 || old.Files["summary.csv"].Size == 0, 0.0
 	if !fresh {
 		m.Done, m.Complete, m.Interrupted, m.Files, prior = old.Done, old.Complete, old.Interrupted, old.Files, old.ElapsedSeconds
 		if !old.Complete {
 			fmt.Fprintf(stderr, "ptbatch: resuming the sweep in %s after %d of its %d %s units\n", f.out, old.Done-old.First, old.End-old.First, sweepUnits)
 		}
 	}
-	j, err := startJob(c, f.out, m, prior)
+	j, err := startJob(c, f.out, m, prior, fresh, stderr)
 	if err != nil {
 		return nil, err
 	}
 	o := &sweepOut{job: j}
-	if o.cells, err = openAppender(j.dir.file("cells.csv"), cellsHeader, fresh, m.Files["cells.csv"]); err == nil {
-		o.summary, err = openAppender(j.dir.file("summary.csv"), summaryHeader, fresh, m.Files["summary.csv"])
+	if o.cells, err = openSweepFile(j, "cells.csv", cellsHeader, fresh); err == nil {
+		o.summary, err = openSweepFile(j, "summary.csv", summaryHeader, fresh)
 	}
 	if err == nil {
-		m.Files, m.Interrupted = map[string]int64{"cells.csv": o.cells.size, "summary.csv": o.summary.size}, false
-		err = m.write(f.out)
+		m.Interrupted = false
+		err = j.writeManifest()
 	}
 	if err != nil {
 		o.close()
@@ -451,13 +452,19 @@ func openSweepOut(c *cmdFlags, f *sweepFlags, sh *shard, units int, stderr io.Wr
 // add appends a finished cell's rows and records in the manifest that the
 // units before done are written.
 func (o *sweepOut) add(rows [][]string, summary []string, done int) error {
-	if err := o.cells.add(rows); err != nil {
+	b, err := csvBytes(rows)
+	if err == nil {
+		err = o.cells.Add(b)
+	}
+	if err != nil {
 		return err
 	}
-	if err := o.summary.add([][]string{summary}); err != nil {
+	if b, err = csvBytes([][]string{summary}); err == nil {
+		err = o.summary.Add(b)
+	}
+	if err != nil {
 		return err
 	}
-	o.job.m.Files = map[string]int64{"cells.csv": o.cells.size, "summary.csv": o.summary.size}
 	return o.job.progress(done)
 }
 
@@ -470,10 +477,30 @@ func (o *sweepOut) finish(f *sweepFlags, numCells int, interrupted bool) error {
 	return o.job.finish(m.Done, interrupted)
 }
 
+// openSweepFile opens the sweep's file name for appending: afresh with
+// header, or cut back to what the manifest records (and checked against
+// its checksum) for a resume.
+func openSweepFile(j *job, name string, header []string, fresh bool) (*rundir.Appender, error) {
+	hdr, err := csvBytes([][]string{header})
+	if err != nil {
+		return nil, err
+	}
+	var resume *rundir.FileSum
+	if !fresh {
+		s := j.m.Files[name]
+		resume = &s
+	}
+	a, err := rundir.OpenAppender(j.dir.file(name), hdr, resume)
+	if errors.Is(err, rundir.ErrChecksum) {
+		return nil, fmt.Errorf("%v: the directory was changed; start again without --resume", err)
+	}
+	return a, err
+}
+
 // close closes the files and releases the directory.
 func (o *sweepOut) close() {
-	o.cells.close()
-	o.summary.close()
+	o.cells.Close()
+	o.summary.Close()
 	o.job.close()
 }
 
@@ -535,12 +562,9 @@ func mergeSweep(ctx context.Context, shards []shardDir, out string, m *manifest)
 	var lines [][]byte
 	hdr, _ := csvBytes([][]string{cellsHeader})
 	for _, s := range shards {
-		b, err := os.ReadFile(filepath.Join(s.dir, "cells.csv"))
+		b, err := readShardFile(s, "cells.csv")
 		if err != nil {
-			return usagef("shard %s: %v", s.dir, unwrapPath(err))
-		}
-		if size, ok := s.m.Files["cells.csv"]; ok && int64(len(b)) >= size {
-			b = b[:size] // what a kill left after the last cell
+			return err
 		}
 		if !bytes.HasPrefix(b, hdr) {
 			return usagef("shard %s: cells.csv does not start with the header %q", s.dir, bytes.TrimSpace(hdr))
@@ -592,13 +616,6 @@ func mergeSweep(ctx context.Context, shards []shardDir, out string, m *manifest)
 	if err := writeCSV(filepath.Join(out, "summary.csv"), summary); err != nil {
 		return err
 	}
-	sumCells, _ := csvBytes(summary)
-	m.Files = map[string]int64{"summary.csv": int64(len(sumCells))}
-	var size int64 = int64(len(hdr))
-	for _, l := range lines {
-		size += int64(len(l))
-	}
-	m.Files["cells.csv"] = size
 	return writeSweepJSON(filepath.Join(out, "summary.json"), f, len(cells), len(cells), false, mergeFrom(ctx).elapsed)
 }
 

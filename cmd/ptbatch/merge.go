@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/rundir"
@@ -173,8 +174,12 @@ func readShards(c *cmdFlags, out string, dirs []string) ([]shardDir, error) {
 			return nil, usagef("shards of different commands: %s is ptbatch %s, %s is ptbatch %s", a.dir, a.m.Command, s.dir, s.m.Command)
 		case s.m.Version != a.m.Version:
 			return nil, usagef("shards of different builds: %s was written by %q, %s by %q; results may differ between builds, so compute every shard with one", a.dir, a.m.Version, s.dir, s.m.Version)
+		case s.m.Fingerprint != fingerprint(s.m.Command, s.m.Settings):
+			return nil, usagef("shard %s: its %s was edited (its fingerprint is not that of its settings); compute the shard again", s.dir, manifestName)
 		case s.m.Fingerprint != a.m.Fingerprint || !reflect.DeepEqual(s.m.Settings, a.m.Settings):
 			return nil, usagef("shards of different configurations: %s and %s differ in %s", a.dir, s.dir, settingDiff(a.m.Settings, s.m.Settings))
+		case !slices.Equal(resultArgs(s.m.Args), resultArgs(a.m.Args)):
+			return nil, usagef("shards of different arguments: %s has %q, %s has %q; the settings agree, so a manifest was edited", a.dir, a.m.Args, s.dir, s.m.Args)
 		case s.m.Shards != a.m.Shards:
 			return nil, usagef("shards of different splits: %s is shard %d/%d, %s is shard %d/%d", a.dir, a.m.Shard, a.m.Shards, s.dir, s.m.Shard, s.m.Shards)
 		case s.m.Units != a.m.Units || s.m.Shard < 1 || s.m.Shard > s.m.Shards:
@@ -395,6 +400,9 @@ func concatRecords(parts []*runRecord) (*runRecord, error) {
 // and samples.csv by joining the shards' rows scan by scan.
 func mergeRun(shards []shardDir, out string, m *manifest) error {
 	f, err := parseRunFlags(append(slices.Clone(m.Args), "--out", out), io.Discard)
+	if err == nil {
+		err = checkArgs(m, f.flags)
+	}
 	if err != nil {
 		return fmt.Errorf("rebuilding the run from %s: %w", filepath.Join(shards[0].dir, manifestName), err)
 	}
@@ -785,4 +793,41 @@ func readShardFile(s shardDir, name string) ([]byte, error) {
 		return nil, usagef("shard %s is damaged: %s %v; compute the shard again", s.dir, path, rundir.ErrChecksum)
 	}
 	return b, nil
+}
+
+// checkArgs refuses a manifest whose recorded arguments, parsed again
+// into c (with extra, the command's positional arguments), do not give
+// its recorded settings: the merge rebuilds the command's outputs from
+// those arguments, so an edited argument list must not change them
+// unseen.
+func checkArgs(m *manifest, c *cmdFlags, extra ...string) error {
+	got := settingsOf(c)
+	for i, e := range extra {
+		got[fmt.Sprintf("arg%d", i)] = e
+	}
+	if !reflect.DeepEqual(got, m.Settings) {
+		return usagef("the arguments its %s records give other settings than it records (%s): the manifest was edited; compute the shards again",
+			manifestName, settingDiff(m.Settings, got))
+	}
+	return nil
+}
+
+// checkSettings is checkArgs for the command a merge rebuilds (nil: not a
+// merge, nothing to check).
+func (s *mergeSource) checkSettings(c *cmdFlags, extra ...string) error {
+	if s == nil {
+		return nil
+	}
+	if err := checkArgs(s.shards[0].m, c, extra...); err != nil {
+		return fmt.Errorf("rebuilding the output from %s: %w", filepath.Join(s.shards[0].dir, manifestName), err)
+	}
+	return nil
+}
+
+// resultArgs returns args without --workers and --max-memory, which
+// shards of one computation may give differently.
+func resultArgs(args []string) []string {
+	return slices.DeleteFunc(slices.Clone(args), func(a string) bool {
+		return strings.HasPrefix(a, "--workers=") || strings.HasPrefix(a, "--max-memory=")
+	})
 }

@@ -154,6 +154,9 @@ func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return usagef("unknown experiment %q: want %s", which, names)
 		}
 	}
+	if err := mergeFrom(ctx).checkSettings(c, which); err != nil {
+		return err
+	}
 	if mergeFrom(ctx) != nil {
 		o.maxMemory = noMemoryLimit // ptbatch merge runs none of it
 	}

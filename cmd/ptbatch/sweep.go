@@ -22,8 +22,8 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/ptbatch/ptbatch/batch"
-	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/tune"
 )
 
@@ -548,7 +548,11 @@ func writeSweepJSON(path string, f *sweepFlags, numCells, completed int, interru
 func mergeSweep(ctx context.Context, shards []shardDir, out string, m *manifest) error {
 	f := &sweepFlags{}
 	c := newSweepFlagSet(f)
-	if err := c.parse(append(slices.Clone(m.Args), "--out", out), io.Discard, sweepIntro); err != nil {
+	err := c.parse(append(slices.Clone(m.Args), "--out", out), io.Discard, sweepIntro)
+	if err == nil {
+		err = checkArgs(m, c)
+	}
+	if err != nil {
 		return fmt.Errorf("rebuilding the sweep from %s: %w", filepath.Join(shards[0].dir, manifestName), err)
 	}
 	f.maxMemory = noMemoryLimit // a merge runs no cell

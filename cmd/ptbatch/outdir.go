@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -82,14 +83,24 @@ func csvBytes(rows [][]string) ([]byte, error) {
 }
 
 // discard removes every file written into the directory since it was
-// taken, and the directory itself when this command created it (made,
-// and nothing else is in it), then releases it: what a refused merge
+// taken and the directories left empty under it (reproduce's runs/ and
+// per-experiment directories), then releases it and removes it too when
+// this command created it (made) and it is empty: what a refused merge
 // leaves is what was there before.
 func (d *outDir) discard(made bool) {
 	for name := range d.dir.Files() {
 		os.Remove(filepath.Join(d.path, filepath.FromSlash(name)))
 	}
-	os.Remove(d.file("runs")) // reproduce's, when empty
+	var dirs []string
+	filepath.WalkDir(d.path, func(path string, e fs.DirEntry, err error) error {
+		if err == nil && e.IsDir() && path != d.path {
+			dirs = append(dirs, path)
+		}
+		return nil
+	})
+	for i := len(dirs) - 1; i >= 0; i-- {
+		os.Remove(dirs[i]) // fails unless empty
+	}
 	d.release()
 	if made {
 		os.Remove(d.path) // fails unless empty

@@ -25,7 +25,12 @@ import (
 // from its timing fields (elapsed_seconds, chain_steps_per_second,
 // tuning_fraction, go_version, config.workers) and config.out. The shards
 // are checked first, from their manifest.json: one command, one
-// configuration, one build, each shard 1..n once, each complete.
+// configuration, one build, each shard 1..n once, each complete, and
+// every file each records with the length and SHA-256 it was written
+// with (rundir.VerifyFiles), before anything is read or written. A
+// refused merge removes what it wrote. The outputs are still rebuilt by
+// parsing the arguments a manifest records, but only after checking that
+// they give the settings it records (checkArgs).
 
 const mergeIntro = `Usage: ptbatch merge --out DIR SHARD_DIR...
 
@@ -33,7 +38,8 @@ Combines the output directories of the shards of one run, sweep or reproduce
 (written with --shard i/n, or in a Slurm job array or Kubernetes Indexed Job) into
 DIR: the same files, byte for byte in every CSV, as one process computing it all.
 Refuses shards of different configurations or builds, a missing or repeated shard,
-and a shard that did not finish (rerun it, or resume a sweep with --resume).`
+a shard that did not finish (rerun it, or resume a sweep with --resume), and a shard
+whose files changed after they were written (their checksums are in its manifest).`
 
 // runMerge is `ptbatch merge`.
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -400,9 +406,6 @@ func concatRecords(parts []*runRecord) (*runRecord, error) {
 // and samples.csv by joining the shards' rows scan by scan.
 func mergeRun(shards []shardDir, out string, m *manifest) error {
 	f, err := parseRunFlags(append(slices.Clone(m.Args), "--out", out), io.Discard)
-	if err == nil {
-		err = checkArgs(m, f.flags)
-	}
 	if err != nil {
 		return fmt.Errorf("rebuilding the run from %s: %w", filepath.Join(shards[0].dir, manifestName), err)
 	}
@@ -410,6 +413,9 @@ func mergeRun(shards []shardDir, out string, m *manifest) error {
 	f.maxMemory = noMemoryLimit // a merge runs nothing
 	cfg, err := f.config()
 	f.maxMemory = limit
+	if err == nil {
+		err = checkArgs(m, f.flags) // after config, which derives --scans of --tuning auto
+	}
 	if err != nil {
 		return fmt.Errorf("rebuilding the run from %s: %w", filepath.Join(shards[0].dir, manifestName), err)
 	}

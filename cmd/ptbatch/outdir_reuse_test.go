@@ -77,8 +77,8 @@ func TestOutputSymlinksRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, e, code = runCLI(withArgs(shardSweepArgs, "--out", sweep, "--resume")...)
-	if code == 0 || !strings.Contains(e, "symbolic link") {
-		t.Errorf("cells.csv a link at --resume: exit %d, stderr %q; want a refusal saying it is a symbolic link", code, e)
+	if code != 2 || strings.Count(e, "\n") != 1 || !strings.Contains(e, "symbolic link") {
+		t.Errorf("cells.csv a link at --resume: exit %d, stderr %q; want 2 and one line saying it is a symbolic link", code, e)
 	}
 	if b, _ := os.ReadFile(target); string(b) != content {
 		t.Errorf("the links' target holds %q, want %q", b, content)

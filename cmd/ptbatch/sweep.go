@@ -491,8 +491,11 @@ func openSweepFile(j *job, name string, header []string, fresh bool) (*rundir.Ap
 		resume = &s
 	}
 	a, err := rundir.OpenAppender(j.dir.file(name), hdr, resume)
-	if errors.Is(err, rundir.ErrChecksum) {
-		return nil, fmt.Errorf("%v: the directory was changed; start again without --resume", err)
+	switch {
+	case errors.Is(err, rundir.ErrChecksum):
+		return nil, usagef("cannot resume: %v: the directory was changed; start again without --resume", err)
+	case errors.Is(err, rundir.ErrSymlink):
+		return nil, usagef("cannot write %v", err)
 	}
 	return a, err
 }

@@ -143,34 +143,13 @@ type shardDir struct {
 // readShards reads the manifests of dirs, in shard order, and refuses
 // shards that do not make one whole.
 func readShards(c *cmdFlags, out string, dirs []string) ([]shardDir, error) {
-	outAbs, _ := filepath.Abs(out)
-	outInfo, _ := os.Stat(out)
 	var shards []shardDir
 	for _, d := range dirs {
-		abs, _ := filepath.Abs(d)
-		info, err := os.Stat(d)
-		switch {
-		case err != nil:
-			return nil, usagef("cannot read shard directory %s: %v", d, unwrapPath(err))
-		case !info.IsDir():
-			return nil, usagef("shard %s is not a directory", d)
-		case abs == outAbs || (outInfo != nil && os.SameFile(info, outInfo)):
-			return nil, c.bad("out", "is also one of the shards; merge into a new directory")
-		}
-		m, err := readManifest(d)
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, usagef("shard %s has no %s: not the --out of ptbatch run, sweep or reproduce", d, manifestName)
-		}
+		s, err := readShardDir(c, out, d)
 		if err != nil {
-			return nil, usagef("shard %s: unreadable %s: %v", d, manifestName, err)
+			return nil, err
 		}
-		if m.Format != manifestFormat {
-			return nil, usagef("shard %s: manifest format %d, this ptbatch reads format %d: merge with the ptbatch that wrote it", d, m.Format, manifestFormat)
-		}
-		if err := rundir.VerifyFiles(d, m); err != nil {
-			return nil, usagef("shard %s is damaged: %v; compute the shard again", d, unwrapPath(err))
-		}
-		shards = append(shards, shardDir{d, m})
+		shards = append(shards, s)
 	}
 	a := shards[0]
 	seen := map[int]string{}
@@ -219,6 +198,36 @@ func readShards(c *cmdFlags, out string, dirs []string) ([]shardDir, error) {
 	}
 	slices.SortFunc(shards, func(x, y shardDir) int { return x.m.Shard - y.m.Shard })
 	return shards, nil
+}
+
+// readShardDir reads the manifest of the shard directory d and verifies
+// every file it records; out is the merge's --out, which must not be d.
+func readShardDir(c *cmdFlags, out, d string) (shardDir, error) {
+	outAbs, _ := filepath.Abs(out)
+	outInfo, _ := os.Stat(out)
+	abs, _ := filepath.Abs(d)
+	info, err := os.Stat(d)
+	switch {
+	case err != nil:
+		return shardDir{}, usagef("cannot read shard directory %s: %v", d, unwrapPath(err))
+	case !info.IsDir():
+		return shardDir{}, usagef("shard %s is not a directory", d)
+	case abs == outAbs || (outInfo != nil && os.SameFile(info, outInfo)):
+		return shardDir{}, c.bad("out", "is also one of the shards; merge into a new directory")
+	}
+	m, err := readManifest(d)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return shardDir{}, usagef("shard %s has no %s: not the --out of ptbatch run, sweep or reproduce", d, manifestName)
+	case err != nil:
+		return shardDir{}, usagef("shard %s: unreadable %s: %v", d, manifestName, err)
+	case m.Format != manifestFormat:
+		return shardDir{}, usagef("shard %s: manifest format %d, this ptbatch reads format %d: merge with the ptbatch that wrote it", d, m.Format, manifestFormat)
+	}
+	if err := rundir.VerifyFiles(d, m); err != nil {
+		return shardDir{}, usagef("shard %s is damaged: %v; compute the shard again", d, unwrapPath(err))
+	}
+	return shardDir{d, m}, nil
 }
 
 // settingDiff names the first setting that differs, with both values.
@@ -419,25 +428,9 @@ func mergeRun(shards []shardDir, out string, m *manifest) error {
 	if err != nil {
 		return fmt.Errorf("rebuilding the run from %s: %w", filepath.Join(shards[0].dir, manifestName), err)
 	}
-	var parts []*runRecord
-	for _, s := range shards {
-		path, err := shardFile(s, resultName)
-		if err != nil {
-			return err
-		}
-		r, err := readRunRecord(path)
-		if err != nil {
-			return usagef("shard %s: %v", s.dir, err)
-		}
-		if got := r.Result.Config; got.FirstReplicate != s.m.First || got.Replicates != s.m.End-s.m.First {
-			return usagef("shard %s: %s holds replicates %d to %d, its manifest says %d to %d", s.dir, resultName,
-				got.FirstReplicate, got.FirstReplicate+got.Replicates-1, s.m.First, s.m.End-1)
-		}
-		parts = append(parts, r)
-	}
-	rec, err := concatRecords(parts)
+	rec, err := joinRunRecords(shards)
 	if err != nil {
-		return fmt.Errorf("merging %s: %w", resultName, err)
+		return err
 	}
 	res := rec.Result
 	res.Config = cfg
@@ -470,6 +463,31 @@ func mergeRun(shards []shardDir, out string, m *manifest) error {
 	}
 	rec.Result.Config = batch.Config{Replicates: cfg.Replicates}
 	return rundir.WriteRecord(filepath.Join(out, resultName), rec)
+}
+
+// joinRunRecords reads the shards' result.gob and joins them.
+func joinRunRecords(shards []shardDir) (*runRecord, error) {
+	var parts []*runRecord
+	for _, s := range shards {
+		path, err := shardFile(s, resultName)
+		if err != nil {
+			return nil, err
+		}
+		r, err := readRunRecord(path)
+		if err != nil {
+			return nil, usagef("shard %s: %v", s.dir, err)
+		}
+		if got := r.Result.Config; got.FirstReplicate != s.m.First || got.Replicates != s.m.End-s.m.First {
+			return nil, usagef("shard %s: %s holds replicates %d to %d, its manifest says %d to %d", s.dir, resultName,
+				got.FirstReplicate, got.FirstReplicate+got.Replicates-1, s.m.First, s.m.End-1)
+		}
+		parts = append(parts, r)
+	}
+	rec, err := concatRecords(parts)
+	if err != nil {
+		return nil, fmt.Errorf("merging %s: %w", resultName, err)
+	}
+	return rec, nil
 }
 
 // mergeStreamed joins the shards' files name (samples.csv, index.csv),

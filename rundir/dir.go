@@ -94,10 +94,13 @@ func takeLock(path string) (fh *os.File, left string, err error) {
 			}
 			return nil, "", err
 		}
-		if sameFile(fh, path) || attempt >= 100 {
+		if sameFile(fh, path) {
 			break
 		}
 		fh.Close() // we locked a file its holder has just removed
+		if attempt >= 100 {
+			return nil, "", fmt.Errorf("%s keeps being replaced while it is locked", path)
+		}
 	}
 	left = readPID(fh)
 	if err := fh.Truncate(0); err == nil {

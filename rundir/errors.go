@@ -11,7 +11,7 @@ var ErrSymlink = errors.New("is a symbolic link; refusing to follow it")
 
 // ErrChecksum is returned by Verify for a file whose length or SHA-256
 // differs from what its manifest recorded when it was written.
-var ErrChecksum = errors.New("differs from what was written")
+var ErrChecksum = errors.New("the file changed after it was written")
 
 // errBusy is the lock functions' answer when another holder has the lock.
 var errBusy = errors.New("lock held")

@@ -409,6 +409,8 @@ func openSweepOut(c *cmdFlags, f *sweepFlags, sh *shard, units int, stderr io.Wr
 			fmt.Fprintf(stderr, "ptbatch: no sweep in %s to resume: starting it\n", f.out)
 		case err != nil:
 			return nil, c.bad("out", "cannot resume: %v", err)
+		case prev.Format != manifestFormat:
+			return nil, c.bad("out", "holds a sweep whose manifest has format %d, this ptbatch reads format %d: finish it with the ptbatch that wrote it, or start afresh without --resume", prev.Format, manifestFormat)
 		case prev.Command != "sweep":
 			return nil, c.bad("out", "holds the output of ptbatch %s, not a sweep: nothing to resume", prev.Command)
 		case prev.Fingerprint != m.Fingerprint || !reflect.DeepEqual(prev.Settings, m.Settings):

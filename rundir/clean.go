@@ -62,3 +62,21 @@ func sortedNames(files map[string]FileSum) []string {
 	slices.Sort(names)
 	return names
 }
+
+// FindSymlink returns the first symbolic link under dir (links not
+// followed), relative to dir, or "" when there is none: a command that
+// refuses one before it starts never fails on it after its work.
+func FindSymlink(dir string) (string, error) {
+	var found string
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.Type()&fs.ModeSymlink != 0 && path != dir {
+			found, _ = filepath.Rel(dir, path)
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found, err
+}

@@ -117,7 +117,7 @@ func TestVerifyRefusesDamage(t *testing.T) {
 
 // TestWritersRefuseSymlinks checks that WriteFile, Create and
 // OpenAppender (fresh and resumed) refuse a path that is a symbolic link
-// and leave its target as it was.
+// and leave its target as it was, and that FindSymlink finds the link.
 func TestWritersRefuseSymlinks(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links need privileges on Windows")
@@ -148,6 +148,12 @@ func TestWritersRefuseSymlinks(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(target); string(b) != "keep me\n" {
 		t.Errorf("the link's target holds %q", b)
+	}
+	if got, err := FindSymlink(dir); got != "cells.csv" || err != nil {
+		t.Errorf("FindSymlink: %q, %v; want cells.csv", got, err)
+	}
+	if got, err := FindSymlink(t.TempDir()); got != "" || err != nil {
+		t.Errorf("FindSymlink of an empty directory: %q, %v; want none", got, err)
 	}
 }
 

@@ -92,6 +92,9 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // of a previous command's files, and returns the manifest it wrote. The
 // shards are read-locked until it returns.
 func mergeInto(ctx context.Context, od *outDir, shards []shardDir, stderr io.Writer) (*manifest, error) {
+	if link, err := rundir.FindSymlink(od.path); err != nil || link != "" {
+		return nil, usagef("invalid --out %s: %s is a symbolic link (%v): merge writes no output through a link; remove it", od.path, filepath.Join(od.path, link), err)
+	}
 	prev, _ := readManifest(od.path)
 	if err := od.dir.RemoveStale(prev, staleOutputs...); err != nil {
 		return nil, err

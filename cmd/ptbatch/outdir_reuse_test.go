@@ -50,9 +50,9 @@ func TestReusedOutHoldsOnlyNewFiles(t *testing.T) {
 }
 
 // TestOutputSymlinksRefused checks issue 26's cause 3: a --out whose
-// .lock is a symbolic link, and a sweep --resume whose cells.csv is one,
-// are refused with status 2 and one line, and the links' targets are
-// untouched.
+// .lock is a symbolic link, a run whose scans.csv is one, and a sweep
+// --resume whose cells.csv is one, are refused with status 2 and one
+// line, and the links' target is untouched.
 func TestOutputSymlinksRefused(t *testing.T) {
 	root := t.TempDir()
 	target := filepath.Join(root, "precious")
@@ -67,6 +67,20 @@ func TestOutputSymlinksRefused(t *testing.T) {
 	_, e, code := runCLI(withArgs(smallRun, "--out", lockDir)...)
 	if code != 2 || strings.Count(e, "\n") != 1 || !strings.Contains(e, "symbolic link") {
 		t.Errorf(".lock a link: exit %d, stderr %q; want 2 and one line saying it is a symbolic link", code, e)
+	}
+
+	// An output of the run (scans.csv) that is a link, refused before the run.
+	runDir := filepath.Join(root, "run")
+	os.Mkdir(runDir, 0o755)
+	if err := os.Symlink(target, filepath.Join(runDir, "scans.csv")); err != nil {
+		t.Fatal(err)
+	}
+	_, e, code = runCLI(withArgs(smallRun, "--out", runDir)...)
+	if code != 2 || strings.Count(e, "\n") != 1 || !strings.Contains(e, "scans.csv is a symbolic link") {
+		t.Errorf("scans.csv a link: exit %d, stderr %q; want 2 and one line naming it as a symbolic link", code, e)
+	}
+	if entries, _ := os.ReadDir(runDir); len(entries) != 1 {
+		t.Errorf("the refused run left %d entries in --out, want the link alone", len(entries))
 	}
 
 	sweep := filepath.Join(root, "sweep")

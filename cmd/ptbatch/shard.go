@@ -346,6 +346,13 @@ func startJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, s
 	if err != nil {
 		return nil, err
 	}
+	if link, err := rundir.FindSymlink(out); err != nil || link != "" {
+		d.release()
+		if err != nil {
+			return nil, c.bad("out", "cannot read the directory: %v", unwrapPath(err))
+		}
+		return nil, c.bad("out", "%s is a symbolic link: ptbatch writes no output through a link; remove it", filepath.Join(out, link))
+	}
 	if fresh {
 		prev, _ := readManifest(out) // none, or unreadable: nothing recorded to remove
 		if err := d.dir.RemoveStale(prev, staleOutputs...); err != nil {

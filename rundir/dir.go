@@ -123,4 +123,3 @@ func (d *Dir) put(name string, s FileSum) {
 	d.sums[name] = s
 	d.mu.Unlock()
 }
-

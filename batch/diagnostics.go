@@ -1,0 +1,168 @@
+package batch
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/ptbatch/ptbatch/diag"
+	"github.com/ptbatch/ptbatch/internal/wire"
+)
+
+// Diagnostics is a Statistic: it keeps the target chain's states of the
+// kept scans (as Samples records them: the run's last Config.KeepScans, or
+// FromScan on, every Thin-th iteration) in memory, per replicate and
+// observable, and computes from them the multi-chain diagnostics of
+// package diag with the replicates as the chains: rank-normalised split
+// R-hat, bulk- and tail-ESS, the Monte Carlo standard error of the mean
+// and the 5 %, 50 % and 95 % quantiles (Vehtari et al. 2021). Independent
+// replicates are independent chains, so these check each replicate's
+// exploration against the others' — what a per-replicate estimate (ESS)
+// cannot see.
+//
+// It holds 8 bytes per kept state, replicate and observable: Observables
+// limits the observables kept, Thin the states. A Diagnostics observes one
+// run.
+type Diagnostics struct {
+	// FromScan is the first scan whose states are kept; 0 means the
+	// first of the kept scans (Config.KeepScans).
+	FromScan int
+	// Thin keeps iteration m when m is a multiple of Thin; 0 means 1.
+	Thin int
+	// Observables is the number of leading model observables kept; 0
+	// means all.
+	Observables int
+
+	once    sync.Once
+	samples Samples
+	draws   [][][]float64 // observable k, replicate b, kept state i
+}
+
+// NewObserver returns the recorder of one block.
+func (d *Diagnostics) NewObserver(info BlockInfo) Observer {
+	d.once.Do(func() { // field by field: a restored checkpoint may have set rows
+		d.samples.FromScan, d.samples.Thin, d.samples.Write = d.FromScan, d.Thin, d.add
+	})
+	return d.samples.NewObserver(info)
+}
+
+// CollectScan keeps the scan's states.
+func (d *Diagnostics) CollectScan(scan int) error { return d.samples.CollectScan(scan) }
+
+// add keeps the state x of replicate b.
+func (d *Diagnostics) add(b, _ int, x []float64) error {
+	k := len(x)
+	if d.Observables > 0 {
+		k = min(k, d.Observables)
+	}
+	for len(d.draws) < k {
+		d.draws = append(d.draws, nil)
+	}
+	for i, v := range x[:k] {
+		for len(d.draws[i]) <= b {
+			d.draws[i] = append(d.draws[i], nil)
+		}
+		d.draws[i][b] = append(d.draws[i][b], v)
+	}
+	return nil
+}
+
+// Draws returns, per run-relative replicate, the kept states of
+// observable k (nil when k is not kept or nothing is kept yet). The
+// slices are the statistic's own: the caller must not modify them. Call
+// it between Engine.Steps or after the run.
+func (d *Diagnostics) Draws(k int) [][]float64 {
+	if k < 0 || k >= len(d.draws) {
+		return nil
+	}
+	return d.draws[k]
+}
+
+// Kept returns the number of observables kept so far.
+func (d *Diagnostics) Kept() int { return len(d.draws) }
+
+// Summaries returns, per kept observable, diag.Summarize of its draws
+// with the replicates as the chains, and the error that kept it from
+// being computed (diag.ErrTooFewChains with one replicate,
+// diag.ErrTooFewDraws with fewer than diag.MinDraws kept states, …); the
+// Summary is the zero value where the error is not nil.
+func (d *Diagnostics) Summaries() ([]diag.Summary, []error) {
+	sums, errs := make([]diag.Summary, len(d.draws)), make([]error, len(d.draws))
+	for k, chains := range d.draws {
+		sums[k], errs[k] = diag.Summarize(chains)
+	}
+	return sums, errs
+}
+
+// ErrorBars returns two standard errors of the mean over all replicates
+// of observable k: perReplicate, from each replicate's own draws and
+// batch-means ESS (EffectiveSampleSize), √(Σ_b s_b²/ESS_b)/R; and
+// between, from the spread of the replicates' means alone, sd_b(x̄_b)/√R.
+// When each replicate's ESS is right the two agree (up to the noise of
+// sd over R replicates); a per-replicate ESS overstated by a factor f makes
+// perReplicate √f times too small. NaN with fewer than two replicates or
+// too few draws for the batch means.
+func (d *Diagnostics) ErrorBars(k int) (perReplicate, between float64) {
+	chains := d.Draws(k)
+	r := float64(len(chains))
+	if len(chains) < 2 {
+		return math.NaN(), math.NaN()
+	}
+	means := make([]float64, len(chains))
+	var sum float64
+	for b, c := range chains {
+		var m BatchMeans
+		for _, v := range c {
+			m.Add(v)
+		}
+		means[b] = m.Mean()
+		sum += m.Variance() / m.ESS()
+	}
+	var mean, ss float64
+	for _, v := range means {
+		mean += v / r
+	}
+	for _, v := range means {
+		ss += (v - mean) * (v - mean)
+	}
+	return math.Sqrt(sum) / r, math.Sqrt(ss/(r-1)) / math.Sqrt(r)
+}
+
+// describe returns the settings of a Diagnostics.
+func (d *Diagnostics) describe() string {
+	return fmt.Sprintf("FromScan=%d Thin=%d Observables=%d", d.FromScan, d.Thin, d.Observables)
+}
+
+var _ StatisticState = (*Diagnostics)(nil)
+
+// MarshalBinary returns the kept states (the open scan's are in the
+// observers' state).
+func (d *Diagnostics) MarshalBinary() ([]byte, error) {
+	var w wire.Writer
+	w.String("diagnostics/1")
+	w.Int(d.samples.rows)
+	w.Int(len(d.draws))
+	for _, rows := range d.draws {
+		rows2(&w, rows)
+	}
+	return w.Bytes(), nil
+}
+
+// UnmarshalBinary restores what MarshalBinary saved.
+func (d *Diagnostics) UnmarshalBinary(data []byte) error {
+	r := wire.NewReader(data)
+	r.Expect("diagnostics/1")
+	rows, k := r.Int(), r.Int()
+	if r.Err() == nil && (k < 0 || k > 1<<30) {
+		r.Failf("batch: %d observables", k)
+	}
+	var draws [][][]float64
+	for i := 0; i < k && r.Err() == nil; i++ {
+		draws = append(draws, readRows2(r))
+	}
+	if err := closeState(r, "diagnostics"); err != nil {
+		return err
+	}
+	d.samples.rows, d.draws = rows, draws
+	return nil
+}

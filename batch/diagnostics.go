@@ -94,16 +94,21 @@ func (d *Diagnostics) Summaries() ([]diag.Summary, []error) {
 	return sums, errs
 }
 
+// ErrorBars returns ErrorBars of observable k's draws.
+func (d *Diagnostics) ErrorBars(k int) (perReplicate, between float64) {
+	return ErrorBars(d.Draws(k))
+}
+
 // ErrorBars returns two standard errors of the mean over all replicates
-// of observable k: perReplicate, from each replicate's own draws and
-// batch-means ESS (EffectiveSampleSize), √(Σ_b s_b²/ESS_b)/R; and
-// between, from the spread of the replicates' means alone, sd_b(x̄_b)/√R.
-// When each replicate's ESS is right the two agree (up to the noise of
-// sd over R replicates); a per-replicate ESS overstated by a factor f makes
+// of one observable, chains holding each replicate's draws: perReplicate,
+// from each replicate's own draws and batch-means ESS
+// (EffectiveSampleSize), √(Σ_b s_b²/ESS_b)/R; and between, from the
+// spread of the replicates' means alone, sd_b(x̄_b)/√R. When each
+// replicate's ESS is right the two agree (up to the noise of an sd over R
+// replicates); a per-replicate ESS overstated by a factor f makes
 // perReplicate √f times too small. NaN with fewer than two replicates or
 // too few draws for the batch means.
-func (d *Diagnostics) ErrorBars(k int) (perReplicate, between float64) {
-	chains := d.Draws(k)
+func ErrorBars(chains [][]float64) (perReplicate, between float64) {
 	r := float64(len(chains))
 	if len(chains) < 2 {
 		return math.NaN(), math.NaN()
@@ -118,14 +123,8 @@ func (d *Diagnostics) ErrorBars(k int) (perReplicate, between float64) {
 		means[b] = m.Mean()
 		sum += m.Variance() / m.ESS()
 	}
-	var mean, ss float64
-	for _, v := range means {
-		mean += v / r
-	}
-	for _, v := range means {
-		ss += (v - mean) * (v - mean)
-	}
-	return math.Sqrt(sum) / r, math.Sqrt(ss/(r-1)) / math.Sqrt(r)
+	_, between = MeanSE(means)
+	return math.Sqrt(sum) / r, between
 }
 
 // describe returns the settings of a Diagnostics.

@@ -21,8 +21,8 @@ import (
 // cannot see.
 //
 // It holds 8 bytes per kept state, replicate and observable: Observables
-// limits the observables kept, Thin the states. A Diagnostics observes one
-// run.
+// limits the observables kept, Thin and MaxDraws the states. A Diagnostics
+// observes one run.
 type Diagnostics struct {
 	// FromScan is the first scan whose states are kept; 0 means the
 	// first of the kept scans (Config.KeepScans).
@@ -32,10 +32,69 @@ type Diagnostics struct {
 	// Observables is the number of leading model observables kept; 0
 	// means all.
 	Observables int
+	// MaxDraws bounds the memory: a replicate keeps at most 2·MaxDraws of
+	// its states (KeepDraws: when it has 2·MaxDraws, every other one is
+	// dropped and from then on every other state is kept), at least
+	// MaxDraws once it has been given that many; 0 keeps them all.
+	MaxDraws int
 
 	once    sync.Once
 	samples Samples
 	draws   [][][]float64 // observable k, replicate b, kept state i
+	thin    []thinner     // per replicate
+}
+
+// thinner decides which of a series' states a bounded store keeps: state
+// i (0-based) while the stride is s when i is a multiple of s; when the
+// store holds 2·max states, every other is dropped and s doubles, so that
+// the states kept are always those whose index is a multiple of s.
+type thinner struct {
+	seen, stride int
+}
+
+// next reports whether the next state is kept.
+func (t *thinner) next() bool {
+	if t.stride == 0 {
+		t.stride = 1
+	}
+	i := t.seen
+	t.seen++
+	return i%t.stride == 0
+}
+
+// full reports whether a store of n states must be halved (and doubles the
+// stride if so).
+func (t *thinner) full(n, max int) bool {
+	if max <= 0 || n < 2*max {
+		return false
+	}
+	t.stride *= 2
+	return true
+}
+
+// halve keeps every other element of x, the first included.
+func halve(x []float64) []float64 {
+	for i := 0; 2*i < len(x); i++ {
+		x[i] = x[2*i]
+	}
+	return x[:(len(x)+1)/2]
+}
+
+// KeepDraws returns the states of the series x that a Diagnostics with
+// MaxDraws max keeps of one replicate given x in order (all of x when max
+// is 0): ptbatch merge applies it to samples.csv.
+func KeepDraws(x []float64, max int) []float64 {
+	var t thinner
+	var out []float64
+	for _, v := range x {
+		if !t.next() {
+			continue
+		}
+		if out = append(out, v); t.full(len(out), max) {
+			out = halve(out)
+		}
+	}
+	return out
 }
 
 // NewObserver returns the recorder of one block.
@@ -58,11 +117,22 @@ func (d *Diagnostics) add(b, _ int, x []float64) error {
 	for len(d.draws) < k {
 		d.draws = append(d.draws, nil)
 	}
+	for len(d.thin) <= b {
+		d.thin = append(d.thin, thinner{})
+	}
+	if !d.thin[b].next() {
+		return nil
+	}
 	for i, v := range x[:k] {
 		for len(d.draws[i]) <= b {
 			d.draws[i] = append(d.draws[i], nil)
 		}
 		d.draws[i][b] = append(d.draws[i][b], v)
+	}
+	if k > 0 && d.thin[b].full(len(d.draws[0][b]), d.MaxDraws) {
+		for i := range d.draws {
+			d.draws[i][b] = halve(d.draws[i][b])
+		}
 	}
 	return nil
 }
@@ -129,7 +199,7 @@ func ErrorBars(chains [][]float64) (perReplicate, between float64) {
 
 // describe returns the settings of a Diagnostics.
 func (d *Diagnostics) describe() string {
-	return fmt.Sprintf("FromScan=%d Thin=%d Observables=%d", d.FromScan, d.Thin, d.Observables)
+	return fmt.Sprintf("FromScan=%d Thin=%d Observables=%d MaxDraws=%d", d.FromScan, d.Thin, d.Observables, d.MaxDraws)
 }
 
 var _ StatisticState = (*Diagnostics)(nil)
@@ -140,6 +210,12 @@ func (d *Diagnostics) MarshalBinary() ([]byte, error) {
 	var w wire.Writer
 	w.String("diagnostics/1")
 	w.Int(d.samples.rows)
+	seen, stride := make([]int, len(d.thin)), make([]int, len(d.thin))
+	for b, t := range d.thin {
+		seen[b], stride[b] = t.seen, t.stride
+	}
+	w.Ints(seen)
+	w.Ints(stride)
 	w.Int(len(d.draws))
 	for _, rows := range d.draws {
 		rows2(&w, rows)
@@ -151,9 +227,10 @@ func (d *Diagnostics) MarshalBinary() ([]byte, error) {
 func (d *Diagnostics) UnmarshalBinary(data []byte) error {
 	r := wire.NewReader(data)
 	r.Expect("diagnostics/1")
-	rows, k := r.Int(), r.Int()
-	if r.Err() == nil && (k < 0 || k > 1<<30) {
-		r.Failf("batch: %d observables", k)
+	rows, seen, stride := r.Int(), r.Ints(), r.Ints()
+	k := r.Int()
+	if r.Err() == nil && (len(seen) != len(stride) || k < 0 || k > 1<<30) {
+		r.Failf("batch: %d observables, %d and %d replicates", k, len(seen), len(stride))
 	}
 	var draws [][][]float64
 	for i := 0; i < k && r.Err() == nil; i++ {
@@ -162,6 +239,10 @@ func (d *Diagnostics) UnmarshalBinary(data []byte) error {
 	if err := closeState(r, "diagnostics"); err != nil {
 		return err
 	}
-	d.samples.rows, d.draws = rows, draws
+	thin := make([]thinner, len(seen))
+	for b := range thin {
+		thin[b] = thinner{seen: seen[b], stride: stride[b]}
+	}
+	d.samples.rows, d.draws, d.thin = rows, draws, thin
 	return nil
 }

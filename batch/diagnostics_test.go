@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -129,5 +130,81 @@ func TestErrorBars(t *testing.T) {
 	per, between = d.ErrorBars(1)
 	if between < 3*per {
 		t.Errorf("replicates 1 apart: between se %.5f, per-replicate %.5f; want the between 3× larger", between, per)
+	}
+}
+
+// TestKeepDraws checks the bounded store on the series 0, 1, …, n−1: what
+// it keeps is every S-th state from the first, S the least power of two
+// with ⌈n/S⌉ < 2·max (it halves on reaching 2·max), so between max and
+// 2·max−1 states once n ≥ max; all of them for max = 0.
+func TestKeepDraws(t *testing.T) {
+	for _, c := range []struct{ n, max int }{{10, 0}, {10, 5}, {9, 5}, {1000, 5}, {1023, 16}, {1024, 16}, {3, 5}} {
+		x := make([]float64, c.n)
+		for i := range x {
+			x[i] = float64(i)
+		}
+		got := KeepDraws(x, c.max)
+		s := 1
+		for c.max > 0 && (c.n+s-1)/s >= 2*c.max {
+			s *= 2
+		}
+		var want []float64
+		for i := 0; i < c.n; i += s {
+			want = append(want, float64(i))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("n %d, max %d: kept %v, want every %d-th: %v", c.n, c.max, got, s, want)
+		}
+	}
+}
+
+// TestDiagnosticsMaxDraws checks that a Diagnostics with MaxDraws keeps
+// what KeepDraws keeps of the states Samples writes, and that a
+// checkpoint restores the store and goes on the same way.
+func TestDiagnosticsMaxDraws(t *testing.T) {
+	g, _ := models.NewGaussian(1, -1, 1, 0.3, 0.3)
+	cfg := Config{Model: g, Chains: 6, Replicates: 3, Iterations: 1200, Scans: 4, Seed: 2}
+	all := make([][]float64, 3)
+	s := &Samples{Write: func(b, _ int, x []float64) error {
+		all[b] = append(all[b], x[0])
+		return nil
+	}}
+	d := &Diagnostics{MaxDraws: 70}
+	cfg.Statistics = []Statistic{d, s}
+	mustRun(t, cfg)
+	for b, x := range all {
+		if got, want := d.Draws(0)[b], KeepDraws(x, 70); !slices.Equal(got, want) || len(got) < 70 || len(got) >= 140 {
+			t.Fatalf("replicate %d: kept %d states, KeepDraws %d of %d", b, len(got), len(want), len(x))
+		}
+	}
+	// Stop after 3 scans, checkpoint, restore, finish: the same draws.
+	d2 := &Diagnostics{MaxDraws: 70}
+	cfg.Statistics = []Statistic{d2}
+	e, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for e.Scans() < 3 {
+		if err := e.Step(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := e.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d3 := &Diagnostics{MaxDraws: 70}
+	cfg.Statistics = []Statistic{d3}
+	e2, err := Restore(cfg, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !e2.Done() {
+		if err := e2.Step(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !slices.EqualFunc(d3.Draws(0), d.Draws(0), slices.Equal) {
+		t.Error("draws after a checkpoint differ from the uninterrupted run's")
 	}
 }

@@ -16,6 +16,11 @@ import (
 // in memory, 8 bytes per state, replicate and observable.
 const maxDiagObservables = 32
 
+// diagMaxDraws is batch.Diagnostics.MaxDraws of `ptbatch run`: each
+// replicate keeps between 1000 and 1999 of its kept states (every
+// 2^j-th), whatever the run's length, so that the memory is bounded.
+const diagMaxDraws = 1000
+
 // The thresholds of the warnings (Vehtari et al. 2021, Section 5; the
 // factor of the error bars is issue 21's).
 const (
@@ -128,6 +133,11 @@ func (s *runStats) diagnostics(f *runFlags, res *batch.Result) (*diagReport, err
 		var err error
 		if draws, err = readSampleDraws(filepath.Join(f.out, "samples.csv"), maxDiagObservables); err != nil {
 			return nil, err
+		}
+		for k := range draws {
+			for b, x := range draws[k] {
+				draws[k][b] = batch.KeepDraws(x, diagMaxDraws)
+			}
 		}
 	}
 	s.report = newDiagReport(res.Observables, draws, res)

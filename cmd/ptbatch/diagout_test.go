@@ -7,20 +7,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/diag"
 )
 
 // TestRunDiagnosticsMatchSamples checks the diagnostics of `ptbatch run
 // --out --json` against diag.Summarize of the draws samples.csv holds
-// (read back independently of the run's statistic, as ptbatch merge
-// does): the same R-hat, ESS, MCSE and quantiles to the bit, in the JSON
+// (read back independently of the run's statistic, and thinned by
+// batch.KeepDraws, as ptbatch merge does): the same R-hat, ESS, MCSE and quantiles to the bit, in the JSON
 // and in diagnostics.csv, the JSON opening with the headline figures,
 // and no warning on the Gaussian, whose exact sampler gives independent
 // draws (--thin 2 checks that the statistic keeps what samples.csv keeps).
 func TestRunDiagnosticsMatchSamples(t *testing.T) {
 	dir := t.TempDir()
 	out, errs, code := runCLI("run", "--json", "--quiet", "--dim", "2", "--sigma0", "0.3", "--sigma1", "0.2", "--chains", "8",
-		"--iterations", "2000", "--scans", "4", "--replicates", "4", "--thin", "2", "--out", dir)
+		"--iterations", "9000", "--scans", "4", "--replicates", "4", "--thin", "2", "--out", dir)
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -32,8 +33,17 @@ func TestRunDiagnosticsMatchSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(draws) != 2 || len(draws[0]) != 4 || len(draws[0][0]) != 2000/2/2 {
-		t.Fatalf("samples.csv: %d observables, want 2 of 4 replicates × 500 states", len(draws))
+	// 2,250 states per replicate (the last 4,500 iterations, every 2nd),
+	// more than 2·diagMaxDraws: the statistic keeps every 2nd of them.
+	if len(draws) != 2 || len(draws[0]) != 4 || len(draws[0][0]) != 9000/2/2 {
+		t.Fatalf("samples.csv: %d observables, want 2 of 4 replicates × 2250 states", len(draws))
+	}
+	for k := range draws {
+		for b, x := range draws[k] {
+			if draws[k][b] = batch.KeepDraws(x, diagMaxDraws); len(draws[k][b]) != 1125 {
+				t.Fatalf("KeepDraws kept %d of 2250, want every 2nd", len(draws[k][b]))
+			}
+		}
 	}
 	rows := readCSV(t, filepath.Join(dir, "diagnostics.csv"))
 	for k := range draws {

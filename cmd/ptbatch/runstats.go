@@ -55,7 +55,7 @@ func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
 	logZ, restarts, ess := &batch.LogZ{FromScan: logZFromScan(cfg)}, new(batch.Restarts), new(batch.ESS)
 	// The diagnostics keep the states samples.csv holds (every --thin-th),
 	// so that ptbatch merge computes the same from the merged file.
-	dg := &batch.Diagnostics{Thin: f.thin, Observables: maxDiagObservables}
+	dg := &batch.Diagnostics{Thin: f.thin, Observables: maxDiagObservables, MaxDraws: diagMaxDraws}
 	s := &runStats{logZ: logZ, restarts: restarts, ess: ess, model: cfg.Model, first: cfg.FirstReplicate, diag: dg}
 	if !f.jsonOut && f.out == "" {
 		ess.Observables = 1 // the table shows the first observable's (--out's summary.json is the JSON)
@@ -321,7 +321,7 @@ func (f *runFlags) statsMemory(cfg batch.Config) (int64, error) {
 	if !f.jsonOut && f.out == "" {
 		diagObs = 1
 	}
-	draws := kept/int64(f.thin) + 1
+	draws := min(kept/int64(f.thin)+1, 2*diagMaxDraws)
 	terms := [][]int64{
 		{blocks, 6, chains, lanes, 8},   // LogZ
 		{4, reps, 8},                    // its estimates, collected and copied

@@ -69,7 +69,7 @@ func (r *diagReport) mixingWarnings() []string {
 			out = append(out, fmt.Sprintf("R-hat of %s is %.3f > %.2f: the replicates have not mixed (their samples disagree); run longer, or check the explorer", name, s.Rhat, rhatLimit))
 		}
 		if s.ESSBulk < essPerReplicate*float64(s.Chains) {
-			out = append(out, fmt.Sprintf("bulk-ESS of %s is %.0f, under %d per replicate (%d replicates): too few effective draws for reliable estimates", name, s.ESSBulk, essPerReplicate, s.Chains))
+			out = append(out, fmt.Sprintf("bulk-ESS of %s is %.0f over %d replicates, under %d per replicate (%d): too few effective draws for reliable estimates", name, s.ESSBulk, s.Chains, essPerReplicate, essPerReplicate*s.Chains))
 		}
 		per, between := r.perRep[k], r.between[k]
 		if per > 0 && between > 0 && (between > errorBarDisagree*per || per > errorBarDisagree*between) {

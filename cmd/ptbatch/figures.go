@@ -69,6 +69,7 @@ func (f figure) plot(h vg.Length) (*plot.Plot, error) {
 	p.Y.Label.Text = f.ylabel
 	p.Legend.Top = true
 	p.Legend.Left = true
+	p.X.Tick.Marker, p.Y.Tick.Marker = precTicks{}, precTicks{}
 	if f.logX {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = plot.LogTicks{Prec: -1}

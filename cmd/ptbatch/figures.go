@@ -79,7 +79,27 @@ func (f figure) plot(h vg.Length) (*plot.Plot, error) {
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
 	p.Add(plotter.NewGrid())
-	entries := 0
+	entries, err := f.addLines(p)
+	if err != nil {
+		return nil, err
+	}
+	// LogTicks labels powers of ten only: widen a log axis to whole decades
+	// so that it always has labels.
+	if f.logX && p.X.Min > 0 {
+		p.X.Min, p.X.Max = decades(p.X.Min, p.X.Max)
+	}
+	if f.logY && p.Y.Min > 0 {
+		p.Y.Min, p.Y.Max = decades(p.Y.Min, p.Y.Max)
+	}
+	if entries > 0 {
+		legendHeadroom(p, f.logY, entries, h)
+	}
+	return p, nil
+}
+
+// addLines adds the figure's lines (and bands and points) to p, and
+// returns the number of legend entries.
+func (f figure) addLines(p *plot.Plot) (entries int, err error) {
 	for i, s := range f.lines {
 		pts := make(plotter.XYs, 0, len(s.xs))
 		for k := range s.xs {
@@ -95,12 +115,12 @@ func (f figure) plot(h vg.Length) (*plot.Plot, error) {
 		}
 		if s.lo != nil {
 			if err := addBand(p, f, s, plotutil.Color(i)); err != nil {
-				return nil, err
+				return 0, err
 			}
 		}
 		l, err := plotter.NewLine(pts)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		l.Color = plotutil.Color(i)
 		l.Width = vg.Points(1.5)
@@ -116,25 +136,14 @@ func (f figure) plot(h vg.Length) (*plot.Plot, error) {
 		if s.points {
 			sc, err := plotter.NewScatter(pts)
 			if err != nil {
-				return nil, err
+				return 0, err
 			}
 			sc.Color = l.Color
 			sc.Shape = draw.CircleGlyph{}
 			p.Add(sc)
 		}
 	}
-	// LogTicks labels powers of ten only: widen a log axis to whole decades
-	// so that it always has labels.
-	if f.logX && p.X.Min > 0 {
-		p.X.Min, p.X.Max = decades(p.X.Min, p.X.Max)
-	}
-	if f.logY && p.Y.Min > 0 {
-		p.Y.Min, p.Y.Max = decades(p.Y.Min, p.Y.Max)
-	}
-	if entries > 0 {
-		legendHeadroom(p, f.logY, entries, h)
-	}
-	return p, nil
+	return entries, nil
 }
 
 // legendHeadroom raises the top of p's y-axis so that a legend of n

@@ -152,7 +152,9 @@ func writeTable(w io.Writer, f *runFlags, res *batch.Result, stats *runStats) {
 		f.model, c.Algorithm, f.path, c.Knots, c.Chains, res.Iterations, res.Scans, c.Replicates, c.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	sum := res.Summary()
-	if tm, tse := res.TailRoundTripRate(); len(res.History) > 0 {
+	if tm, tse := res.TailRoundTripRate(); math.IsNaN(tse) && !math.IsNaN(tm) {
+		fmt.Fprintf(tw, "round-trip rate (last 10%% of iterations)\t%.5f (one replicate: no standard error)\n", tm)
+	} else if !math.IsNaN(tm) {
 		fmt.Fprintf(tw, "round-trip rate (last 10%% of iterations)\t%.5f ± %.5f (mean ± se over replicates)\n", tm, tse)
 	}
 	stats.addHeadline(tw, res)

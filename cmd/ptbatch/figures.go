@@ -5,6 +5,8 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"strings"
+	"unicode/utf8"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -32,14 +34,42 @@ type figure struct {
 	noLegend              bool // too many lines to name
 }
 
-// save writes base.png and base.svg.
+// save writes base.png and base.svg, 7 × 4.5 inches.
 func (f figure) save(base string) error {
+	p, err := f.plot(figureHeight)
+	if err != nil {
+		return err
+	}
+	for _, ext := range []string{"png", "svg"} {
+		wt, err := p.WriterTo(7*vg.Inch, figureHeight, ext)
+		if err != nil {
+			return err
+		}
+		// Atomically, as every file (outdir.go).
+		if err := writeFileAtomic(fmt.Sprintf("%s.%s", base, ext), func(w io.Writer) error {
+			_, err := wt.WriteTo(w)
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// figureHeight is the height of a figure saved alone.
+const figureHeight = 4.5 * vg.Inch
+
+// plot returns the figure's plot, for a page of height h: with a legend,
+// the y-axis is extended upwards so that the legend, in the top left
+// corner, sits above every line (legendHeadroom).
+func (f figure) plot(h vg.Length) (*plot.Plot, error) {
 	p := plot.New()
-	p.Title.Text = f.title
+	p.Title.Text = wrapTitle(f.title, titleWidth)
 	p.X.Label.Text = f.xlabel
 	p.Y.Label.Text = f.ylabel
 	p.Legend.Top = true
 	p.Legend.Left = true
+	p.X.Tick.Marker, p.Y.Tick.Marker = precTicks{}, precTicks{}
 	if f.logX {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
@@ -49,6 +79,27 @@ func (f figure) save(base string) error {
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
 	p.Add(plotter.NewGrid())
+	entries, err := f.addLines(p)
+	if err != nil {
+		return nil, err
+	}
+	// LogTicks labels powers of ten only: widen a log axis to whole decades
+	// so that it always has labels.
+	if f.logX && p.X.Min > 0 {
+		p.X.Min, p.X.Max = decades(p.X.Min, p.X.Max)
+	}
+	if f.logY && p.Y.Min > 0 {
+		p.Y.Min, p.Y.Max = decades(p.Y.Min, p.Y.Max)
+	}
+	if entries > 0 {
+		legendHeadroom(p, f.logY, entries, h)
+	}
+	return p, nil
+}
+
+// addLines adds the figure's lines (and bands and points) to p, and
+// returns the number of legend entries.
+func (f figure) addLines(p *plot.Plot) (entries int, err error) {
 	for i, s := range f.lines {
 		pts := make(plotter.XYs, 0, len(s.xs))
 		for k := range s.xs {
@@ -64,12 +115,12 @@ func (f figure) save(base string) error {
 		}
 		if s.lo != nil {
 			if err := addBand(p, f, s, plotutil.Color(i)); err != nil {
-				return err
+				return 0, err
 			}
 		}
 		l, err := plotter.NewLine(pts)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		l.Color = plotutil.Color(i)
 		l.Width = vg.Points(1.5)
@@ -80,39 +131,43 @@ func (f figure) save(base string) error {
 		p.Add(l)
 		if !f.noLegend {
 			p.Legend.Add(s.name, l)
+			entries++
 		}
 		if s.points {
 			sc, err := plotter.NewScatter(pts)
 			if err != nil {
-				return err
+				return 0, err
 			}
 			sc.Color = l.Color
 			sc.Shape = draw.CircleGlyph{}
 			p.Add(sc)
 		}
 	}
-	// LogTicks labels powers of ten only: widen a log axis to whole decades
-	// so that it always has labels.
-	if f.logX && p.X.Min > 0 {
-		p.X.Min, p.X.Max = decades(p.X.Min, p.X.Max)
+	return entries, nil
+}
+
+// legendHeadroom raises the top of p's y-axis so that a legend of n
+// entries in the top left corner lies above the data: the legend takes
+// about n rows of 1.3 times its font's size, plus a margin, of the data
+// area (the page height h less about 1.1 inch of title and x-axis), and
+// the data are kept to the rest (less the title's second line, if any).
+func legendHeadroom(p *plot.Plot, logY bool, n int, h vg.Length) {
+	row := 1.3 * float64(p.Legend.TextStyle.Font.Size)
+	titleLines := float64(strings.Count(p.Title.Text, "\n"))
+	area := float64(h-1.1*vg.Inch) - titleLines*row
+	frac := math.Min(0.6, (float64(n)*row+float64(vg.Points(10)))/area)
+	lo, hi := p.Y.Min, p.Y.Max
+	if logY && lo > 0 {
+		lo, hi = math.Log10(lo), math.Log10(hi)
 	}
-	if f.logY && p.Y.Min > 0 {
-		p.Y.Min, p.Y.Max = decades(p.Y.Min, p.Y.Max)
+	if !(hi > lo) {
+		return
 	}
-	for _, ext := range []string{"png", "svg"} {
-		wt, err := p.WriterTo(7*vg.Inch, 4.5*vg.Inch, ext)
-		if err != nil {
-			return err
-		}
-		// Atomically, as every file (outdir.go).
-		if err := writeFileAtomic(fmt.Sprintf("%s.%s", base, ext), func(w io.Writer) error {
-			_, err := wt.WriteTo(w)
-			return err
-		}); err != nil {
-			return err
-		}
+	top := lo + (hi-lo)/(1-frac)
+	if logY && p.Y.Min > 0 {
+		top = math.Pow(10, top)
 	}
-	return nil
+	p.Y.Max = top
 }
 
 // addBand adds the band between s.lo and s.hi, in a translucent c, to p:
@@ -161,4 +216,27 @@ func addBand(p *plot.Plot, f figure, s series, c color.Color) error {
 // decades returns the powers of ten at or below lo and at or above hi.
 func decades(lo, hi float64) (float64, float64) {
 	return math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)))
+}
+
+// titleWidth is the most characters of a title line that fit a 7-inch
+// figure.
+const titleWidth = 80
+
+// wrapTitle breaks title into lines of at most width characters, at
+// spaces (a longer word stays whole).
+func wrapTitle(title string, width int) string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(title) {
+		if line != "" && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) > width {
+			lines = append(lines, line)
+			line = w
+			continue
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return strings.Join(append(lines, line), "\n")
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -133,10 +132,17 @@ func writeJSON(w io.Writer, f *runFlags, res *batch.Result, moments momentsSourc
 	if f.chainsChoice != nil {
 		out["chains_auto"] = chainsAutoJSON(f.chainsChoice)
 	}
-	stats.addJSON(out, res)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	if err := stats.addJSON(out, f, res); err != nil {
+		return err
+	}
+	if f.out != "" {
+		// Here, not in runStats.writeFiles, so that ptbatch merge, which
+		// joins samples.csv after writeFiles, writes them too.
+		if err := stats.writeDiagnosticFiles(f, res); err != nil {
+			return err
+		}
+	}
+	return encodeJSON(w, out, jsonLead)
 }
 
 // writeTable prints a short human summary, with the statistics of stats.
@@ -146,12 +152,14 @@ func writeTable(w io.Writer, f *runFlags, res *batch.Result, stats *runStats) {
 		f.model, c.Algorithm, f.path, c.Knots, c.Chains, res.Iterations, res.Scans, c.Replicates, c.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	sum := res.Summary()
-	mean, sd := meanSD(res.RoundTripRates)
-	fmt.Fprintf(tw, "round-trip rate (last scan)\t%.5f ± %.5f (mean ± sd over replicates)\n", mean, sd)
-	if tail := res.TailRoundTripRates(); len(tail) > 0 {
-		tm, tsd := meanSD(tail)
-		fmt.Fprintf(tw, "round-trip rate (last 10%% of iterations)\t%.5f ± %.5f (mean ± se over replicates)\n", tm, tsd/math.Sqrt(float64(len(tail))))
+	if tm, tse := res.TailRoundTripRate(); math.IsNaN(tse) && !math.IsNaN(tm) {
+		fmt.Fprintf(tw, "round-trip rate (last 10%% of iterations)\t%.5f (one replicate: no standard error)\n", tm)
+	} else if !math.IsNaN(tm) {
+		fmt.Fprintf(tw, "round-trip rate (last 10%% of iterations)\t%.5f ± %.5f (mean ± se over replicates)\n", tm, tse)
 	}
+	stats.addHeadline(tw, res)
+	mean, sd := meanSD(res.RoundTripRates)
+	fmt.Fprintf(tw, "round-trip rate (last scan only)\t%.5f ± %.5f (mean ± sd over replicates; one scan's round trips, noisy: under automatic tuning a scan may be 20 iterations)\n", mean, sd)
 	if c.Tuning == batch.AutoTuning && len(res.TuningIterations) > 0 {
 		used, rounds, frozen := 0.0, 0.0, 0
 		for b := range res.TuningIterations {
@@ -175,7 +183,7 @@ func writeTable(w io.Writer, f *runFlags, res *batch.Result, stats *runStats) {
 	fmt.Fprintf(tw, "target first coordinate\tmean %.6g, variance %.6g\n", sum.TargetMean, sum.TargetVar)
 	fmt.Fprintf(tw, "throughput\t%.3g chain-steps/s in %.2f s\n", res.ChainStepsPerSecond(), res.Elapsed.Seconds())
 	fmt.Fprintf(tw, "time at scan ends (tuning)\t%.2f%% of the workers' time\n", 100*res.TuningFraction)
-	stats.addTable(tw, res)
+	stats.addTable(tw, f, res)
 	tw.Flush()
 }
 

@@ -280,7 +280,7 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 			tripsMean += float64(res.RoundTrips[r]) / float64(reps)
 		}
 		rm, rsd := meanSD(rates)
-		tail := tailRates(res, perScan)
+		tail := res.TailRoundTripRates()
 		tm, tsd := meanSD(tail)
 		lz, lzSE, lzDiff := st.logZSummary()
 		restartsMean, restartRate := st.restartsSummary()
@@ -375,22 +375,6 @@ func reproduceExperiment(ctx context.Context, e experiment, o reproduceOptions, 
 		}
 	}
 	return nil
-}
-
-// tailRates returns each replicate's round trips per iteration over the
-// last tenth of its scans (at least one), where the tuning has settled.
-func tailRates(res *batch.Result, perScan int) []float64 {
-	out := make([]float64, len(res.History))
-	for r, hist := range res.History {
-		n := len(hist)
-		k := max(n/10, 1)
-		before := 0
-		if n > k {
-			before = hist[n-k-1].RoundTrips
-		}
-		out[r] = float64(hist[n-1].RoundTrips-before) / float64(k*perScan)
-	}
-	return out
 }
 
 // exactComparison holds the closed forms of a Gaussian experiment.

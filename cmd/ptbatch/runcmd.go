@@ -76,6 +76,9 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
+	if err := stats.printWarnings(stderr, f, res); err != nil { // diagout.go
+		return err
+	}
 	if f.jsonOut {
 		err = writeJSON(stdout, f, res, moments, stats)
 	} else {

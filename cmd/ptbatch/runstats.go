@@ -36,6 +36,14 @@ type runStats struct {
 	index    *indexRecord
 	model    models.Model
 	first    int // Config.FirstReplicate: the CSVs number replicates from it
+
+	// diag keeps the kept samples for the multi-chain diagnostics (nil in
+	// ptbatch merge, which reads them from samples.csv); report is what
+	// they computed, once (diagout.go); filesDone is set once
+	// diagnostics.csv and samples.png are written.
+	diag      *batch.Diagnostics
+	report    *diagReport
+	filesDone bool
 }
 
 // lambdaPoints is the number of grid points of lambda.csv per replicate.
@@ -45,11 +53,15 @@ const lambdaPoints = 100
 // run is over.
 func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
 	logZ, restarts, ess := &batch.LogZ{FromScan: logZFromScan(cfg)}, new(batch.Restarts), new(batch.ESS)
-	s := &runStats{logZ: logZ, restarts: restarts, ess: ess, model: cfg.Model, first: cfg.FirstReplicate}
+	// The diagnostics keep the states samples.csv holds (every --thin-th),
+	// so that ptbatch merge computes the same from the merged file.
+	dg := &batch.Diagnostics{Thin: f.thin, Observables: maxDiagObservables, MaxDraws: diagMaxDraws}
+	s := &runStats{logZ: logZ, restarts: restarts, ess: ess, model: cfg.Model, first: cfg.FirstReplicate, diag: dg}
 	if !f.jsonOut && f.out == "" {
 		ess.Observables = 1 // the table shows the first observable's (--out's summary.json is the JSON)
+		dg.Observables = 1
 	}
-	cfg.Statistics = append(cfg.Statistics, logZ, restarts, ess)
+	cfg.Statistics = append(cfg.Statistics, logZ, restarts, ess, dg)
 	if f.out != "" {
 		profile := &batch.BarrierProfile{Points: lambdaPoints}
 		s.profile = profile
@@ -81,12 +93,7 @@ func (s *runStats) logZSummary() (mean, se, diff float64) { return summarizeLogZ
 // standard error across replicates (sd/√R; NaN for one replicate) and the
 // mean of the reverse minus the forward estimates.
 func summarizeLogZ(lz logZValues) (mean, se, diff float64) {
-	est := lz.Estimates()
-	mean, sd := meanSD(est)
-	se = math.NaN()
-	if len(est) > 1 {
-		se = sd / math.Sqrt(float64(len(est)))
-	}
+	mean, se = batch.MeanSE(lz.Estimates())
 	diff, _ = meanSD(lz.Differences())
 	return mean, se, diff
 }
@@ -137,8 +144,13 @@ func (s *runStats) essPerSecond(res *batch.Result) []float64 {
 }
 
 // addJSON adds the statistics' fields to the JSON object of `ptbatch run
-// --json` (README, "JSON fields").
-func (s *runStats) addJSON(out map[string]any, res *batch.Result) {
+// --json` (README, "JSON fields"), the diagnostics' among them.
+func (s *runStats) addJSON(out map[string]any, f *runFlags, res *batch.Result) error {
+	rep, err := s.diagnostics(f, res)
+	if err != nil {
+		return err
+	}
+	rep.addJSON(out)
 	mean, se, diff := s.logZSummary()
 	exact, _ := exactLogZ(s.model)
 	out["log_z"] = num(mean)
@@ -152,16 +164,23 @@ func (s *runStats) addJSON(out map[string]any, res *batch.Result) {
 	out["ess_draws"] = s.ess.Draws()
 	out["ess_per_second"] = nums(s.essPerSecond(res))
 	out["ess_round_trip_ceiling"] = keptRoundTrips(res)
+	return nil
 }
 
-// addTable adds the statistics' lines to the human table.
-func (s *runStats) addTable(tw io.Writer, res *batch.Result) {
+// addHeadline adds the line of log Z ± se, which the table leads with
+// after the tail round-trip rate.
+func (s *runStats) addHeadline(tw io.Writer, res *batch.Result) {
 	mean, se, diff := s.logZSummary()
 	exact := ""
 	if x, ok := exactLogZ(s.model); ok {
 		exact = fmt.Sprintf("; exact %.10g", x)
 	}
 	fmt.Fprintf(tw, "log Z = log(Z1/Z0), %s\t%s (mean ± se over replicates; reverse − forward %.2g%s)\n", logZScans(res.Config), formatLogZ(mean, se), diff, exact)
+}
+
+// addTable adds the statistics' lines to the human table, the
+// diagnostics' among them.
+func (s *runStats) addTable(tw io.Writer, f *runFlags, res *batch.Result) {
 	total := 0
 	for _, c := range s.restarts.Counts() {
 		total += c
@@ -180,9 +199,46 @@ func (s *runStats) addTable(tw io.Writer, res *batch.Result) {
 			trips[b] = float64(t)
 		}
 		tm, _ := meanSD(trips)
-		fmt.Fprintf(tw, "ESS of %s (kept scans)\t%.4g of %d draws, %.4g round trips in them (the ceiling when local moves mix slowly), means over replicates; %.3g per second over all replicates\n",
+		fmt.Fprintf(tw, "ESS of %s (kept scans)\t%.4g of %d draws, %.4g round trips in them (the ceiling when local moves mix slowly), means over replicates; %.3g per second over all replicates; per replicate, from its own draws: see the diagnostics below\n",
 			res.Observables[0], m, s.ess.Draws(), tm, s.essPerSecond(res)[0])
 	}
+	if rep, err := s.diagnostics(f, res); err != nil {
+		fmt.Fprintf(tw, "diagnostics\t%v\n", err)
+	} else {
+		rep.addTable(tw)
+	}
+}
+
+// writeDiagnosticFiles writes diagnostics.csv and the figure samples.png/svg
+// into --out, once.
+func (s *runStats) writeDiagnosticFiles(f *runFlags, res *batch.Result) error {
+	if s.filesDone {
+		return nil
+	}
+	rep, err := s.diagnostics(f, res)
+	if err != nil {
+		return err
+	}
+	if err := rep.writeCSV(filepath.Join(f.out, "diagnostics.csv")); err != nil {
+		return err
+	}
+	if err := rep.saveFigure(filepath.Join(f.out, "samples")); err != nil {
+		return fmt.Errorf("samples figure: %w", err)
+	}
+	s.filesDone = true
+	return nil
+}
+
+// printWarnings prints the diagnostics' warnings on w, one line each.
+func (s *runStats) printWarnings(w io.Writer, f *runFlags, res *batch.Result) error {
+	rep, err := s.diagnostics(f, res)
+	if err != nil {
+		return err
+	}
+	for _, msg := range rep.warnings {
+		fmt.Fprintf(w, "ptbatch: warning: %s\n", msg)
+	}
+	return nil
 }
 
 // writeFiles writes logz.csv, lambda.csv and the figure lambda.png/svg
@@ -242,7 +298,8 @@ func lnBeta(a, b float64) float64 {
 // per block of 8 replicates LogZ's six sums per pair and Restarts' flags
 // per replica; per replicate and observable the ESS's batch means (at most
 // 4√(2n)+8 numbers for n kept iterations, append's slack included) and
-// the JSON's numbers; with --out the barrier profiles (collected and
+// the JSON's numbers; the kept states of the Diagnostics and the copies
+// diag.Summarize makes of one observable's; with --out the barrier profiles (collected and
 // copied) and lambda.csv's rows; with --record index one scan's records
 // and the figure's.
 func (f *runFlags) statsMemory(cfg batch.Config) (int64, error) {
@@ -260,6 +317,11 @@ func (f *runFlags) statsMemory(cfg batch.Config) (int64, error) {
 		return 0, batch.ErrMemoryOverflow
 	}
 	series := 4*int64(math.Sqrt(2*float64(kept))) + 8 + 16 // numbers, and the struct's
+	diagObs := int64(min(models.NumObservables(cfg.Model), maxDiagObservables))
+	if !f.jsonOut && f.out == "" {
+		diagObs = 1
+	}
+	draws := min(kept/int64(f.thin)+1, 2*diagMaxDraws)
 	terms := [][]int64{
 		{blocks, 6, chains, lanes, 8},   // LogZ
 		{4, reps, 8},                    // its estimates, collected and copied
@@ -267,6 +329,8 @@ func (f *runFlags) statsMemory(cfg batch.Config) (int64, error) {
 		{4, reps, 8},                    // its counts
 		{blocks, obs, lanes, series, 8}, // ESS
 		{2, reps, obs, 8 + 24 + 26},     // its values, collected, and the JSON's
+		{2, reps, diagObs, draws, 8},    // Diagnostics' kept states, with append's slack
+		{8, reps, draws, 8},             // diag.Summarize's copies of one observable's
 	}
 	if f.out != "" {
 		terms = append(terms,

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// savePanels writes base.png and base.svg: the plots laid out as a grid
+// (plots[row][col]), their axes aligned (plot.Align), on a page w × h.
+func savePanels(base string, plots [][]*plot.Plot, w, h vg.Length) error {
+	tiles := draw.Tiles{Rows: len(plots), Cols: len(plots[0]), PadX: vg.Millimeter * 3, PadY: vg.Millimeter * 3,
+		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+	render := func(c vg.CanvasWriterTo) vg.CanvasWriterTo {
+		dc := draw.New(c)
+		canvases := plot.Align(plots, tiles, dc)
+		for i, row := range plots {
+			for j, p := range row {
+				if p != nil {
+					p.Draw(canvases[i][j])
+				}
+			}
+		}
+		return c
+	}
+	for ext, c := range map[string]vg.CanvasWriterTo{
+		"png": vgimg.PngCanvas{Canvas: vgimg.New(w, h)},
+		"svg": vgsvg.New(w, h),
+	} {
+		wt := render(c)
+		// Atomically, as every file (outdir.go).
+		if err := writeFileAtomic(fmt.Sprintf("%s.%s", base, ext), func(w io.Writer) error {
+			_, err := wt.WriteTo(w)
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// precTicks are plot.DefaultTicks labelled with as many decimals as the
+// step between the major ticks needs (DefaultTicks may print 1.03 and 1.0
+// both as "1").
+type precTicks struct{}
+
+// Ticks returns the ticks of [min, max].
+func (precTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	var major []float64
+	for _, t := range ticks {
+		if t.Label != "" {
+			major = append(major, t.Value)
+		}
+	}
+	if len(major) < 2 {
+		return ticks
+	}
+	dec := max(0, -int(math.Floor(math.Log10(major[1]-major[0]))))
+	for i, t := range ticks {
+		if t.Label != "" {
+			ticks[i].Label = strconv.FormatFloat(t.Value, 'f', dec, 64)
+		}
+	}
+	return ticks
+}

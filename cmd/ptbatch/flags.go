@@ -316,24 +316,14 @@ func (f *runFlags) config() (batch.Config, error) {
 		return cfg, err
 	}
 	alg, _ := batch.ParseAlgorithm(f.algorithm)
-	cfg = batch.Config{
-		Model:        m,
-		Chains:       f.chains,
-		Replicates:   f.replicates,
-		Algorithm:    alg,
-		Iterations:   f.iterations,
-		Scans:        f.scans,
-		TuneSchedule: f.tuneSched,
-		Knots:        1,
-		LearningRate: f.lr,
-		Seed:         f.seed,
-		Workers:      f.workers,
-		Pin:          f.pin,
-		KeepScans:    f.keepScans,
+	cfg = batch.DefaultConfig(m, f.iterations) // the flags' defaults give it unchanged
+	cfg.Chains, cfg.Replicates, cfg.Algorithm, cfg.Scans = f.chains, f.replicates, alg, f.scans
+	cfg.TuneSchedule, cfg.LearningRate, cfg.Seed = f.tuneSched, f.lr, f.seed
+	cfg.Workers, cfg.Pin, cfg.KeepScans = f.workers, f.pin, f.keepScans
+	if !auto {
+		cfg.Tuning = batch.PaperTuning
 	}
-	if auto {
-		cfg.Tuning = batch.AutoTuning
-	}
+	cfg.Knots, cfg.TunePath = 1, false
 	if f.tunesPath() {
 		cfg.Knots, cfg.TunePath = f.knots, true
 		if f.gradient == "full" {

@@ -22,7 +22,6 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/ptbatch/ptbatch/batch"
-	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/tune"
 )
 
@@ -180,7 +179,7 @@ func sweepGrid(c *cmdFlags, f *sweepFlags) ([]sweepCell, []batch.Config, []strin
 		if err := checkGaussian(c, names, dimTexts[i], d, f.mu0, f.mu1, f.sigma, f.sigma); err != nil {
 			return nil, nil, nil, err
 		}
-		g, err := models.NewGaussian(d, f.mu0, f.mu1, f.sigma, f.sigma)
+		g, err := newGaussianPair(d, f.mu0, f.mu1, f.sigma, f.sigma)
 		if err != nil {
 			return nil, nil, nil, usagef("invalid --dims %s: %v", dimTexts[i], err)
 		}

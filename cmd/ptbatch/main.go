@@ -145,7 +145,7 @@ marked "interrupted", and the status is 130 (SIGINT) or 143 (SIGTERM).
 
 // subcommands maps each subcommand to its function.
 var subcommands = map[string]func(context.Context, []string, io.Writer, io.Writer) error{
-	"run": runOne, "bench": runBench, "sweep": runSweep, "reproduce": runReproduce, "merge": runMerge,
+	"run": runOne, "bench": runBench, "sweep": runSweep, "reproduce": runReproduce, "merge": runMerge, "study": runStudyFile,
 }
 
 // run is the whole program: it parses args, writes results to stdout and

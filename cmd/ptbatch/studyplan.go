@@ -53,13 +53,14 @@ type studySettings struct {
 	replicates, iterations int
 	seeds                  []uint64
 	chains                 *tomlKey
-	line                   int
+	line                   int            // the [study] table's
+	lines                  map[string]int // its keys'
 }
 
 // readStudyTable reads [study]: name, replicates and iterations, and the
 // optional seeds (default [1]) and chains (every method's default).
 func readStudyTable(file string, tables []tomlTable) (studySettings, error) {
-	s := studySettings{seeds: []uint64{1}}
+	s := studySettings{seeds: []uint64{1}, lines: map[string]int{}}
 	var t *tomlTable
 	for i := range tables {
 		if tables[i].name == "study" {
@@ -72,6 +73,7 @@ func readStudyTable(file string, tables []tomlTable) (studySettings, error) {
 	s.line = t.line
 	for i := range t.keys {
 		k := &t.keys[i]
+		s.lines[k.name] = k.line
 		var err error
 		switch k.name {
 		case "name":
@@ -227,8 +229,8 @@ func configError(file string, t *tomlTable, st studySettings, err error) error {
 	line := t.line
 	if k := t.key(key); k != nil {
 		line = k.line
-	} else if key == "iterations" || key == "replicates" {
-		line = st.line
+	} else if l, ok := st.lines[key]; ok {
+		line = l
 	}
 	return fileError(file, line, "key %q = %v: %s", key, ce.Value, ce.Why)
 }

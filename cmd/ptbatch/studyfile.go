@@ -38,7 +38,7 @@ func runStudyFile(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	var f studyFlags
 	c := newCmdFlags("study")
 	c.String(&f.out, "out", "", "output directory (required)")
-	c.Bool(&f.resume, "resume", false, "go on with the study that --out holds: finished pieces are kept, the running one resumes from its checkpoint")
+	c.Bool(&f.resume, "resume", false, "go on with the study that --out holds: finished pieces are kept, the running one resumes from its checkpoint; starts afresh when --out holds no study")
 	c.Int(&f.workers, "workers", 0, "worker goroutines of each run (default 0: all CPUs)")
 	c.Int(&f.checkpointEvery, "checkpoint-every", 10, "scans between checkpoints of the running piece (0: only when interrupted)")
 	c.Bool(&f.quiet, "quiet", false, "no progress lines on stderr")
@@ -160,7 +160,9 @@ func executeStudy(ctx context.Context, p *study.Plan, sh *shard, f studyFlags, s
 }
 
 // prepareStudyDir makes --out with plan.json and shard.json; with
-// --resume it checks that they are the plan's and the shard's.
+// --resume, when --out holds a plan.json, it checks that they are the
+// plan's and the shard's (without one it starts afresh, so that a job
+// script can always pass --resume).
 func prepareStudyDir(p *study.Plan, which studyShard, f studyFlags) error {
 	var plan, sh bytes.Buffer
 	if err := study.WritePlan(&plan, p); err != nil {
@@ -169,7 +171,7 @@ func prepareStudyDir(p *study.Plan, which studyShard, f studyFlags) error {
 	if err := json.NewEncoder(&sh).Encode(which); err != nil {
 		return err
 	}
-	if f.resume {
+	if _, err := os.Stat(filepath.Join(f.out, "plan.json")); f.resume && err == nil {
 		old, err1 := os.ReadFile(filepath.Join(f.out, "plan.json"))
 		oldSh, err2 := os.ReadFile(filepath.Join(f.out, "shard.json"))
 		if err1 != nil || err2 != nil || !bytes.Equal(old, plan.Bytes()) || !bytes.Equal(oldSh, sh.Bytes()) {

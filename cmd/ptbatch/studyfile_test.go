@@ -76,12 +76,14 @@ func (w cancelWriter) Write(b []byte) (int, error) {
 // TestStudyResume interrupts a study when its second piece is done (the
 // progress line on stderr cancels the context, as SIGTERM would), checks
 // the exit status of an interruption, resumes it with --resume and checks
-// that the files are those of a study never interrupted.
+// that the files are those of a study never interrupted (itself run with
+// --resume into a directory that holds no study, which starts afresh).
 func TestStudyResume(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join("testdata", "study-small.toml")
 	one := filepath.Join(dir, "one")
-	if _, errs, code := runCLI("study", file, "--out", one, "--quiet"); code != 0 {
+	// --resume with no study in --out starts afresh.
+	if _, errs, code := runCLI("study", file, "--out", one, "--quiet", "--resume"); code != 0 {
 		t.Fatalf("study: exit %d: %s", code, errs)
 	}
 	out := filepath.Join(dir, "resumed")

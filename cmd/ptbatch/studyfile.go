@@ -132,6 +132,11 @@ func executeStudy(ctx context.Context, p *study.Plan, sh *shard, f studyFlags, s
 	if err := prepareStudyDir(p, which, f); err != nil {
 		return err
 	}
+	if _, err := os.Stat(filepath.Join(f.out, "cells.csv")); err == nil && f.resume {
+		// cells.csv is written last: the study is complete.
+		fmt.Fprintf(stderr, "ptbatch: the study in %s is complete; nothing to resume\n", f.out)
+		return nil
+	}
 	o := study.Options{Workers: f.workers, Checkpoints: dirCheckpoints(filepath.Join(f.out, "checkpoints")),
 		CheckpointEvery: f.checkpointEvery, Done: savePiece(p, f.out), Skip: loadPiece(p, f.out)}
 	if !f.quiet {

@@ -77,7 +77,8 @@ func (w cancelWriter) Write(b []byte) (int, error) {
 // progress line on stderr cancels the context, as SIGTERM would), checks
 // the exit status of an interruption, resumes it with --resume and checks
 // that the files are those of a study never interrupted (itself run with
-// --resume into a directory that holds no study, which starts afresh).
+// --resume into a directory that holds no study, which starts afresh),
+// and that a --resume of the complete study does nothing.
 func TestStudyResume(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join("testdata", "study-small.toml")
@@ -101,6 +102,9 @@ func TestStudyResume(t *testing.T) {
 		t.Fatalf("resume: exit %d: %s", code, errs)
 	}
 	sameStudyFiles(t, one, out)
+	if _, errs, code := runCLI("study", file, "--out", out, "--resume", "--quiet"); code != 0 || !strings.Contains(errs, "complete") {
+		t.Errorf("resume of a complete study: exit %d, %q; want 0 and a note that it is complete", code, errs)
+	}
 }
 
 // TestStudyFileErrors checks that every kind of bad study file is refused

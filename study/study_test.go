@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ptbatch/ptbatch/batch"
@@ -239,5 +240,25 @@ func TestPlanJSONRoundTrip(t *testing.T) {
 	q, err := ReadPlan(&b)
 	if err != nil || !reflect.DeepEqual(&p, q) {
 		t.Errorf("ReadPlan: %v; the plan differs", err)
+	}
+}
+
+// TestReadCellsRefusesAnotherPlan checks that cells written for one plan
+// are refused when read for a plan whose run 0 has another seed.
+func TestReadCellsRefusesAnotherPlan(t *testing.T) {
+	p := testPlan()
+	cells := []Cell{{Run: 0, Replicate: 1, RoundTrips: 3, TailRate: 0.25, Barrier: 1.5, LogZ: -0.5}}
+	var b bytes.Buffer
+	if err := WriteCells(&b, &p, cells); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	if got, err := ReadCells(strings.NewReader(text), &p); err != nil || !reflect.DeepEqual(got, cells) {
+		t.Fatalf("ReadCells of its own plan: %v, %v", got, err)
+	}
+	q := testPlan()
+	q.Runs[0].Seed = 99
+	if _, err := ReadCells(strings.NewReader(text), &q); err == nil {
+		t.Error("cells of seed 1 were read for a plan of seed 99")
 	}
 }

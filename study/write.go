@@ -69,7 +69,9 @@ func WriteCells(w io.Writer, p *Plan, cells []Cell) error {
 	return cw.Error()
 }
 
-// ReadCells reads the cells that WriteCells wrote for plan p.
+// ReadCells reads the cells that WriteCells wrote for plan p, and refuses
+// a row whose run is not in p or whose labels (model, method, grid, seed)
+// are not its run's.
 func ReadCells(r io.Reader, p *Plan) ([]Cell, error) {
 	rows, err := csv.NewReader(r).ReadAll()
 	if err != nil {
@@ -79,9 +81,16 @@ func ReadCells(r io.Reader, p *Plan) ([]Cell, error) {
 	if len(rows) == 0 || len(rows[0]) != want {
 		return nil, fmt.Errorf("study: cells: want a header of %d columns", want)
 	}
+	grid := p.GridNames()
 	out := make([]Cell, 0, len(rows)-1)
 	for i, row := range rows[1:] {
 		c, err := parseCell(row[0], row[want-5:])
+		if err == nil && (c.Run < 0 || c.Run >= len(p.Runs)) {
+			err = fmt.Errorf("run %d is not in the plan", c.Run)
+		}
+		if err == nil && !slices.Equal(row[:want-5], append(p.labels(c.Run, grid), strconv.FormatUint(p.Runs[c.Run].Seed, 10))) {
+			err = fmt.Errorf("its model, method, grid or seed are not those of run %d of the plan", c.Run)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("study: cells row %d: %w", i+2, err)
 		}

@@ -44,6 +44,10 @@ type Options struct {
 	// Execute then does not run again.
 	Done func(Piece, []Cell) error
 	Skip func(Piece) ([]Cell, bool, error)
+	// Result, when not nil, receives each finished piece's engine result
+	// before Done, for what a caller measures beyond the cells (its
+	// replicates are the piece's, Config.FirstReplicate its First).
+	Result func(Piece, *batch.Result) error
 }
 
 // ErrInterrupted is returned, wrapped with ctx's error, when ctx ends a
@@ -136,7 +140,13 @@ func runPiece(ctx context.Context, p *Plan, pc Piece, i, n int, o Options) ([]Ce
 			}
 		}
 	}
-	return cells(pc, e.Result(), lz), nil
+	res := e.Result()
+	if o.Result != nil {
+		if err := o.Result(pc, res); err != nil {
+			return nil, err
+		}
+	}
+	return cells(pc, res, lz), nil
 }
 
 // startEngine restores the piece's engine from its checkpoint, or starts

@@ -262,3 +262,31 @@ func TestReadCellsRefusesAnotherPlan(t *testing.T) {
 		t.Error("cells of seed 1 were read for a plan of seed 99")
 	}
 }
+
+// TestResultHookSeesEachPiece checks that Options.Result receives every
+// piece's engine result, with the piece's replicates, and that the cells
+// Execute returns are those results' round trips.
+func TestResultHookSeesEachPiece(t *testing.T) {
+	p := testPlan()
+	pcs, _ := p.Shard(2, 3)
+	var trips []int
+	o := Options{Result: func(pc Piece, res *batch.Result) error {
+		if res.Config.FirstReplicate != pc.First || res.Config.Replicates != pc.Replicates || res.Interrupted {
+			t.Errorf("piece %+v: result of replicates %d+%d", pc, res.Config.FirstReplicate, res.Config.Replicates)
+		}
+		trips = append(trips, res.RoundTrips...)
+		return nil
+	}}
+	cells, err := Execute(context.Background(), &p, pcs, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trips) != len(cells) {
+		t.Fatalf("%d round trips from the results, %d cells", len(trips), len(cells))
+	}
+	for i, c := range cells {
+		if c.RoundTrips != trips[i] {
+			t.Errorf("cell %d: %d round trips, the result has %d", i, c.RoundTrips, trips[i])
+		}
+	}
+}

@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/ptbatch/ptbatch/batch"
@@ -24,11 +25,17 @@ type Cell struct {
 	LogZ float64
 }
 
-// cells returns the cells of a piece's finished run: res and lz of an
-// engine of the piece's replicates.
+// cells returns the cells of a piece's finished run: res and lz (nil: no
+// estimate, NaN) of an engine of the piece's replicates.
 func cells(pc Piece, res *batch.Result, lz *batch.LogZ) []Cell {
 	tail := res.TailRoundTripRates()
-	logz := lz.Estimates()
+	logz := make([]float64, pc.Replicates)
+	for b := range logz {
+		logz[b] = math.NaN()
+	}
+	if lz != nil {
+		logz = lz.Estimates()
+	}
 	out := make([]Cell, pc.Replicates)
 	for b := range out {
 		lambda := 0.0

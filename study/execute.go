@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
 )
@@ -13,6 +14,7 @@ type Progress struct {
 	Piece, Pieces int // the piece running, from 0, of the shard's
 	Run           int // its run's index in the plan
 	Scan, Scans   int
+	Elapsed       time.Duration // since the piece started
 }
 
 // Checkpoints stores the engine state of the piece that is running, under
@@ -48,6 +50,10 @@ type Options struct {
 	// before Done, for what a caller measures beyond the cells (its
 	// replicates are the piece's, Config.FirstReplicate its First).
 	Result func(Piece, *batch.Result) error
+	// NoLogZ leaves the stepping-stone estimate out (Cell.LogZ is NaN),
+	// and with it its cost of two exponentials per pair of chains,
+	// replicate and kept iteration (batch.LogZ).
+	NoLogZ bool
 }
 
 // ErrInterrupted is returned, wrapped with ctx's error, when ctx ends a
@@ -93,9 +99,9 @@ func CheckpointKey(pc Piece) string {
 }
 
 // PieceConfig returns the engine configuration of a piece: its run's with
-// the piece's replicates, the workers of o, and a batch.LogZ over the kept
-// scans, which it also returns.
-func PieceConfig(p *Plan, pc Piece, workers int) (batch.Config, *batch.LogZ, error) {
+// the piece's replicates, the workers of o, and (unless o.NoLogZ) a
+// batch.LogZ over the kept scans, which it also returns.
+func PieceConfig(p *Plan, pc Piece, o Options) (batch.Config, *batch.LogZ, error) {
 	run := &p.Runs[pc.Run]
 	m, err := run.NewModel()
 	if err != nil {
@@ -105,7 +111,10 @@ func PieceConfig(p *Plan, pc Piece, workers int) (batch.Config, *batch.LogZ, err
 	if err != nil {
 		return cfg, nil, err
 	}
-	cfg.FirstReplicate, cfg.Replicates, cfg.Workers = pc.First, pc.Replicates, workers
+	cfg.FirstReplicate, cfg.Replicates, cfg.Workers = pc.First, pc.Replicates, o.Workers
+	if o.NoLogZ {
+		return cfg, nil, nil
+	}
 	lz := &batch.LogZ{FromScan: cfg.Scans - cfg.KeepScansInEffect() + 1}
 	cfg.Statistics = []batch.Statistic{lz}
 	return cfg, lz, nil
@@ -113,7 +122,8 @@ func PieceConfig(p *Plan, pc Piece, workers int) (batch.Config, *batch.LogZ, err
 
 // runPiece runs one piece, from its checkpoint when there is one.
 func runPiece(ctx context.Context, p *Plan, pc Piece, i, n int, o Options) ([]Cell, error) {
-	cfg, lz, err := PieceConfig(p, pc, o.Workers)
+	start := time.Now()
+	cfg, lz, err := PieceConfig(p, pc, o)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +142,7 @@ func runPiece(ctx context.Context, p *Plan, pc Piece, i, n int, o Options) ([]Ce
 			return nil, fmt.Errorf("%w: %w", ErrInterrupted, ctx.Err())
 		}
 		if o.Progress != nil {
-			o.Progress(Progress{Piece: i, Pieces: n, Run: pc.Run, Scan: e.Scans(), Scans: cfg.Scans})
+			o.Progress(Progress{Piece: i, Pieces: n, Run: pc.Run, Scan: e.Scans(), Scans: cfg.Scans, Elapsed: time.Since(start)})
 		}
 		if o.CheckpointEvery > 0 && e.Scans()%o.CheckpointEvery == 0 && !e.Done() {
 			if err := save(e, pc, o.Checkpoints); err != nil {

@@ -20,7 +20,12 @@ func (p *Plan) Shard(i, n int) ([]Piece, error) {
 		return nil, fmt.Errorf("study: shard %d/%d: want 1 ≤ i ≤ n", i, n)
 	}
 	u := int64(p.Units())
-	lo, hi := int((int64(i)-1)*u/int64(n)), int(int64(i)*u/int64(n))
+	return p.Range(int((int64(i)-1)*u/int64(n)), int(int64(i)*u/int64(n))), nil
+}
+
+// Range returns the pieces of the units [lo, hi) of the plan, cut at the
+// runs' ends: run r's replicate b is unit Σ_{q<r} Runs[q].Replicates + b.
+func (p *Plan) Range(lo, hi int) []Piece {
 	var out []Piece
 	start := 0
 	for r, run := range p.Runs {
@@ -30,7 +35,7 @@ func (p *Plan) Shard(i, n int) ([]Piece, error) {
 		}
 		start = end
 	}
-	return out, nil
+	return out
 }
 
 // Pieces returns the whole plan as pieces: every run with all its

@@ -290,3 +290,29 @@ func TestResultHookSeesEachPiece(t *testing.T) {
 		}
 	}
 }
+
+// TestNoLogZChangesNothingElse checks that leaving the log Z estimate out
+// (Options.NoLogZ) gives NaN log Z and the same round trips, rates and
+// barriers bit for bit: a statistic observes and draws nothing.
+func TestNoLogZChangesNothingElse(t *testing.T) {
+	p := testPlan()
+	pcs, _ := p.Shard(1, 4)
+	with, err := Execute(context.Background(), &p, pcs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := Execute(context.Background(), &p, pcs, Options{NoLogZ: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range with {
+		w, o := with[i], without[i]
+		if !math.IsNaN(o.LogZ) || math.IsNaN(w.LogZ) {
+			t.Fatalf("cell %d: log Z %v with, %v without", i, w.LogZ, o.LogZ)
+		}
+		w.LogZ, o.LogZ = 0, 0
+		if w != o {
+			t.Errorf("cell %d: %+v with log Z, %+v without", i, w, o)
+		}
+	}
+}

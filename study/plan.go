@@ -110,6 +110,18 @@ func (r *Run) NewModel() (models.Model, error) {
 // the *batch.ConfigError of a bad setting, or an error naming a bad
 // algorithm, tuning or gradient.
 func (r *Run) Config(m models.Model) (batch.Config, error) {
+	cfg, err := r.ConfigUnchecked(m)
+	if err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.Validate()
+}
+
+// ConfigUnchecked is Config without batch.Config.Validate, for a caller
+// that validates later (after a memory check, which must come before
+// Validate asks a huge model for its observables). It returns an error
+// only for a bad algorithm, tuning or gradient.
+func (r *Run) ConfigUnchecked(m models.Model) (batch.Config, error) {
 	meth := r.Method
 	cfg := batch.DefaultConfig(m, r.Iterations)
 	cfg.Seed, cfg.Replicates, cfg.KeepScans = r.Seed, r.Replicates, meth.KeepScans
@@ -146,7 +158,7 @@ func (r *Run) Config(m models.Model) (batch.Config, error) {
 	if !cfg.TunePath {
 		cfg.Knots = 1
 	}
-	return cfg, cfg.Validate()
+	return cfg, nil
 }
 
 // orDefault returns v, or def when v is 0.

@@ -134,6 +134,47 @@ type Config struct {
 	Statistics []Statistic
 }
 
+// Defaults of DefaultConfig: those of `ptbatch run`.
+const (
+	// DefaultChains is the number of chains N+1 of a default run.
+	DefaultChains = 50
+	// DefaultReplicates is the number of replicates of a default run.
+	DefaultReplicates = 10
+	// DefaultKnots is the number K of spline segments of a default run.
+	DefaultKnots = 4
+	// DefaultLearningRate is the Adagrad learning rate of the knots under
+	// PaperTuning (AutoTuning does not use it).
+	DefaultLearningRate = 0.2
+	// DefaultSeed is the seed of a default run.
+	DefaultSeed = 1
+)
+
+// DefaultConfig returns the configuration of `ptbatch run` with no flags
+// but the model's and --iterations: the automatic tuner (AutoTuning) with
+// AutoScans(iterations) scans, the schedule tuned (eq:equicrit) and a
+// K = DefaultKnots spline path tuned by the SKL surrogate (eq:bound),
+// NRPT's even-odd swaps (alg:NRPT), DefaultChains chains,
+// DefaultReplicates replicates, DefaultSeed, the last half of the scans
+// kept and every CPU. Change fields before New; Validate reports what New
+// would refuse (for example fewer than 2 iterations).
+func DefaultConfig(model models.Model, iterations int) Config {
+	return Config{
+		Model:        model,
+		Chains:       DefaultChains,
+		Replicates:   DefaultReplicates,
+		Algorithm:    NRPT,
+		Iterations:   iterations,
+		Scans:        max(AutoScans(iterations), 1),
+		TuneSchedule: true,
+		Knots:        DefaultKnots,
+		TunePath:     true,
+		LearningRate: DefaultLearningRate,
+		Gradient:     BlockGradient,
+		Tuning:       AutoTuning,
+		Seed:         DefaultSeed,
+	}
+}
+
 // ErrConfig is the error every *ConfigError matches with errors.Is.
 var ErrConfig = errors.New("batch: invalid configuration")
 

@@ -31,9 +31,10 @@ func Example() {
 		}
 		return nil
 	}}
-	res, _ := batch.Run(context.Background(), batch.Config{Model: model, Chains: 20, Replicates: 16,
-		Iterations: 20000, Scans: 20, TuneSchedule: true, Seed: 1, Statistics: []batch.Statistic{samples}}, nil)
+	cfg := batch.DefaultConfig(model, 20000) // ptbatch run's defaults: automatic tuning, spline path
+	cfg.Chains, cfg.Replicates, cfg.Statistics = 20, 16, []batch.Statistic{samples}
+	res, _ := batch.Run(context.Background(), cfg, nil)
 	fmt.Printf("%d %.2f %.3f\n", kept, float64(positive)/float64(kept), res.Summary().RoundTripRate)
 	// Output:
-	// 160000 0.50 0.052
+	// 160000 0.50 0.056
 }

@@ -11,14 +11,15 @@ import (
 	"github.com/ptbatch/ptbatch/kernel"
 	"github.com/ptbatch/ptbatch/layout"
 	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/registry"
 )
 
 // Model names of Workload.Model.
 const (
-	Gaussian     = "gaussian"
-	BetaBinomial = "betabinomial"
-	Galaxy       = "galaxy"
-	Mixture      = "mixture"
+	Gaussian     = registry.Gaussian
+	BetaBinomial = registry.BetaBinomial
+	Galaxy       = registry.Galaxy
+	Mixture      = registry.Mixture
 )
 
 // ModelNames lists the models `ptbatch bench --model` times.
@@ -46,20 +47,17 @@ func DefaultWorkloadFor(model string) (Workload, error) {
 	return w, nil
 }
 
-// NewModel builds the workload's model: the Gaussian pair N(−1·1, σ²I) →
-// N(1·1, σ²I) in dimension Dim, the paper's Beta-binomial (prior
-// Beta(180, 840), 140,000 successes in 200,000 trials), the galaxy mixture,
-// or the two-component mixture simulated from Seed.
+// NewModel builds the workload's model from the registry: the Gaussian
+// pair N(−1·1, σ²I) → N(1·1, σ²I) in dimension Dim, the paper's
+// Beta-binomial preset (prior Beta(180, 840), 140,000 successes in 200,000
+// trials), the galaxy mixture, or the two-component mixture simulated from
+// Seed.
 func (w Workload) NewModel() (models.Model, error) {
 	switch w.Model {
 	case Gaussian, "":
-		return models.NewGaussian(w.Dim, -1, 1, w.Sigma, w.Sigma)
-	case BetaBinomial:
-		return models.NewBetaBinomial(180, 840, 140000, 60000)
-	case Galaxy:
-		return models.NewGalaxy(), nil
-	case Mixture:
-		return models.NewMixture(w.Seed), nil
+		return registry.New(registry.Gaussian, registry.Values{"dim": float64(w.Dim), "sigma0": w.Sigma, "sigma1": w.Sigma}, w.Seed)
+	case BetaBinomial, Galaxy, Mixture:
+		return registry.MustPreset(w.Model).NewModel(w.Seed)
 	}
 	return nil, fmt.Errorf("unknown model %q (want one of %v)", w.Model, ModelNames())
 }

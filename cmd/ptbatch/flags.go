@@ -10,6 +10,7 @@ import (
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/layout"
 	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/registry"
 )
 
 // runFlags are the settings of `ptbatch run`.
@@ -121,12 +122,22 @@ const runIntro = `Usage: ptbatch run [flags]
 Runs one configuration for --replicates independent replicates and prints a table (or --json).
 Flags that do not apply to the chosen model, path or output are refused.`
 
-// modelFlags lists the flags of each model.
-var modelFlags = map[string][]string{
-	"gaussian":     {"dim", "mu0", "mu1", "sigma0", "sigma1"},
-	"betabinomial": {"prior-a", "prior-b", "draws", "trials", "success-prob", "successes", "total-trials"},
-	"galaxy":       nil,
-	"mixture":      nil,
+// modelFlags lists the flags of each built-in model: its parameters in
+// the registry.
+var modelFlags = registryFlags(registry.Gaussian, registry.BetaBinomial, registry.Galaxy, registry.Mixture)
+
+// registryFlags maps each of the registered models' names to its
+// parameters' names, which are its flags.
+func registryFlags(names ...string) map[string][]string {
+	out := make(map[string][]string, len(names))
+	for _, n := range names {
+		m, _ := registry.Lookup(n)
+		out[n] = nil
+		for _, p := range m.Params {
+			out[n] = append(out[n], p.Name)
+		}
+	}
+	return out
 }
 
 // parseRunFlags parses args into f and checks every value that does not
@@ -316,24 +327,14 @@ func (f *runFlags) config() (batch.Config, error) {
 		return cfg, err
 	}
 	alg, _ := batch.ParseAlgorithm(f.algorithm)
-	cfg = batch.Config{
-		Model:        m,
-		Chains:       f.chains,
-		Replicates:   f.replicates,
-		Algorithm:    alg,
-		Iterations:   f.iterations,
-		Scans:        f.scans,
-		TuneSchedule: f.tuneSched,
-		Knots:        1,
-		LearningRate: f.lr,
-		Seed:         f.seed,
-		Workers:      f.workers,
-		Pin:          f.pin,
-		KeepScans:    f.keepScans,
+	cfg = batch.DefaultConfig(m, f.iterations) // the flags' defaults give it unchanged
+	cfg.Chains, cfg.Replicates, cfg.Algorithm, cfg.Scans = f.chains, f.replicates, alg, f.scans
+	cfg.TuneSchedule, cfg.LearningRate, cfg.Seed = f.tuneSched, f.lr, f.seed
+	cfg.Workers, cfg.Pin, cfg.KeepScans = f.workers, f.pin, f.keepScans
+	if !auto {
+		cfg.Tuning = batch.PaperTuning
 	}
-	if auto {
-		cfg.Tuning = batch.AutoTuning
-	}
+	cfg.Knots, cfg.TunePath = 1, false
 	if f.tunesPath() {
 		cfg.Knots, cfg.TunePath = f.knots, true
 		if f.gradient == "full" {
@@ -444,17 +445,16 @@ func (f *runFlags) buildModel() (models.Model, error) {
 		if err := checkGaussian(f.flags, runGaussFlags, f.flags.show("dim"), f.dim, f.mu0, f.mu1, f.sigma0, f.sigma1); err != nil {
 			return nil, err
 		}
-		m, err := models.NewGaussian(f.dim, f.mu0, f.mu1, f.sigma0, f.sigma1)
+		m, err := registry.New(registry.Gaussian, registry.Values{"dim": float64(f.dim), "mu0": f.mu0, "mu1": f.mu1,
+			"sigma0": f.sigma0, "sigma1": f.sigma1}, f.seed)
 		if err != nil {
 			return nil, usagef("gaussian: %v", err)
 		}
 		return m, nil
 	case "betabinomial":
 		return f.buildBetaBinomial()
-	case "galaxy":
-		return models.NewGalaxy(), nil
-	case "mixture":
-		return models.NewMixture(f.seed), nil
+	case "galaxy", "mixture":
+		return registry.New(f.model, nil, f.seed)
 	}
 	return nil, f.flags.bad("model", "want gaussian, betabinomial, galaxy or mixture")
 }

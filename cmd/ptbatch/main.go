@@ -132,8 +132,11 @@ Usage:
   ptbatch reproduce gaussian|betabinomial|galaxy|mixture|highdim|all --out DIR
                         the paper's experiments with its settings: CSVs and figures
   ptbatch bench [flags] time the engine against a scalar engine and a roofline
+  ptbatch study FILE.toml --out DIR
+                        every model × method × seed of a study file, lists as grid
+                        axes: cells.csv, summary.csv/json, results.md, figures
   ptbatch merge --out DIR SHARD_DIR...
-                        combine the shards of a run, sweep or reproduce (--shard i/n,
+                        combine the shards of a run, sweep, reproduce or study (--shard i/n,
                         Slurm job arrays, Kubernetes Indexed Jobs) into what one
                         process writes
   ptbatch help [CMD]    this text, or CMD's flags (also ptbatch CMD --help)
@@ -145,7 +148,7 @@ marked "interrupted", and the status is 130 (SIGINT) or 143 (SIGTERM).
 
 // subcommands maps each subcommand to its function.
 var subcommands = map[string]func(context.Context, []string, io.Writer, io.Writer) error{
-	"run": runOne, "bench": runBench, "sweep": runSweep, "reproduce": runReproduce, "merge": runMerge,
+	"run": runOne, "bench": runBench, "sweep": runSweep, "reproduce": runReproduce, "merge": runMerge, "study": runStudyFile,
 }
 
 // run is the whole program: it parses args, writes results to stdout and
@@ -165,14 +168,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(args) == 2 && args[1] != "help" {
 			cmd, ok := subcommands[args[1]]
 			if !ok {
-				return usagef("unknown command %q for help (want run, sweep, reproduce, bench or merge)", args[1])
+				return usagef("unknown command %q for help (want run, sweep, reproduce, bench, study or merge)", args[1])
 			}
 			return cmd(ctx, []string{"--help"}, stdout, stderr)
 		}
 		fmt.Fprint(stdout, topUsage)
 		return errHelp
 	}
-	return usagef("unknown command %q (want run, sweep, reproduce, bench, merge or help; no arguments runs the default study)", args[0])
+	return usagef("unknown command %q (want run, sweep, reproduce, bench, study, merge or help; no arguments runs the default study)", args[0])
 }
 
 // configFlags maps batch.Config's fields to the flags that set them.

@@ -64,6 +64,9 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case len(dirs) == 0:
 		return usagef("merge needs the shard directories: ptbatch merge --out DIR SHARD_DIR...")
 	}
+	if isStudyShard(dirs[0]) {
+		return mergeStudy(out, dirs, stdout, quiet) // studymerge.go
+	}
 	shards, err := readShards(c, out, dirs)
 	if err != nil {
 		return err

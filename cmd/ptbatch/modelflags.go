@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/registry"
 )
 
 // modelSettings lists the model's effective settings for the JSON config;
@@ -46,7 +47,6 @@ func (f *runFlags) buildBetaBinomial() (models.Model, error) {
 		}
 	}
 	const maxCount = 1 << 52
-	var s, fail int64
 	if c.set("successes") || c.set("total-trials") {
 		switch {
 		case !c.set("successes"):
@@ -62,7 +62,6 @@ func (f *runFlags) buildBetaBinomial() (models.Model, error) {
 		case f.total-f.successes > maxCount:
 			return nil, c.bad("total-trials", "the failures R − S must be at most 2^52 = %d, so that the totals stay exact in float64", int64(maxCount))
 		}
-		s, fail = f.successes, f.total-f.successes
 	} else {
 		switch {
 		case f.draws < 1:
@@ -79,12 +78,10 @@ func (f *runFlags) buildBetaBinomial() (models.Model, error) {
 		case !(f.successProb >= 0 && f.successProb <= 1):
 			return nil, c.bad("success-prob", "must be in [0, 1]")
 		}
-		var err error
-		if s, fail, err = models.SimulateBinomialData(f.seed, f.draws, f.trials, f.successProb); err != nil {
-			return nil, usagef("betabinomial data: %v", err)
-		}
 	}
-	m, err := models.NewBetaBinomial(f.priorA, f.priorB, s, fail)
+	m, err := registry.New(registry.BetaBinomial, registry.Values{"prior-a": f.priorA, "prior-b": f.priorB,
+		"draws": float64(f.draws), "trials": float64(f.trials), "success-prob": f.successProb,
+		"successes": float64(f.successes), "total-trials": float64(f.total)}, f.seed)
 	if err != nil {
 		return nil, usagef("betabinomial: %v", err)
 	}
@@ -140,18 +137,3 @@ func checkGaussian(c *cmdFlags, n gaussFlags, dimText string, dim int, mu0, mu1,
 	}
 	return nil
 }
-
-// newPaperBetaBinomial is the paper's Beta-binomial with the data given
-// directly as S = 140,000 successes in R = 200,000 trials, so that the
-// posterior is exactly Beta(140180, 60840).
-func newPaperBetaBinomial() (models.Model, error) {
-	m, err := models.NewBetaBinomial(180, 840, 140000, 60000)
-	if err != nil {
-		return nil, fmt.Errorf("betabinomial: %v", err)
-	}
-	return m, nil
-}
-
-func newGalaxy() (models.Model, error) { return models.NewGalaxy(), nil }
-
-func newMixture(seed uint64) (models.Model, error) { return models.NewMixture(seed), nil }

@@ -18,6 +18,7 @@ import (
 	"github.com/ptbatch/ptbatch/internal/gaussexact"
 	"github.com/ptbatch/ptbatch/layout"
 	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/registry"
 	"github.com/ptbatch/ptbatch/tune"
 )
 
@@ -35,19 +36,19 @@ type experiment struct {
 	linearLamda float64 // exact Λ of the linear path, or NaN when only estimated
 }
 
+// experiments are the paper's presets of the registry, with the exact Λ
+// of the Gaussian's linear path, z/√π with z = (μ1 − μ0)/σ = 200.
 var experiments = []experiment{
-	{"gaussian", "Gaussian N(-1, 0.01²) → N(1, 0.01²)", func(uint64) (models.Model, error) {
-		return models.NewGaussian(1, -1, 1, 0.01, 0.01)
-	}, 50, 45000, 150, 0.2, 10, 200 / math.Sqrt(math.Pi)},
-	{"betabinomial", "Beta-binomial, prior Beta(180, 840), posterior Beta(140180, 60840)", func(uint64) (models.Model, error) {
-		return newPaperBetaBinomial()
-	}, 50, 45000, 150, 0.2, 10, math.NaN()},
-	{"galaxy", "Galaxy mixture (6 components, 82 velocities)", func(uint64) (models.Model, error) {
-		return newGalaxy()
-	}, 35, 50000, 500, 0.3, 10, math.NaN()},
-	{"mixture", "Two-component mixture (1000 points)", func(seed uint64) (models.Model, error) {
-		return newMixture(seed)
-	}, 35, 25000, 50, 0.3, 10, math.NaN()},
+	presetExperiment(registry.Gaussian, 200/math.Sqrt(math.Pi)),
+	presetExperiment(registry.BetaBinomial, math.NaN()),
+	presetExperiment(registry.Galaxy, math.NaN()),
+	presetExperiment(registry.Mixture, math.NaN()),
+}
+
+// presetExperiment is the registry's preset name as an experiment.
+func presetExperiment(name string, linearLambda float64) experiment {
+	p := registry.MustPreset(name)
+	return experiment{p.Name, p.Title, p.NewModel, p.Chains, p.Iterations, p.Scans, p.LearningRate, p.Replicates, linearLambda}
 }
 
 // reproduceMethod is one curve of Figure 3, or ptbatch's own default.
@@ -484,7 +485,7 @@ func reproduceHighDim(ctx context.Context, o reproduceOptions, stderr io.Writer,
 	}
 	for _, d := range dims {
 		chains := int(math.Ceil(15 * math.Sqrt(float64(d))))
-		g, err := models.NewGaussian(d, -1, 1, 0.1, 0.1)
+		g, err := newGaussianPair(d, -1, 1, 0.1, 0.1)
 		if err != nil {
 			return err
 		}
@@ -585,7 +586,7 @@ func (o reproduceOptions) checkMemory(c *cmdFlags, todo []experiment, highdim bo
 		if o.replicates > 0 {
 			reps = o.replicates
 		}
-		g, _ := models.NewGaussian(256, -1, 1, 0.1, 0.1)
+		g, _ := newGaussianPair(256, -1, 1, 0.1, 0.1)
 		estimate(batch.Config{Model: g, Chains: 240, Replicates: reps, Iterations: o.scaled(50000, 500), Scans: 500,
 			TuneSchedule: true, Knots: 4, TunePath: true, LearningRate: 0.2, Seed: o.seed, Workers: o.workers})
 	}

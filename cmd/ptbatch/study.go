@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ptbatch/ptbatch/batch"
-	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/registry"
 )
 
 // studyMethod is one column of the default study.
@@ -29,7 +29,7 @@ var defaultStudyMethods = []studyMethod{
 // runStudy is `ptbatch` with no arguments: the paper's Gaussian experiment
 // (appendix "Experimental details", Gaussian) for each method, 10 replicates.
 func runStudy(ctx context.Context, stdout, stderr io.Writer) error {
-	g, err := models.NewGaussian(1, -1, 1, 0.01, 0.01)
+	g, err := registry.MustPreset(registry.Gaussian).NewModel(1)
 	if err != nil {
 		return err
 	}

@@ -22,8 +22,8 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/ptbatch/ptbatch/batch"
-	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/study"
 	"github.com/ptbatch/ptbatch/tune"
 )
 
@@ -34,6 +34,7 @@ type sweepFlags struct {
 	iterations, scans          int
 	lr, sigma, mu0, mu1        float64
 	algorithm                  string
+	model, tuning              string // --model and --tuning (sweepmodel.go)
 	workers                    int
 	out                        string
 	quiet                      bool
@@ -66,6 +67,7 @@ func newSweepFlagSet(f *sweepFlags) *cmdFlags {
 	c.Float64(&f.mu0, "mu0", -1, "reference mean (every coordinate), in [-1e100, 1e100]")
 	c.Float64(&f.mu1, "mu1", 1, "target mean (every coordinate), in [-1e100, 1e100]")
 	c.String(&f.algorithm, "algorithm", "nrpt", "nrpt or reversible (reversible runs untuned on the linear path, as in the paper)")
+	addSweepModelFlags(c, f)
 	c.Int(&f.workers, "workers", 0, "worker goroutines (default 0: all CPUs)")
 	c.String(&f.out, "out", "", "directory for cells.csv (a row per cell × replicate) and summary.csv (mean and 95% CI per cell), appended as each cell ends, summary.json and manifest.json")
 	c.Bool(&f.resume, "resume", false, "continue the sweep in --out where it stopped (killed, interrupted or preempted): its finished cells are kept and the rest run; starts afresh when --out holds no sweep")
@@ -115,9 +117,15 @@ func sweepGrid(c *cmdFlags, f *sweepFlags) ([]sweepCell, []batch.Config, []strin
 			return nil, nil, nil, c.bad(name, "applies only to --algorithm nrpt: reversible sweeps run untuned on the linear path")
 		}
 	}
+	if err := checkSweepModel(c, f); err != nil {
+		return nil, nil, nil, err
+	}
 	dims, dimTexts, err := parseList(c, "dims", 1)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if f.model != "gaussian" {
+		dims, dimTexts = []int{1}, []string{"1"} // the model's own
 	}
 	knots := []int{1}
 	if alg == batch.NRPT {
@@ -168,7 +176,7 @@ func sweepGrid(c *cmdFlags, f *sweepFlags) ([]sweepCell, []batch.Config, []strin
 	}
 	names := gaussFlags{"dims", "mu0", "mu1", "sigma", "sigma"}
 	var warnings []string
-	if alg == batch.NRPT && slices.Max(knots) >= 2 {
+	if alg == batch.NRPT && slices.Max(knots) >= 2 && f.tuning == "paper" {
 		if err := checkLR(c, "lr", f.lr, f.scans, &warnings); err != nil {
 			return nil, nil, nil, err
 		}
@@ -178,12 +186,10 @@ func sweepGrid(c *cmdFlags, f *sweepFlags) ([]sweepCell, []batch.Config, []strin
 	var need int64
 	var needErr, knotsErr error
 	for i, d := range dims {
-		if err := checkGaussian(c, names, dimTexts[i], d, f.mu0, f.mu1, f.sigma, f.sigma); err != nil {
+		if f.model != "gaussian" {
+			// --dims does not apply: one dimension, the model's (sweepmodel.go).
+		} else if err := checkGaussian(c, names, dimTexts[i], d, f.mu0, f.mu1, f.sigma, f.sigma); err != nil {
 			return nil, nil, nil, err
-		}
-		g, err := models.NewGaussian(d, f.mu0, f.mu1, f.sigma, f.sigma)
-		if err != nil {
-			return nil, nil, nil, usagef("invalid --dims %s: %v", dimTexts[i], err)
 		}
 		cs := chainList
 		if cs == nil {
@@ -206,9 +212,10 @@ func sweepGrid(c *cmdFlags, f *sweepFlags) ([]sweepCell, []batch.Config, []strin
 					knotsErr = knotsLimit(c, k, ch, chainsText)
 				}
 				for _, seed := range seeds {
-					cfg := batch.Config{Model: g, Chains: ch, Replicates: f.replicates, Algorithm: alg,
-						Iterations: f.iterations, Scans: f.scans, TuneSchedule: alg == batch.NRPT, Knots: k,
-						TunePath: k >= 2, LearningRate: f.lr, Seed: seed, Workers: f.workers}
+					cfg, err := sweepConfig(f, sweepCell{d, ch, k, seed, dimTexts[i]})
+					if err != nil {
+						return nil, nil, nil, usagef("invalid --dims %s: %v", dimTexts[i], err)
+					}
 					if needErr == nil {
 						var n int64
 						if n, needErr = batch.EstimateMemory(cfg); n > need {
@@ -298,7 +305,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := c.parse(args, stdout, sweepIntro); err != nil {
 		return err
 	}
-	cells, cfgs, warnings, err := sweepGrid(c, f)
+	cells, _, warnings, err := sweepGrid(c, f)
 	if err != nil {
 		return err
 	}
@@ -335,48 +342,21 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var interrupted error
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "d\tchains\tK\tseed\treplicates\trate, last scan (95% CI)\trate, whole run\tbarrier\tlinear bound\tseconds\t")
-	for u := lo; u < hi; {
-		i := u / f.replicates
-		cell := cells[i]
-		first, end := u-i*f.replicates, min(hi-i*f.replicates, f.replicates)
-		cfg := cfgs[i]
-		cfg.FirstReplicate, cfg.Replicates = first, end-first
-		var prog func(batch.Progress)
-		if !f.quiet {
-			prog = progressPrinter(stderr, fmt.Sprintf("cell %d/%d (d=%d, K=%d)", i+1, len(cells), cell.dim, cell.knots))
-		}
-		res, err := batch.Run(ctx, cfg, prog)
-		if err != nil {
-			return err
-		}
-		if res.Interrupted {
-			interrupted = interruptedf("interrupted in cell %d of %d; the output reports the cells completed before it", i+1, len(cells))
-			break
-		}
-		bound := linearBound(cell.dim, f.mu0, f.mu1, f.sigma)
-		var v cellValues
-		var rows [][]string
-		for r := 0; r < cfg.Replicates; r++ {
-			st := res.History[r][len(res.History[r])-1]
-			tau := tune.RoundTripRate(st.NonAsymptoticBarrier)
-			runRate := float64(res.RoundTrips[r]) / float64(res.Iterations)
-			rows = append(rows, []string{itoa(cell.dim), itoa(cell.chains), itoa(cell.knots), strconv.FormatUint(cell.seed, 10), itoa(first + r),
-				exactText(res.RoundTripRates[r]), exactText(runRate), itoa(res.RoundTrips[r]), exactText(st.Barrier),
-				exactText(st.NonAsymptoticBarrier), exactText(st.SKL), exactText(tau), exactText(bound)})
-			v.rates = append(v.rates, res.RoundTripRates[r])
-			v.runRates = append(v.runRates, runRate)
-			v.barriers = append(v.barriers, st.Barrier)
-			v.taus = append(v.taus, tau)
-		}
-		sum, rm, rci, qm, qci, bm := summaryRow(cell, v, bound)
-		u = i*f.replicates + end
-		if out != nil {
-			if err := out.add(rows, sum, u); err != nil {
-				return err
-			}
-		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.2f\t%.4f\t%.1f\t\n", cell.dim, cell.chains, cell.knots, cell.seed, cfg.Replicates,
-			rm, rci, qm, qci, bm, bound, res.Elapsed.Seconds())
+	plan := sweepPlan(f, cells) // the study machinery (sweepmodel.go)
+	pieces := plan.Range(lo, hi)
+	finished := 0
+	o := study.Options{Workers: f.workers, NoLogZ: true, Result: func(pc study.Piece, res *batch.Result) error {
+		finished++
+		return sweepCellDone(f, cells[pc.Run], pc, res, out, tw)
+	}}
+	if !f.quiet {
+		o.Progress = sweepProgress(stderr, cells)
+	}
+	switch _, err := study.Execute(ctx, &plan, pieces, o); {
+	case errors.Is(err, study.ErrInterrupted):
+		interrupted = interruptedf("interrupted in cell %d of %d; the output reports the cells completed before it", pieces[finished].Run+1, len(cells))
+	case err != nil:
+		return err
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -531,6 +511,9 @@ func writeSweepJSON(path string, f *sweepFlags, numCells, completed int, interru
 	if f.algorithm == "nrpt" {
 		cfg["knots"], cfg["lr"] = f.knots, f.lr
 	}
+	if f.model != "gaussian" || f.tuning != "paper" { // only when not the defaults, which the files predate
+		cfg["model"], cfg["tuning"] = f.model, f.tuning
+	}
 	out := map[string]any{
 		"config":          cfg,
 		"cells":           numCells,
@@ -606,7 +589,7 @@ func mergeSweep(ctx context.Context, shards []shardDir, out string, m *manifest)
 			v.rates, v.runRates = append(v.rates, x[0]), append(v.runRates, x[1])
 			v.barriers, v.taus = append(v.barriers, x[2]), append(v.taus, x[3])
 		}
-		row, _, _, _, _, _ := summaryRow(cell, v, linearBound(cell.dim, f.mu0, f.mu1, f.sigma))
+		row, _, _, _, _, _ := summaryRow(cell, v, sweepBound(f, cell))
 		summary = append(summary, row)
 	}
 	if err := writeFileAtomic(filepath.Join(out, "cells.csv"), func(w io.Writer) error {

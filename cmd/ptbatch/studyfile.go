@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ptbatch/ptbatch/study"
+)
+
+// studyFlags are the flags of `ptbatch study FILE.toml`.
+type studyFlags struct {
+	out             string
+	resume          bool
+	workers         int
+	quiet           bool
+	checkpointEvery int
+	shard           shardFlags
+}
+
+const studyIntro = `Usage: ptbatch study FILE.toml --out DIR [flags]
+
+Runs a declarative study: every [[model]] × [[method]] × seed of FILE, with the
+[study] table's replicates and iterations; a list value makes a grid axis.
+Writes cells.csv (a row per run × replicate), summary.csv and summary.json (mean
+and 95 % interval per run), results.md and tail_rate.png/svg and barrier.png/svg.
+A shard (--shard i/n, or a Slurm or Kubernetes array) writes its cells for
+ptbatch merge. Keys are ptbatch run's flags without the dashes.`
+
+// runStudyFile is `ptbatch study FILE.toml`.
+func runStudyFile(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var f studyFlags
+	c := newCmdFlags("study")
+	c.String(&f.out, "out", "", "output directory (required)")
+	c.Bool(&f.resume, "resume", false, "go on with the study that --out holds: finished pieces are kept, the running one resumes from its checkpoint; starts afresh when --out holds no study")
+	c.Int(&f.workers, "workers", 0, "worker goroutines of each run (default 0: all CPUs)")
+	c.Int(&f.checkpointEvery, "checkpoint-every", 10, "scans between checkpoints of the running piece (0: only when interrupted)")
+	c.Bool(&f.quiet, "quiet", false, "no progress lines on stderr")
+	addShardFlags(c, &f.shard)
+	var file string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		file, args = args[0], args[1:]
+	}
+	err := c.fs.Parse(args)
+	if file == "" && c.err == nil && err == nil && c.fs.NArg() > 0 {
+		file = c.fs.Arg(0)
+		err = c.fs.Parse(c.fs.Args()[1:])
+	}
+	if err := c.finishParse(err, stdout, studyIntro); err != nil {
+		return err
+	}
+	switch {
+	case file == "":
+		return usagef("study needs a file: ptbatch study FILE.toml --out DIR")
+	case f.out == "":
+		return usagef("study needs --out DIR")
+	case f.workers < 0:
+		return c.bad("workers", "need 0 (all CPUs) or more")
+	case f.checkpointEvery < 0:
+		return c.bad("checkpoint-every", "need 0 or more")
+	}
+	p, err := loadStudy(file)
+	if err != nil {
+		return err
+	}
+	sh, err := resolveShard(c, &f.shard)
+	if err != nil {
+		return err
+	}
+	return executeStudy(ctx, p, sh, f, stderr)
+}
+
+// loadStudy reads a study file into a plan, refusing what `ptbatch run`
+// would refuse, at the line of the key.
+func loadStudy(file string) (*study.Plan, error) {
+	doc, err := os.ReadFile(file)
+	if err != nil {
+		return nil, usagef("study: %v", unwrapPath(err))
+	}
+	tables, err := parseStudyTOML(file, doc)
+	if err != nil {
+		return nil, err
+	}
+	st, err := readStudyTable(file, tables)
+	if err != nil {
+		return nil, err
+	}
+	specs, err := readModels(file, tables, st.seeds[0])
+	if err != nil {
+		return nil, err
+	}
+	methods, from, err := readMethods(file, tables, st)
+	if err != nil {
+		return nil, err
+	}
+	for i, meth := range methods {
+		run := study.Run{Model: specs[0], Method: meth, Seed: st.seeds[0], Iterations: st.iterations, Replicates: st.replicates}
+		m, err := run.NewModel()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := run.Config(m); err != nil {
+			return nil, configError(file, from[i], st, err)
+		}
+	}
+	p := study.NewPlan(st.name, specs, methods, st.seeds, st.iterations, st.replicates)
+	return &p, nil
+}
+
+// studyShard is shard.json: which shard of how many a directory holds.
+type studyShard struct {
+	Shard  int `json:"shard"`
+	Shards int `json:"shards"`
+}
+
+// executeStudy runs the plan's shard sh (nil: all of it) into f.out.
+func executeStudy(ctx context.Context, p *study.Plan, sh *shard, f studyFlags, stderr io.Writer) error {
+	which := studyShard{1, 1}
+	if sh != nil {
+		which = studyShard{sh.index, sh.count}
+	}
+	pieces, err := p.Shard(which.Shard, which.Shards)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if err := prepareStudyDir(p, which, f); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(f.out, "cells.csv")); err == nil && f.resume {
+		// cells.csv is written last: the study is complete.
+		fmt.Fprintf(stderr, "ptbatch: the study in %s is complete; nothing to resume\n", f.out)
+		return nil
+	}
+	o := study.Options{Workers: f.workers, Checkpoints: dirCheckpoints(filepath.Join(f.out, "checkpoints")),
+		CheckpointEvery: f.checkpointEvery, Done: savePiece(p, f.out), Skip: loadPiece(p, f.out)}
+	if !f.quiet {
+		o.Progress = func(pr study.Progress) {
+			if pr.Scan == pr.Scans {
+				fmt.Fprintf(stderr, "study: piece %d/%d (run %d) done\n", pr.Piece+1, pr.Pieces, pr.Run)
+			}
+		}
+	}
+	cells, err := study.Execute(ctx, p, pieces, o)
+	if errors.Is(err, study.ErrInterrupted) {
+		return interruptedf("study interrupted; its finished pieces and a checkpoint are in %s: resume with --resume", f.out)
+	}
+	if err != nil {
+		return err
+	}
+	if which.Shards > 1 {
+		err = writeStudyFile(filepath.Join(f.out, "cells.csv"), func(w io.Writer) error { return study.WriteCells(w, p, cells) })
+	} else {
+		err = writeStudyResults(f.out, p, cells)
+	}
+	if err != nil {
+		return err
+	}
+	return errors.Join(os.RemoveAll(filepath.Join(f.out, "pieces")), os.RemoveAll(filepath.Join(f.out, "checkpoints")))
+}
+
+// prepareStudyDir makes --out with plan.json and shard.json; with
+// --resume, when --out holds a plan.json, it checks that they are the
+// plan's and the shard's (without one it starts afresh, so that a job
+// script can always pass --resume).
+func prepareStudyDir(p *study.Plan, which studyShard, f studyFlags) error {
+	var plan, sh bytes.Buffer
+	if err := study.WritePlan(&plan, p); err != nil {
+		return err
+	}
+	if err := json.NewEncoder(&sh).Encode(which); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(f.out, "plan.json")); f.resume && err == nil {
+		old, err1 := os.ReadFile(filepath.Join(f.out, "plan.json"))
+		oldSh, err2 := os.ReadFile(filepath.Join(f.out, "shard.json"))
+		if err1 != nil || err2 != nil || !bytes.Equal(old, plan.Bytes()) || !bytes.Equal(oldSh, sh.Bytes()) {
+			return usagef("invalid --resume: %s does not hold this study's shard %d/%d (its plan.json or shard.json differ or are missing)", f.out, which.Shard, which.Shards)
+		}
+		return nil
+	}
+	if entries, err := os.ReadDir(f.out); err == nil && len(entries) > 0 {
+		return usagef("invalid --out %s: the directory is not empty (give --resume to go on with the study it holds)", f.out)
+	}
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return usagef("invalid --out %s: %v", f.out, unwrapPath(err))
+	}
+	return errors.Join(writeStudyBytes(filepath.Join(f.out, "plan.json"), plan.Bytes()),
+		writeStudyBytes(filepath.Join(f.out, "shard.json"), sh.Bytes()))
+}

@@ -1,0 +1,183 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/ptbatch/ptbatch/models"
+)
+
+// Kind is the kind of a parameter's values.
+type Kind int
+
+const (
+	// Float is a real parameter.
+	Float Kind = iota
+	// Int is a parameter whose value must be an integer.
+	Int
+)
+
+// Param is one parameter of a model.
+type Param struct {
+	Name    string  // the `ptbatch run` flag without dashes, such as "prior-a"
+	Kind    Kind    // Float or Int
+	Default float64 // the value when none is given
+	Min     float64 // smallest value accepted
+	Max     float64 // largest value accepted
+	Help    string  // one line for help text
+}
+
+// Values holds parameter values by name.
+type Values map[string]float64
+
+// Model is a registered model: its name, its parameters and a constructor.
+type Model struct {
+	Name   string
+	Help   string
+	Params []Param
+	// New builds the model from a value for every parameter (New of the
+	// package fills in the defaults and checks the ranges first) and the
+	// run's seed, from which a model may simulate its data. It returns a
+	// *ParamError for a bad value.
+	New func(v Values, seed uint64) (models.Model, error)
+}
+
+// Param returns the parameter called name and whether the model has it.
+func (m Model) Param(name string) (Param, bool) {
+	for _, p := range m.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// ErrUnknownModel is returned for a model name that is not registered.
+var ErrUnknownModel = errors.New("registry: unknown model")
+
+// ErrParam is the error every *ParamError matches with errors.Is.
+var ErrParam = errors.New("registry: invalid parameter")
+
+// ParamError is a bad parameter of a model: unknown, out of range, or
+// (with an empty Param) a combination the model refuses.
+type ParamError struct {
+	Model string
+	Param string // "" when no single parameter is at fault
+	Value float64
+	Why   string
+}
+
+// Error returns "registry: <Model> <Param> = <Value>: <Why>", or
+// "registry: <Model>: <Why>" without a parameter.
+func (e *ParamError) Error() string {
+	if e.Param == "" {
+		return fmt.Sprintf("registry: %s: %s", e.Model, e.Why)
+	}
+	return fmt.Sprintf("registry: %s %s = %v: %s", e.Model, e.Param, e.Value, e.Why)
+}
+
+// Is reports whether target is ErrParam.
+func (e *ParamError) Is(target error) bool { return target == ErrParam }
+
+var (
+	mu         sync.RWMutex
+	modelList  []Model // in registration order
+	modelIndex = map[string]int{}
+)
+
+// Register makes a model available by its name. It panics if the name is
+// empty or taken, if New is nil, or if a parameter's default is outside
+// its range.
+func Register(m Model) {
+	if m.Name == "" || m.New == nil {
+		panic("registry: Register needs a name and a constructor")
+	}
+	for _, p := range m.Params {
+		if checkRange(p, p.Default) != "" {
+			panic("registry: a parameter's default is outside its range")
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := modelIndex[m.Name]; dup {
+		panic("registry: Register called twice for one model name")
+	}
+	modelIndex[m.Name] = len(modelList)
+	modelList = append(modelList, m)
+}
+
+// Lookup returns the model registered as name.
+func Lookup(name string) (Model, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	i, ok := modelIndex[name]
+	if !ok {
+		return Model{}, false
+	}
+	return modelList[i], true
+}
+
+// Names returns the registered models' names in registration order (the
+// built-in ones first).
+func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := make([]string, len(modelList))
+	for i, m := range modelList {
+		out[i] = m.Name
+	}
+	return out
+}
+
+// New builds the model registered as name from v, which may leave out
+// parameters (they take their defaults), and the seed. It returns
+// ErrUnknownModel for a name not registered and a *ParamError for a
+// parameter the model does not have or a value out of range.
+func New(name string, v Values, seed uint64) (models.Model, error) {
+	m, ok := Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrUnknownModel, name)
+	}
+	full, err := m.Complete(v)
+	if err != nil {
+		return nil, err
+	}
+	return m.New(full, seed)
+}
+
+// Complete returns v with every parameter the model has and v lacks set
+// to its default, after checking that v names only the model's
+// parameters and that each value is in range (and an integer for Int).
+func (m Model) Complete(v Values) (Values, error) {
+	for name, x := range v {
+		p, ok := m.Param(name)
+		if !ok {
+			return nil, &ParamError{m.Name, name, x, "not a parameter of this model"}
+		}
+		if why := checkRange(p, x); why != "" {
+			return nil, &ParamError{m.Name, name, x, why}
+		}
+	}
+	full := make(Values, len(m.Params))
+	for _, p := range m.Params {
+		x, ok := v[p.Name]
+		if !ok {
+			x = p.Default
+		}
+		full[p.Name] = x
+	}
+	return full, nil
+}
+
+// checkRange returns why x is not a value of p, or "".
+func checkRange(p Param, x float64) string {
+	switch {
+	case !(x >= p.Min && x <= p.Max):
+		return fmt.Sprintf("must be in [%g, %g]", p.Min, p.Max)
+	case p.Kind == Int && x != math.Trunc(x):
+		return "must be an integer"
+	}
+	return ""
+}

@@ -1,0 +1,178 @@
+package study
+
+import (
+	"fmt"
+
+	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/registry"
+)
+
+// Axis is one grid parameter of a run and its value, as the study names
+// and prints them (a column of the cells and the summary).
+type Axis struct {
+	Name  string
+	Value string
+}
+
+// Method is a run's settings apart from its model and seed: a label and
+// the `ptbatch run` settings, with that command's defaults
+// (batch.DefaultConfig) for zero fields.
+type Method struct {
+	Label string
+	// Algorithm is "nrpt" (the default) or "reversible".
+	Algorithm string
+	// Tuning is "auto" or "paper"; "" is auto for nrpt and paper for
+	// reversible, as for `ptbatch run`.
+	Tuning string
+	// Chains is the number of chains N+1; 0 is batch.DefaultChains.
+	Chains int
+	// Scans is the number of equal scans; 0 is batch.AutoScans of the
+	// iterations with auto tuning, and 150 (the paper's) with paper tuning.
+	Scans int
+	// Knots is the number K of spline segments; 1 is the linear path and
+	// 0 is batch.DefaultKnots with auto tuning, 1 with paper tuning.
+	Knots int
+	// LearningRate is the Adagrad rate of the knots with paper tuning; 0
+	// is batch.DefaultLearningRate.
+	LearningRate float64
+	// TuneSchedule tunes the schedule after every scan (eq:equicrit); nil
+	// is true for nrpt and false for reversible.
+	TuneSchedule *bool
+	// Gradient is "block" (the default) or "full".
+	Gradient string
+	// KeepScans is batch.Config.KeepScans.
+	KeepScans int
+	// Grid lists the method's grid parameters, for the cells' columns.
+	Grid []Axis
+}
+
+// ModelSpec is a registered model with its parameters (those not given
+// take the registry's defaults) and its grid parameters.
+type ModelSpec struct {
+	Name   string
+	Values registry.Values
+	Grid   []Axis
+}
+
+// Run is one configuration of a plan with its replicates.
+type Run struct {
+	Model      ModelSpec
+	Method     Method
+	Seed       uint64
+	Iterations int
+	Replicates int
+}
+
+// Plan is a study: its runs in order. Its units are the runs' replicates,
+// run after run; a shard is a contiguous range of them.
+type Plan struct {
+	Name string
+	Runs []Run
+}
+
+// NewPlan returns the plan of every model × method × seed, in that order
+// (the seed varies fastest), each with iterations and replicates.
+func NewPlan(name string, specs []ModelSpec, methods []Method, seeds []uint64, iterations, replicates int) Plan {
+	p := Plan{Name: name}
+	for _, m := range specs {
+		for _, meth := range methods {
+			for _, s := range seeds {
+				p.Runs = append(p.Runs, Run{Model: m, Method: meth, Seed: s, Iterations: iterations, Replicates: replicates})
+			}
+		}
+	}
+	return p
+}
+
+// Units returns the number of run × replicate units of the plan.
+func (p *Plan) Units() int {
+	n := 0
+	for _, r := range p.Runs {
+		n += r.Replicates
+	}
+	return n
+}
+
+// Grid returns the run's grid parameters: its model's, then its method's.
+func (r *Run) Grid() []Axis {
+	return append(append([]Axis(nil), r.Model.Grid...), r.Method.Grid...)
+}
+
+// NewModel builds the run's model from the registry with the run's seed
+// (from which the Beta-binomial and the mixture simulate their data).
+func (r *Run) NewModel() (models.Model, error) {
+	return registry.New(r.Model.Name, r.Model.Values, r.Seed)
+}
+
+// Config returns the run's engine configuration for model m: the method's
+// settings over batch.DefaultConfig, all the run's replicates. It returns
+// the *batch.ConfigError of a bad setting, or an error naming a bad
+// algorithm, tuning or gradient.
+func (r *Run) Config(m models.Model) (batch.Config, error) {
+	cfg, err := r.ConfigUnchecked(m)
+	if err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.Validate()
+}
+
+// ConfigUnchecked is Config without batch.Config.Validate, for a caller
+// that validates later (after a memory check, which must come before
+// Validate asks a huge model for its observables). It returns an error
+// only for a bad algorithm, tuning or gradient.
+func (r *Run) ConfigUnchecked(m models.Model) (batch.Config, error) {
+	meth := r.Method
+	cfg := batch.DefaultConfig(m, r.Iterations)
+	cfg.Seed, cfg.Replicates, cfg.KeepScans = r.Seed, r.Replicates, meth.KeepScans
+	var err error
+	if meth.Algorithm != "" {
+		if cfg.Algorithm, err = batch.ParseAlgorithm(meth.Algorithm); err != nil {
+			return cfg, fmt.Errorf("study: method %q: %w", meth.Label, err)
+		}
+	}
+	tuning := meth.Tuning
+	if tuning == "" {
+		tuning = map[batch.Algorithm]string{batch.NRPT: "auto", batch.Reversible: "paper"}[cfg.Algorithm]
+	}
+	if cfg.Tuning, err = batch.ParseTuning(tuning); err != nil {
+		return cfg, fmt.Errorf("study: method %q: %w", meth.Label, err)
+	}
+	if meth.Gradient == "full" {
+		cfg.Gradient = batch.FullGradient
+	} else if meth.Gradient != "" && meth.Gradient != "block" {
+		return cfg, fmt.Errorf("study: method %q: unknown gradient %q (want block or full)", meth.Label, meth.Gradient)
+	}
+	cfg.Chains = orDefault(meth.Chains, batch.DefaultChains)
+	cfg.LearningRate = orDefaultF(meth.LearningRate, batch.DefaultLearningRate)
+	cfg.TuneSchedule = cfg.Algorithm == batch.NRPT
+	if meth.TuneSchedule != nil {
+		cfg.TuneSchedule = *meth.TuneSchedule
+	}
+	if cfg.Tuning == batch.PaperTuning {
+		cfg.Scans, cfg.Knots = orDefault(meth.Scans, 150), orDefault(meth.Knots, 1)
+	} else {
+		cfg.Scans, cfg.Knots = orDefault(meth.Scans, cfg.Scans), orDefault(meth.Knots, batch.DefaultKnots)
+	}
+	cfg.TunePath = cfg.Knots >= 2
+	if !cfg.TunePath {
+		cfg.Knots = 1
+	}
+	return cfg, nil
+}
+
+// orDefault returns v, or def when v is 0.
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// orDefaultF returns v, or def when v is 0.
+func orDefaultF(v, def float64) float64 {
+	if v == 0 {
+		return def
+	}
+	return v
+}

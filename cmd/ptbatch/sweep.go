@@ -536,15 +536,15 @@ func writeSweepJSON(path string, f *sweepFlags, numCells, completed int, interru
 func mergeSweep(ctx context.Context, shards []shardDir, out string, m *manifest) error {
 	f := &sweepFlags{}
 	c := newSweepFlagSet(f)
+	var cells []sweepCell
 	err := c.parse(append(slices.Clone(m.Args), "--out", out), io.Discard, sweepIntro)
 	if err == nil {
-		err = checkArgs(m, c)
+		f.maxMemory = noMemoryLimit // a merge runs no cell
+		cells, _, _, err = sweepGrid(c, f)
 	}
-	if err != nil {
-		return fmt.Errorf("rebuilding the sweep from %s: %w", filepath.Join(shards[0].dir, manifestName), err)
+	if err == nil {
+		err = checkArgs(m, c) // after sweepGrid, which derives --scans of --tuning auto
 	}
-	f.maxMemory = noMemoryLimit // a merge runs no cell
-	cells, _, _, err := sweepGrid(c, f)
 	if err != nil {
 		return fmt.Errorf("rebuilding the sweep from %s: %w", filepath.Join(shards[0].dir, manifestName), err)
 	}

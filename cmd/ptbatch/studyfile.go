@@ -124,6 +124,12 @@ func executeStudy(ctx context.Context, p *study.Plan, sh *shard, f studyFlags, s
 	which := studyShard{1, 1}
 	if sh != nil {
 		which = studyShard{sh.index, sh.count}
+		const what = "run × replicate units"
+		if err := sh.check(p.Units(), what); err != nil {
+			return err
+		}
+		lo, hi := sh.share(p.Units())
+		sh.note(stderr, lo, hi, p.Units(), what)
 	}
 	pieces, err := p.Shard(which.Shard, which.Shards)
 	if err != nil {

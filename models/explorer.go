@@ -126,6 +126,6 @@ func (t *Target) GradLogDensity(x, grad []float64) {
 // chainRecord is what FromFuncs keeps per replicate and chain: the
 // explorer's state and the open scan's counts of proposals.
 type chainRecord struct {
-	state             ExplorerState
+	state              ExplorerState
 	proposals, invalid int
 }

@@ -16,7 +16,7 @@ var ErrGradient = errors.New("gradient disagrees with finite differences")
 // draws from stream gradCheckSeed, at most gradCheckCoords coordinates of
 // each (spread evenly), central differences of step gradCheckStep·
 // max(1, |x_d|), and a relative error |g − fd|/max(1, |fd|) above
-// gradCheckTol refused. Central differences err by about h²·|f'''| +
+// gradCheckTol refused. Central differences err by about h²·|f”'| +
 // ε·|f|/h ≈ 1e-10 + 1e-11·|f| at h = 1e-5, far below the tolerance.
 const (
 	gradCheckDraws  = 3

@@ -1,6 +1,11 @@
 package models
 
-import "math"
+import (
+	"errors"
+	"math"
+
+	"github.com/ptbatch/ptbatch/kernel"
+)
 
 // Explorer is a local exploration move for the models of FromFuncs: one
 // move of a state under an annealed density exp(η0·W0 + η1·W1). Users may
@@ -129,3 +134,22 @@ type chainRecord struct {
 	state              ExplorerState
 	proposals, invalid int
 }
+
+// NewTarget returns the annealed density exp(η0·W0 + η1·W1) of f alone,
+// outside any run (replicate 0, chain 0), for testing an explorer's Move
+// directly; its proposals are counted apart from any model's. f needs
+// Dim, LogReference and LogTarget, and both gradients or neither.
+func NewTarget(f Funcs, eta0, eta1 float64) (*Target, error) {
+	switch {
+	case f.Dim < 1 || f.LogReference == nil || f.LogTarget == nil:
+		return nil, errors.New("models: NewTarget needs Dim ≥ 1, LogReference and LogTarget")
+	case (f.GradLogReference == nil) != (f.GradLogTarget == nil):
+		return nil, errors.New("models: NewTarget needs both gradients or neither")
+	}
+	return &Target{f: &f, eta0: eta0, eta1: eta1, rec: new(chainRecord), g1: make([]float64, f.Dim)}, nil
+}
+
+// NewRand returns the random number source of lane 0 of the stream of
+// (seed, stream), as a run's replicate sees its own: for testing an
+// explorer's Move directly.
+func NewRand(seed uint64, stream int) Rand { return laneRand{kernel.NewStream(seed, stream).Lane(0)} }

@@ -31,16 +31,16 @@ type ProposalWarning struct {
 const maxWarnings = 1000
 
 // ProposalReport returns the proposal counts of the ended scans of every
-// run of m (a FromFuncs model) since it was built, for replicates
+// run of m (a FromFuncs model, or the funnel) since it was built, for replicates
 // 0 … replicates−1 (blocks compute padding replicates past the run's last,
 // which are left out). A run resumed from a checkpoint counts from its
 // resumption. ok is false for a model that FromFuncs did not build.
 func ProposalReport(m Model, replicates int) (c ProposalCounts, ok bool) {
-	fm, ok := m.(*funcsModel)
+	fm, ok := m.(interface{ proposals() *proposalReport })
 	if !ok {
 		return c, false
 	}
-	return fm.report.counts(replicates), true
+	return fm.proposals().counts(replicates), true
 }
 
 // proposalReport gathers the counts of every block of a model; blocks
@@ -54,6 +54,9 @@ type proposalReport struct {
 
 // maxStored bounds the warnings a model stores.
 const maxStored = 100 * maxWarnings
+
+// proposals returns the model's report.
+func (m *funcsModel) proposals() *proposalReport { return m.report }
 
 func newProposalReport() *proposalReport { return &proposalReport{byRep: map[int][2]int64{}} }
 

@@ -64,7 +64,8 @@ func build(t *testing.T, f models.Funcs, ex models.Explorer) models.Model {
 // away from the reference draws (x0 > 2.5, which the target N(1, 1/4)
 // reaches by exploration), ends Step with a CallError naming LogTarget,
 // a replicate and a chain instead of killing the process, and that the
-// engine then refuses every later Step with the same error.
+// engine then refuses every later Step with the same error, and a
+// checkpoint.
 func TestUserPanicIsAnError(t *testing.T) {
 	f := userFuncs()
 	target := f.LogTarget
@@ -90,6 +91,9 @@ func TestUserPanicIsAnError(t *testing.T) {
 	}
 	if again := e.Step(context.Background()); again != stepErr {
 		t.Errorf("Step after a failure: %v, want the failure %v again", again, stepErr)
+	}
+	if _, err := e.MarshalBinary(); err == nil || !strings.Contains(err.Error(), "LogTarget") {
+		t.Errorf("checkpoint after a failure: %v, want a refusal naming the failure", err)
 	}
 }
 

@@ -29,8 +29,18 @@ import (
 type AutoMALA struct {
 	// Step is the initial θ0 of every chain; 0 means 1.
 	Step float64
-	// Moves is the number of moves per local exploration; 0 means 1.
+	// Moves is the number of moves per local exploration; 0 means
+	// 3·⌈dim^0.35⌉ (Pigeons.jl's default for its AutoMALA, base_n_refresh
+	// = 3 and exponent_n_refresh = 0.35: 9 in 10 dimensions).
 	Moves int
+}
+
+// refreshes returns moves, or 3·⌈dim^0.35⌉ for 0.
+func refreshes(moves, dim int) int {
+	if moves > 0 {
+		return moves
+	}
+	return 3 * int(math.Ceil(math.Pow(float64(dim), 0.35)))
 }
 
 // Name returns "automala".
@@ -40,12 +50,12 @@ func (AutoMALA) Name() string { return "automala" }
 func (AutoMALA) NeedsGradient() bool { return true }
 
 func (e AutoMALA) settings() string {
-	return fmt.Sprintf("step=%s moves=%d", fmtFloat(cmp.Or(e.Step, 1)), cmp.Or(e.Moves, 1))
+	return fmt.Sprintf("step=%s moves=%d", fmtFloat(cmp.Or(e.Step, 1)), e.Moves)
 }
 
 // NewState returns one chain's θ0, preconditioner, counts and scratch.
 func (e AutoMALA) NewState(dim int) ExplorerState {
-	return &autoState{hamiltonian: newHamiltonian(dim, cmp.Or(e.Step, 1)), leapfrogs: 1, moves: cmp.Or(e.Moves, 1), xp: make([]float64, dim)}
+	return &autoState{hamiltonian: newHamiltonian(dim, cmp.Or(e.Step, 1)), leapfrogs: 1, moves: refreshes(e.Moves, dim), xp: make([]float64, dim)}
 }
 
 // autoState is the state of AutoMALA (one leapfrog step) and autoHMC.

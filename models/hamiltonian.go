@@ -8,10 +8,15 @@ import (
 )
 
 // hamiltonian is what the gradient explorers (MALA, AutoMALA, HMC) keep
-// at one chain: the step size θ, the diagonal preconditioner s (the
-// chain's marginal standard deviations estimated from the previous scans'
-// states, all ones at first), the open scan's counts and moments, and
-// scratch.
+// at one chain: the step size θ, the diagonal preconditioner s, the open
+// scan's counts, the moments of the current window of scans, and scratch.
+//
+// The preconditioner is the chain's marginal standard deviations over a
+// window of previous scans, all ones at first. Windows double, as
+// Pigeons.jl's rounds do: at the end of scan 2^k, s is estimated from the
+// states of scans 2^{k−1}+1 … 2^k, and the next window starts, so that an
+// estimate rests on as many scans as went before it and the first scans'
+// transient is forgotten.
 //
 // Moves are leapfrog steps of the Hamiltonian H(z, p) = −log π(s⊙z) +
 // ½|p|² in the whitened coordinates z = x/s, p ~ N(0, I) (Neal, MCMC using
@@ -23,7 +28,8 @@ type hamiltonian struct {
 	tries int       // the scan's moves
 	accs  int       // the scan's acceptances
 	sumJ  int       // AutoMALA: the scan's sum of selected exponents j
-	n     int       // the scan's states recorded for the preconditioner
+	scans int       // scans ended
+	n     int       // the window's states recorded for the preconditioner
 	mean  []float64 // their running mean (Welford)
 	m2    []float64 // and sums of squared deviations
 
@@ -114,14 +120,19 @@ func (h *hamiltonian) record(x []float64) {
 	}
 }
 
-// minPrecondStates is the fewest states of a scan that update the
+// minPrecondStates is the fewest states of a window that update the
 // preconditioner: fewer leave it as it was.
 const minPrecondStates = 10
 
-// endScan sets the preconditioner to the scan's marginal standard
-// deviations (where they are positive and finite) and resets the scan's
-// counts and moments.
+// endScan resets the scan's counts and, at the end of a window (scan
+// 2^k), sets the preconditioner to the window's marginal standard
+// deviations (where they are positive and finite) and starts the next.
 func (h *hamiltonian) endScan() {
+	h.tries, h.accs, h.sumJ = 0, 0, 0
+	h.scans++
+	if h.scans&(h.scans-1) != 0 {
+		return
+	}
 	if h.n >= minPrecondStates {
 		for d := range h.s {
 			if sd := math.Sqrt(h.m2[d] / float64(h.n-1)); sd > 0 && !math.IsInf(sd, 0) {
@@ -129,7 +140,7 @@ func (h *hamiltonian) endScan() {
 			}
 		}
 	}
-	h.tries, h.accs, h.sumJ, h.n = 0, 0, 0, 0
+	h.n = 0
 	clear(h.mean)
 	clear(h.m2)
 }
@@ -142,13 +153,13 @@ func (h *hamiltonian) adaptStep(target float64) {
 	}
 }
 
-// MarshalBinary saves θ, the preconditioner and the open scan's counts
-// and moments.
+// MarshalBinary saves θ, the preconditioner, the open scan's counts and
+// the window's moments.
 func (h *hamiltonian) MarshalBinary() ([]byte, error) {
 	var w wire.Writer
 	w.Float64(h.theta)
 	w.Float64s(h.s)
-	w.Ints([]int{h.tries, h.accs, h.sumJ, h.n})
+	w.Ints([]int{h.tries, h.accs, h.sumJ, h.n, h.scans})
 	w.Float64s(h.mean)
 	w.Float64s(h.m2)
 	return w.Bytes(), nil
@@ -165,13 +176,13 @@ func (h *hamiltonian) UnmarshalBinary(data []byte) error {
 	mean, m2 := make([]float64, len(h.s)), make([]float64, len(h.s))
 	r.Float64sInto(mean, "means")
 	r.Float64sInto(m2, "squares")
-	if r.Err() == nil && len(c) != 4 {
-		r.Failf("%d counts, want 4", len(c))
+	if r.Err() == nil && len(c) != 5 {
+		r.Failf("%d counts, want 5", len(c))
 	}
 	if err := r.Close(); err != nil {
 		return fmt.Errorf("gradient explorer state: %w", err)
 	}
-	h.theta, h.tries, h.accs, h.sumJ, h.n = theta, c[0], c[1], c[2], c[3]
+	h.theta, h.tries, h.accs, h.sumJ, h.n, h.scans = theta, c[0], c[1], c[2], c[3], c[4]
 	copy(h.s, s)
 	copy(h.mean, mean)
 	copy(h.m2, m2)

@@ -209,7 +209,7 @@ func sdOf(states [][]float64) []float64 {
 }
 
 // hmcOracle is HMC with L leapfrog steps, mass diag(1/s²) from the
-// previous scan's states, and the step adapted by exp(2(a − 0.65)); with
+// states of the previous window of scans (scans 2^{k−1}+1 … 2^k), and the step adapted by exp(2(a − 0.65)); with
 // auto, the step is θ0·2^j chosen by autoMALA's selector (L = 1 is
 // autoMALA) and the mass uses s = ξσ̂ + 1 − ξ.
 type hmcOracle struct {
@@ -220,6 +220,7 @@ type hmcOracle struct {
 	states      [][]float64
 	tries, accs int
 	sumJ        int
+	scans       int // windows of states end at scans 1, 2, 4, 8, …
 }
 
 func (o *hmcOracle) move(p plainDensity, r models.Rand, x []float64) {
@@ -285,6 +286,11 @@ func (o *hmcOracle) endScan() {
 	} else {
 		o.theta *= math.Exp(2 * (float64(o.accs)/float64(o.tries) - 0.65))
 	}
+	o.scans++
+	if o.scans&(o.scans-1) != 0 {
+		o.tries, o.accs, o.sumJ = 0, 0, 0
+		return
+	}
 	if sd := sdOf(o.states); sd != nil {
 		for d, v := range sd {
 			if v > 0 {
@@ -322,7 +328,7 @@ func TestExplorersMatchPlainOracles(t *testing.T) {
 		{models.SliceSampler{}, func(int) oracle { return sliceOracle{} }},
 		{models.MALA{}, func(int) oracle { return &malaOracle{theta: 1} }},
 		{models.HMC{}, func(d int) oracle { return &hmcOracle{theta: 0.1, L: 10, s: ones(d)} }},
-		{models.AutoMALA{}, func(d int) oracle { return &hmcOracle{theta: 1, L: 1, auto: true, s: ones(d)} }},
+		{models.AutoMALA{Moves: 1}, func(d int) oracle { return &hmcOracle{theta: 1, L: 1, auto: true, s: ones(d)} }},
 		{models.HMC{Auto: true}, func(d int) oracle { return &hmcOracle{theta: 0.1, L: 10, auto: true, s: ones(d)} }},
 	}
 	densities := []plainDensity{{corrGauss(), 0.3, 0.7}, {funnel(3, 3), 0, 1}}

@@ -93,7 +93,7 @@ func warnInvalidProposals(stderr io.Writer, cfg batch.Config) {
 	}
 	w := c.Warnings[0]
 	var b strings.Builder
-	fmt.Fprintf(&b, "warning: %d of %d proposals had a NaN or -Inf log density; at %d (chain, scan) pairs all did, the first at replicate %d, chain %d, scan %d",
+	fmt.Fprintf(&b, "warning: %d of %d proposals had a NaN or -Inf log density; at %d (replicate, chain, scan) all did, the first at replicate %d, chain %d, scan %d",
 		c.Invalid, c.Proposals, len(c.Warnings)+c.Dropped, w.Replicate, w.Chain, w.Scan)
 	fmt.Fprintln(stderr, b.String())
 }

@@ -220,8 +220,12 @@ const engineStateTag = "engine/1"
 // between Steps, also after a Step interrupted within a scan (the blocks
 // keep their place in it). It returns an error, and no partial checkpoint,
 // when the model's blocks are not models.BlockState or a statistic is not
-// a StatisticState.
+// a StatisticState, or after a model's panic (the blocks are then in an
+// unknown state).
 func (e *Engine) MarshalBinary() ([]byte, error) {
+	if e.failed != nil {
+		return nil, fmt.Errorf("batch: no checkpoint of a run that failed: %w", e.failed)
+	}
 	for i, s := range e.cfg.Statistics {
 		if _, ok := s.(StatisticState); !ok {
 			return nil, fmt.Errorf("batch: statistic %d (%T) is not a StatisticState: its state cannot be saved in a checkpoint", i, s)

@@ -448,7 +448,7 @@ func TestCheckpointCoversEveryField(t *testing.T) {
 		saved, notNow []string
 	}{
 		{Engine{}, []string{"scans", "elapsed", "blocks"},
-			[]string{"cfg", "perScan", "ranges", "cpus", "start"}},
+			[]string{"cfg", "perScan", "ranges", "cpus", "start", "failed"}}, // failed: a failed engine refuses checkpoints
 		{block{}, []string{"rng", "states", "x", "moments", "tuner", "trips", "target", "observers", "scans", "pos", "hist", "last", "prev", "iterTime", "tuneTime"},
 			[]string{"info", "numChains", "view"}},
 		{exchange{}, []string{"eta0", "eta1", "w0", "w1", "replica", "chainOf", "eta0s", "eta1s", "w0s", "w1s", "targetFrom", "rej"},

@@ -27,6 +27,7 @@ type Engine struct {
 	scans   int      // scans completed
 	start   time.Time
 	elapsed time.Duration // time spent in New and Step
+	failed  error         // a worker's panic, after which the engine refuses to go on
 }
 
 // Progress is reported after every scan.
@@ -65,14 +66,23 @@ func New(cfg Config) (*Engine, error) {
 }
 
 // parallel runs f on every worker's range of blocks, each on a goroutine
-// of its own (pinned when the configuration asks), and waits for all.
+// of its own (pinned when the configuration asks), and waits for all. A
+// panic in a worker (user code in a model: a *models.CallError, or any
+// other) is recovered and returned as an error; the blocks are then in an
+// unknown state, so the engine keeps the error and refuses every later
+// call.
 func (e *Engine) parallel(f func(lo, hi int)) error {
+	if e.failed != nil {
+		return e.failed
+	}
 	var wg sync.WaitGroup
 	errs := make([]error, len(e.ranges))
+	panics := make([]error, len(e.ranges))
 	for w, r := range e.ranges {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() { panics[w] = modelPanic(recover()) }()
 			if len(e.cpus) > 0 {
 				// The goroutine exits locked to its thread, so the thread
 				// and its affinity end with it.
@@ -84,6 +94,12 @@ func (e *Engine) parallel(f func(lo, hi int)) error {
 		}()
 	}
 	wg.Wait()
+	for _, err := range panics {
+		if err != nil {
+			e.failed = err
+			return err
+		}
+	}
 	for _, err := range errs {
 		if err != nil {
 			return fmt.Errorf("pinning workers: %w", err)

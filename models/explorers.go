@@ -2,7 +2,10 @@ package models
 
 import (
 	"cmp"
+	"fmt"
 	"math"
+
+	"github.com/ptbatch/ptbatch/internal/wire"
 )
 
 // RandomWalk is random-walk Metropolis: each move proposes
@@ -28,55 +31,70 @@ type RandomWalk struct {
 // Name returns "random-walk".
 func (RandomWalk) Name() string { return "random-walk" }
 
-func (e RandomWalk) newLane(dim int) explorerLane {
-	return &rwLane{step0: cmp.Or(e.Step, 1), target: cmp.Or(e.Acceptance, 0.3), moves: cmp.Or(e.Moves, 1)}
+// NewState returns one chain's step size and counts.
+func (e RandomWalk) NewState(dim int) ExplorerState {
+	return &rwState{step: cmp.Or(e.Step, 1), target: cmp.Or(e.Acceptance, 0.3), moves: cmp.Or(e.Moves, 1),
+		prop: make([]float64, dim)}
 }
 
-// rwLane is RandomWalk's state for one replicate: per chain, the step
-// size and the scan's proposals and acceptances.
-type rwLane struct {
-	step0, target float64
-	moves         int
-	step          []float64
-	tries, accs   []int
+func (e RandomWalk) settings() string {
+	return fmt.Sprintf("step=%s acceptance=%s moves=%d", fmtFloat(cmp.Or(e.Step, 1)), fmtFloat(cmp.Or(e.Acceptance, 0.3)), cmp.Or(e.Moves, 1))
 }
 
-// grow extends the per-chain settings to chain n.
-func (l *rwLane) grow(n int) {
-	for len(l.step) <= n {
-		l.step = append(l.step, l.step0)
-		l.tries = append(l.tries, 0)
-		l.accs = append(l.accs, 0)
-	}
+// rwState is RandomWalk's state at one chain: the step size and the
+// scan's proposals and acceptances.
+type rwState struct {
+	step, target float64
+	moves        int
+	tries, accs  int
+	prop         []float64
 }
 
-// move draws, per move, Dim normals then one uniform, whatever the
+// Move draws, per move, Dim normals then one uniform, whatever the
 // proposal's density.
-func (l *rwLane) move(f *Funcs, rng Rand, x []float64, w *[2]float64, eta0, eta1 float64, n int, prop []float64) {
-	l.grow(n)
-	for k := 0; k < l.moves; k++ {
+func (s *rwState) Move(t *Target, rng Rand, x []float64, w *[2]float64) {
+	for k := 0; k < s.moves; k++ {
 		for d := range x {
-			prop[d] = x[d] + l.step[n]*rng.Normal()
+			s.prop[d] = x[d] + s.step*rng.Normal()
 		}
 		u := rng.Uniform()
-		wp := [2]float64{f.LogReference(prop), f.LogTarget(prop)}
-		l.tries[n]++
-		if math.Log(u) < annealed(wp, eta0, eta1)-annealed(*w, eta0, eta1) {
-			copy(x, prop)
+		wp := t.Energies(s.prop)
+		s.tries++
+		if math.Log(u) < t.LogDensity(wp)-t.LogDensity(*w) {
+			copy(x, s.prop)
 			*w = wp
-			l.accs[n]++
+			s.accs++
 		}
 	}
 }
 
-func (l *rwLane) endScan() {
-	for n, t := range l.tries {
-		if t > 0 {
-			a := float64(l.accs[n]) / float64(t)
-			l.step[n] *= math.Exp(2 * (a - l.target))
-		}
-		l.tries[n], l.accs[n] = 0, 0
+// EndScan adapts the step size towards the target acceptance rate.
+func (s *rwState) EndScan() {
+	if s.tries > 0 {
+		a := float64(s.accs) / float64(s.tries)
+		s.step *= math.Exp(2 * (a - s.target))
 	}
+	s.tries, s.accs = 0, 0
+}
+
+// MarshalBinary saves the step size and the open scan's counts.
+func (s *rwState) MarshalBinary() ([]byte, error) {
+	var w wire.Writer
+	w.Float64(s.step)
+	w.Int(s.tries)
+	w.Int(s.accs)
+	return w.Bytes(), nil
+}
+
+// UnmarshalBinary restores what MarshalBinary saved.
+func (s *rwState) UnmarshalBinary(data []byte) error {
+	r := wire.NewReader(data)
+	step, tries, accs := r.Float64(), r.Int(), r.Int()
+	if err := r.Close(); err != nil {
+		return fmt.Errorf("random-walk state: %w", err)
+	}
+	s.step, s.tries, s.accs = step, tries, accs
+	return nil
 }
 
 // SliceSampler is the univariate slice sampler with stepping out and
@@ -97,66 +115,94 @@ type SliceSampler struct {
 // Name returns "slice".
 func (SliceSampler) Name() string { return "slice" }
 
-func (e SliceSampler) newLane(int) explorerLane {
-	return &sliceLane{width: cmp.Or(e.Width, 1), maxSteps: cmp.Or(e.MaxSteps, 20), passes: cmp.Or(e.Passes, 1)}
+// NewState returns the sampler's settings, which it does not adapt.
+func (e SliceSampler) NewState(dim int) ExplorerState {
+	return &sliceState{width: cmp.Or(e.Width, 1), maxSteps: cmp.Or(e.MaxSteps, 20), passes: cmp.Or(e.Passes, 1),
+		prop: make([]float64, dim)}
 }
 
-// sliceLane is SliceSampler's state: its settings, which it does not adapt.
-type sliceLane struct {
+func (e SliceSampler) settings() string {
+	return fmt.Sprintf("width=%s max-steps=%d passes=%d", fmtFloat(cmp.Or(e.Width, 1)), cmp.Or(e.MaxSteps, 20), cmp.Or(e.Passes, 1))
+}
+
+// sliceState is SliceSampler's state: its settings and scratch.
+type sliceState struct {
 	width    float64
 	maxSteps int
 	passes   int
+	prop     []float64
 }
 
 // maxShrink bounds the shrinkage loop: an interval shrunk this many times
 // is narrower than any float64 spacing around x, so the move keeps x.
 const maxShrink = 200
 
-// move updates each coordinate of x by one slice-sampling step: one
+// Move updates each coordinate of x by one slice-sampling step: one
 // uniform for the slice level, one for the interval's position and one for
 // the split of the stepping-out budget, then one per shrinkage try.
-func (l *sliceLane) move(f *Funcs, rng Rand, x []float64, w *[2]float64, eta0, eta1 float64, _ int, prop []float64) {
-	copy(prop, x)
-	logp := func(v float64, d int) (float64, [2]float64) {
-		prop[d] = v
-		wv := [2]float64{f.LogReference(prop), f.LogTarget(prop)}
-		return annealed(wv, eta0, eta1), wv
-	}
-	for p := 0; p < l.passes; p++ {
+func (s *sliceState) Move(t *Target, rng Rand, x []float64, w *[2]float64) {
+	copy(s.prop, x)
+	for p := 0; p < s.passes; p++ {
 		for d := range x {
-			level := annealed(*w, eta0, eta1) + math.Log(rng.Uniform())
-			x0 := x[d]
-			lo := x0 - l.width*rng.Uniform()
-			hi := lo + l.width
-			j := min(int(float64(l.maxSteps)*rng.Uniform()), l.maxSteps-1) // u may be 1
-			k := l.maxSteps - 1 - j
-			for ; j > 0; j-- {
-				if v, _ := logp(lo, d); !(v > level) {
-					break
-				}
-				lo -= l.width
-			}
-			for ; k > 0; k-- {
-				if v, _ := logp(hi, d); !(v > level) {
-					break
-				}
-				hi += l.width
-			}
-			for s := 0; s < maxShrink; s++ {
-				x1 := lo + rng.Uniform()*(hi-lo)
-				if v, wv := logp(x1, d); v > level {
-					x[d], *w = x1, wv
-					break
-				}
-				if x1 < x0 {
-					lo = x1
-				} else {
-					hi = x1
-				}
-			}
-			prop[d] = x[d]
+			s.coordinate(t, rng, x, w, d)
+			s.prop[d] = x[d]
 		}
 	}
 }
 
-func (l *sliceLane) endScan() {}
+// logp returns the annealed log density and the energies of the scratch
+// state with coordinate d set to v.
+func (s *sliceState) logp(t *Target, v float64, d int) (float64, [2]float64) {
+	s.prop[d] = v
+	wv := t.Energies(s.prop)
+	return t.LogDensity(wv), wv
+}
+
+// coordinate is one slice-sampling update of coordinate d (Neal's
+// Figures 3 and 5).
+func (s *sliceState) coordinate(t *Target, rng Rand, x []float64, w *[2]float64, d int) {
+	level := t.LogDensity(*w) + math.Log(rng.Uniform())
+	x0 := x[d]
+	lo := x0 - s.width*rng.Uniform()
+	hi := lo + s.width
+	j := min(int(float64(s.maxSteps)*rng.Uniform()), s.maxSteps-1) // u may be 1
+	k := s.maxSteps - 1 - j
+	for ; j > 0; j-- {
+		if v, _ := s.logp(t, lo, d); !(v > level) {
+			break
+		}
+		lo -= s.width
+	}
+	for ; k > 0; k-- {
+		if v, _ := s.logp(t, hi, d); !(v > level) {
+			break
+		}
+		hi += s.width
+	}
+	for i := 0; i < maxShrink; i++ {
+		x1 := lo + rng.Uniform()*(hi-lo)
+		if v, wv := s.logp(t, x1, d); v > level {
+			x[d], *w = x1, wv
+			return
+		}
+		if x1 < x0 {
+			lo = x1
+		} else {
+			hi = x1
+		}
+	}
+}
+
+// EndScan does nothing: the slice sampler does not adapt.
+func (s *sliceState) EndScan() {}
+
+// MarshalBinary returns nothing: the state is the settings alone.
+func (s *sliceState) MarshalBinary() ([]byte, error) { return nil, nil }
+
+// UnmarshalBinary accepts the empty state.
+func (s *sliceState) UnmarshalBinary(data []byte) error {
+	if len(data) != 0 {
+		return fmt.Errorf("slice state: %d bytes, want none", len(data))
+	}
+	return nil
+}

@@ -27,6 +27,12 @@ type Funcs struct {
 	// Names, if not nil, names the Dim coordinates (the observables);
 	// the default is "x0", "x1", ….
 	Names []string
+	// GradLogReference and GradLogTarget, if not nil (both or neither),
+	// write the gradients ∇W0(x) and ∇W1(x) to grad: what the gradient
+	// explorers (MALA, AutoMALA, HMC) need. FromFuncs checks them against
+	// finite differences of the densities at a few reference draws.
+	GradLogReference func(x, grad []float64)
+	GradLogTarget    func(x, grad []float64)
 }
 
 // Rand is the random number source of one replicate, given to the
@@ -47,32 +53,11 @@ type laneRand struct{ l Lane }
 func (r laneRand) Uniform() float64 { return r.l.Uniform() }
 func (r laneRand) Normal() float64  { return kernel.Normal(r.l) }
 
-// Explorer is a local exploration move for the models of FromFuncs: one
-// move of a state under an annealed density exp(η0·W0 + η1·W1), with
-// settings of its own per replicate and chain that it may adapt between
-// scans. RandomWalk and SliceSampler are the explorers ptbatch offers.
-type Explorer interface {
-	// Name names the explorer ("random-walk", "slice").
-	Name() string
-	// newLane returns the explorer's state for one replicate.
-	newLane(dim int) explorerLane
-}
-
-// explorerLane is an explorer's state for one replicate: its settings per
-// chain, adapted at scan ends.
-type explorerLane interface {
-	// move moves x (with energies w = (W0(x), W1(x))) under the density
-	// exp(eta0·W0 + eta1·W1) of chain n, in place; scratch has Dim
-	// coordinates.
-	move(f *Funcs, rng Rand, x []float64, w *[2]float64, eta0, eta1 float64, n int, scratch []float64)
-	// endScan adapts the settings from the scan's moves.
-	endScan()
-}
-
 // funcsModel is the Model of FromFuncs.
 type funcsModel struct {
-	f  Funcs
-	ex Explorer
+	f      Funcs
+	ex     Explorer
+	report *proposalReport
 }
 
 // FromFuncs returns the batched model of f explored by ex: every row of
@@ -81,28 +66,49 @@ type funcsModel struct {
 // number of replicates or workers, or the kernel implementation. Rows whose
 // coefficients are exactly those of the reference, (η0, η1) = (1, 0) (the
 // reference chain t_0 = 0 on every path), draw exactly from
-// f.SampleReference instead.
+// f.SampleReference instead. User code runs behind a recover: a panic, a
+// non-finite reference draw or a +Inf density ends the run with a
+// *CallError (see Target).
 func FromFuncs(f Funcs, ex Explorer) (Model, error) {
-	switch {
-	case f.Dim < 1:
-		return nil, fmt.Errorf("models: Funcs.Dim must be at least 1, got %d", f.Dim)
-	case f.LogReference == nil:
-		return nil, errors.New("models: Funcs.LogReference is nil")
-	case f.LogTarget == nil:
-		return nil, errors.New("models: Funcs.LogTarget is nil")
-	case f.SampleReference == nil:
-		return nil, errors.New("models: Funcs.SampleReference is nil")
-	case f.Names != nil && len(f.Names) != f.Dim:
-		return nil, fmt.Errorf("models: Funcs.Names has %d names for %d coordinates", len(f.Names), f.Dim)
-	case ex == nil:
-		return nil, errors.New("models: no explorer")
+	if err := checkFuncs(&f, ex); err != nil {
+		return nil, err
 	}
 	if f.Names == nil {
 		f.Names = Coordinates(f.Dim)
 	} else {
 		f.Names = append([]string(nil), f.Names...)
 	}
-	return &funcsModel{f: f, ex: ex}, nil
+	m := &funcsModel{f: f, ex: ex, report: newProposalReport()}
+	if f.GradLogReference != nil {
+		if err := checkGradients(&m.f); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// checkFuncs checks that f and ex make a model.
+func checkFuncs(f *Funcs, ex Explorer) error {
+	switch {
+	case f.Dim < 1:
+		return fmt.Errorf("models: Funcs.Dim must be at least 1, got %d", f.Dim)
+	case f.LogReference == nil:
+		return errors.New("models: Funcs.LogReference is nil")
+	case f.LogTarget == nil:
+		return errors.New("models: Funcs.LogTarget is nil")
+	case f.SampleReference == nil:
+		return errors.New("models: Funcs.SampleReference is nil")
+	case f.Names != nil && len(f.Names) != f.Dim:
+		return fmt.Errorf("models: Funcs.Names has %d names for %d coordinates", len(f.Names), f.Dim)
+	case (f.GradLogReference == nil) != (f.GradLogTarget == nil):
+		return errors.New("models: Funcs needs both GradLogReference and GradLogTarget, or neither")
+	case ex == nil:
+		return errors.New("models: no explorer")
+	}
+	if g, ok := ex.(GradientExplorer); ok && g.NeedsGradient() && f.GradLogReference == nil {
+		return fmt.Errorf("models: explorer %s needs gradients: Funcs.GradLogReference and GradLogTarget are nil", ex.Name())
+	}
+	return nil
 }
 
 // Observables returns the coordinates' names.
@@ -111,32 +117,52 @@ func (m *funcsModel) Observables() []string { return append([]string(nil), m.f.N
 // Name returns "funcs/" and the explorer's name.
 func (m *funcsModel) Name() string { return "funcs/" + m.ex.Name() }
 
-// NewBlock allocates spec.Rows states for every lane.
+// newRecords returns one chain record per row, each with a fresh
+// explorer state.
+func (m *funcsModel) newRecords(rows int) []chainRecord {
+	recs := make([]chainRecord, rows)
+	for n := range recs {
+		recs[n].state = m.ex.NewState(m.f.Dim)
+	}
+	return recs
+}
+
+// newTarget returns a Target of replicate r for the model's functions.
+func (m *funcsModel) newTarget(r int) *Target {
+	return &Target{f: &m.f, replicate: r, g1: make([]float64, m.f.Dim)}
+}
+
+// NewBlock allocates spec.Rows states for every lane, and the explorer's
+// state at every chain of every lane.
 func (m *funcsModel) NewBlock(spec BlockSpec) Block {
 	b := &funcsBlock{
-		m:       m,
-		rows:    spec.Rows,
-		x:       layout.Float64s(spec.Rows * m.f.Dim * layout.Lanes),
-		w:       make([][2]float64, spec.Rows*layout.Lanes),
-		state:   make([]float64, m.f.Dim),
-		scratch: make([]float64, m.f.Dim),
+		m:     m,
+		rows:  spec.Rows,
+		first: spec.FirstReplicate,
+		x:     layout.Float64s(spec.Rows * m.f.Dim * layout.Lanes),
+		w:     make([][2]float64, spec.Rows*layout.Lanes),
+		state: make([]float64, m.f.Dim),
 	}
-	for j := range b.lanes {
-		b.lanes[j] = m.ex.newLane(m.f.Dim)
+	for j := range b.recs {
+		b.recs[j] = m.newRecords(spec.Rows)
+		b.targets[j] = m.newTarget(spec.FirstReplicate + j)
 	}
 	return b
 }
 
 // funcsBlock holds rows states × layout.Lanes lanes, coordinate d of row r,
-// lane j at layout.Index(r, Dim, d, j), with each state's energies.
+// lane j at layout.Index(r, Dim, d, j), with each state's energies, and
+// per lane and chain the explorer's state.
 type funcsBlock struct {
 	m       *funcsModel
 	rows    int
+	first   int // replicate of lane 0
+	scans   int // scans ended
 	x       []float64
 	w       [][2]float64 // by row and lane: (W0, W1) of the state
-	lanes   [layout.Lanes]explorerLane
+	recs    [layout.Lanes][]chainRecord
+	targets [layout.Lanes]*Target
 	state   []float64 // one state, gathered
-	scratch []float64
 }
 
 func (b *funcsBlock) load(r, j int) {
@@ -165,7 +191,9 @@ func (b *funcsBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
 		r := laneRand{rng.Lane(j)}
 		for row := 0; row < b.rows; row++ {
 			i := row*layout.Lanes + j
-			b.w[i] = referenceDraw(&b.m.f, r, b.state)
+			t := b.targets[j]
+			t.chain = int(rows.Chain[i])
+			b.w[i] = t.referenceDraw(r, b.state)
 			b.store(row, j)
 			out.W0[i], out.W1[i] = b.w[i][0], b.w[i][1]
 		}
@@ -180,7 +208,8 @@ func (b *funcsBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 		for row := 0; row < b.rows; row++ {
 			i := row*layout.Lanes + j
 			b.load(row, j)
-			b.w[i] = exploreOne(&b.m.f, b.lanes[j], r, b.state, b.w[i], rows.Eta0[i], rows.Eta1[i], int(rows.Chain[i]), b.scratch)
+			n := int(rows.Chain[i])
+			b.w[i] = b.m.exploreOne(b.targets[j], &b.recs[j][n], r, b.state, b.w[i], rows.Eta0[i], rows.Eta1[i], n)
 			b.store(row, j)
 			out.W0[i], out.W1[i] = b.w[i][0], b.w[i][1]
 		}
@@ -196,27 +225,36 @@ func (b *funcsBlock) Observe(dst []float64, row, lane int) {
 	}
 }
 
-// EndScan adapts every lane's explorer.
+// EndScan reports every chain's proposals and adapts its explorer.
 func (b *funcsBlock) EndScan() {
-	for _, l := range b.lanes {
-		l.endScan()
+	b.scans++
+	for j := range b.recs {
+		b.m.report.add(b.first+j, b.scans, b.recs[j])
+		endScan(b.targets[j], b.m.ex.Name(), b.recs[j])
 	}
 }
 
-// referenceDraw overwrites x with an exact reference draw and returns its
-// energies.
-func referenceDraw(f *Funcs, r Rand, x []float64) [2]float64 {
-	f.SampleReference(r, x)
-	return [2]float64{f.LogReference(x), f.LogTarget(x)}
+// endScan calls every chain's EndScan behind a guard and resets its
+// counts.
+func endScan(t *Target, name string, recs []chainRecord) {
+	for n := range recs {
+		t.chain = n
+		func() {
+			defer t.guard("explorer " + name)
+			recs[n].state.EndScan()
+		}()
+		recs[n].proposals, recs[n].invalid = 0, 0
+	}
 }
 
-// exploreOne is one row's move: an exact reference draw at the reference's
-// coefficients (1, 0), the explorer's move otherwise.
-func exploreOne(f *Funcs, ex explorerLane, r Rand, x []float64, w [2]float64, eta0, eta1 float64, n int, scratch []float64) [2]float64 {
+// exploreOne is one row's move at chain n: an exact reference draw at the
+// reference's coefficients (1, 0), the explorer's move otherwise.
+func (m *funcsModel) exploreOne(t *Target, rec *chainRecord, r Rand, x []float64, w [2]float64, eta0, eta1 float64, n int) [2]float64 {
+	t.chain, t.eta0, t.eta1, t.rec = n, eta0, eta1, rec
 	if eta0 == 1 && eta1 == 0 {
-		return referenceDraw(f, r, x)
+		return t.referenceDraw(r, x)
 	}
-	ex.move(f, r, x, &w, eta0, eta1, n, scratch)
+	t.move(m.ex.Name(), rec.state, r, x, &w)
 	return w
 }
 
@@ -236,26 +274,29 @@ func annealed(w [2]float64, eta0, eta1 float64) float64 {
 	return s
 }
 
-// Scalar returns the reference implementation: one replicate, rows in
-// order, with explorer state of its own (each call returns a fresh one).
+// Scalar returns the reference implementation: one replicate (numbered
+// 0 in errors), rows in order, with explorer states of its own (each call
+// returns fresh ones) and proposals counted apart from the model's.
 func (m *funcsModel) Scalar() Scalar {
-	return &funcsScalar{m: m, ex: m.ex.newLane(m.f.Dim), scratch: make([]float64, m.f.Dim)}
+	return &funcsScalar{m: m, t: m.newTarget(0)}
 }
 
 type funcsScalar struct {
-	m       *funcsModel
-	ex      explorerLane
-	w       [][2]float64
-	scratch []float64
+	m    *funcsModel
+	t    *Target
+	recs []chainRecord
+	w    [][2]float64
 }
 
 func (s *funcsScalar) Init(rng Lane, rows int) ([][]float64, []float64, []float64) {
 	states := make([][]float64, rows)
 	w0, w1 := make([]float64, rows), make([]float64, rows)
 	s.w = make([][2]float64, rows)
+	s.recs = s.m.newRecords(rows)
 	for r := range states {
 		states[r] = make([]float64, s.m.f.Dim)
-		s.w[r] = referenceDraw(&s.m.f, laneRand{rng}, states[r])
+		s.t.chain = r
+		s.w[r] = s.t.referenceDraw(laneRand{rng}, states[r])
 		w0[r], w1[r] = s.w[r][0], s.w[r][1]
 	}
 	return states, w0, w1
@@ -264,11 +305,12 @@ func (s *funcsScalar) Init(rng Lane, rows int) ([][]float64, []float64, []float6
 func (s *funcsScalar) Explore(rng Lane, states [][]float64, eta0, eta1 []float64, chain []int) ([]float64, []float64) {
 	w0, w1 := make([]float64, len(states)), make([]float64, len(states))
 	for r := range states {
-		s.w[r] = exploreOne(&s.m.f, s.ex, laneRand{rng}, states[r], s.w[r], eta0[r], eta1[r], chain[r], s.scratch)
+		n := chain[r]
+		s.w[r] = s.m.exploreOne(s.t, &s.recs[n], laneRand{rng}, states[r], s.w[r], eta0[r], eta1[r], n)
 		w0[r], w1[r] = s.w[r][0], s.w[r][1]
 	}
 	return w0, w1
 }
 
-// EndScan adapts the explorer.
-func (s *funcsScalar) EndScan() { s.ex.endScan() }
+// EndScan adapts the explorer at every chain.
+func (s *funcsScalar) EndScan() { endScan(s.t, s.m.ex.Name(), s.recs) }

@@ -59,6 +59,8 @@ type runFlags struct {
 	draws, trials    int
 	successProb      float64
 	successes, total int64
+	// funnel: --scale, --explorer (explorer.go)
+	ex explorerFlags
 
 	flags    *cmdFlags
 	warnings []string // printed on stderr once every check has passed
@@ -71,7 +73,7 @@ const maxChains = math.MaxInt32
 // newRunFlagSet declares every flag of `ptbatch run` with its help text.
 func newRunFlagSet(f *runFlags) *cmdFlags {
 	c := newCmdFlags("run")
-	c.String(&f.model, "model", "gaussian", "target model: gaussian, betabinomial, galaxy (6-component mixture on the galaxy velocities) or mixture (2 components, 1000 simulated points)")
+	c.String(&f.model, "model", "gaussian", "target model: gaussian, betabinomial, galaxy (6-component mixture on the galaxy velocities) mixture (2 components, 1000 simulated points) or funnel (Neal's funnel)")
 	addChainsFlag(c, &f.chains, &f.chainsAuto)
 	c.String(&f.algorithm, "algorithm", "nrpt", "communication: nrpt (deterministic even/odd swaps) or reversible (fair coin per iteration)")
 	c.String(&f.tuning, "tuning", "auto", "how the schedule and path are tuned: auto (rounds that grow as the SKL settles, Rprop steps of the knots, then path and schedule fixed for the rest of the run; no --lr or --scans) or paper (the paper's Algorithm 2: after each of --scans equal scans, the schedule update and one Adagrad step of --lr) (default auto for nrpt, paper for reversible; --scans, --lr and --gradient full are the paper's settings and select paper unless --tuning is given)")
@@ -114,6 +116,7 @@ func newRunFlagSet(f *runFlags) *cmdFlags {
 	c.Float64(&f.successProb, "success-prob", 0.7, "success probability of the simulated data")
 	c.Int64(&f.successes, "successes", -1, "give the data directly as total successes S (with --total-trials) instead of simulating; S=140000 of 200000 reproduces the paper's Beta(140180, 60840) (default: simulate)")
 	c.Int64(&f.total, "total-trials", -1, "total trials R for --successes (default: simulate)")
+	addExplorerFlags(c, &f.ex)
 	return c
 }
 
@@ -123,8 +126,13 @@ Runs one configuration for --replicates independent replicates and prints a tabl
 Flags that do not apply to the chosen model, path or output are refused.`
 
 // modelFlags lists the flags of each built-in model: its parameters in
-// the registry.
-var modelFlags = registryFlags(registry.Gaussian, registry.BetaBinomial, registry.Galaxy, registry.Mixture)
+// the registry, and the funnel's (whose --dim and --explorer explorer.go
+// adds).
+var modelFlags = func() map[string][]string {
+	m := registryFlags(registry.Gaussian, registry.BetaBinomial, registry.Galaxy, registry.Mixture)
+	m["funnel"] = []string{"scale"}
+	return m
+}()
 
 // registryFlags maps each of the registered models' names to its
 // parameters' names, which are its flags.
@@ -153,7 +161,7 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 		return nil, err
 	}
 	if _, ok := modelFlags[f.model]; !ok {
-		return nil, c.bad("model", "want gaussian, betabinomial, galaxy or mixture")
+		return nil, c.bad("model", "want gaussian, betabinomial, galaxy, mixture or funnel")
 	}
 	if _, err := batch.ParseAlgorithm(f.algorithm); err != nil {
 		return nil, c.bad("algorithm", "want nrpt or reversible")
@@ -198,7 +206,7 @@ func (f *runFlags) checkApplies() error {
 	}
 	given := func(name string) bool { return c.set(name) }
 	for _, name := range c.given {
-		if m, ok := owner[name]; ok && m != f.model {
+		if m, ok := owner[name]; ok && m != f.model && !sharedModelFlag(f.model, name) {
 			takes := "takes no model flags (its data and prior are fixed)"
 			if names := modelFlags[f.model]; len(names) > 0 {
 				takes = "takes " + flagList(names)
@@ -209,6 +217,10 @@ func (f *runFlags) checkApplies() error {
 			return c.bad(name, "applies only to --tuning paper; the automatic tuner (--tuning auto) takes no learning rate and chooses its scans and rounds itself")
 		}
 		switch name {
+		case "explorer":
+			if err := f.checkExplorerApplies(); err != nil {
+				return err
+			}
 		case "draws", "trials", "success-prob":
 			if given("successes") || given("total-trials") {
 				return c.bad(name, "simulates the data, which --successes and --total-trials give directly; give one or the other")
@@ -455,6 +467,8 @@ func (f *runFlags) buildModel() (models.Model, error) {
 		return f.buildBetaBinomial()
 	case "galaxy", "mixture":
 		return registry.New(f.model, nil, f.seed)
+	case "funnel":
+		return f.buildFunnel()
 	}
-	return nil, f.flags.bad("model", "want gaussian, betabinomial, galaxy or mixture")
+	return nil, f.flags.bad("model", "want gaussian, betabinomial, galaxy, mixture or funnel")
 }

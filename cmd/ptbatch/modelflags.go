@@ -14,6 +14,8 @@ func modelSettings(f *runFlags, m models.Model) map[string]any {
 	switch f.model {
 	case "gaussian":
 		return map[string]any{"dim": f.dim, "mu0": f.mu0, "mu1": f.mu1, "sigma0": f.sigma0, "sigma1": f.sigma1}
+	case "funnel":
+		return funnelSettings(f, m)
 	case "galaxy":
 		return map[string]any{"data": "galaxy velocities (Roeder 1990), thousands of km/s", "components": 6}
 	case "mixture":

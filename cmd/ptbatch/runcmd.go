@@ -60,6 +60,7 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	warnInvalidProposals(stderr, cfg) // explorer.go
 	if samples != nil {
 		if err := samples.close(); err != nil {
 			return err

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/models"
+)
+
+// explorerFlags are the settings of the models explored by a local move
+// (--model funnel): --explorer, and the funnel's --scale (its --dim is
+// the Gaussian's flag, read with another default).
+type explorerFlags struct {
+	explorer string
+	scale    float64
+}
+
+// funnelDim is the funnel's dimension when --dim is not given.
+const funnelDim = 10
+
+// explorers maps --explorer's names to the explorers, with their
+// defaults.
+var explorers = map[string]models.Explorer{
+	"rwm":      models.RandomWalk{},
+	"slice":    models.SliceSampler{},
+	"mala":     models.MALA{},
+	"automala": models.AutoMALA{},
+	"hmc":      models.HMC{},
+	"autohmc":  models.HMC{Auto: true},
+}
+
+const explorerNames = "rwm, slice, mala, automala, hmc or autohmc"
+
+// addExplorerFlags declares --scale and --explorer.
+func addExplorerFlags(c *cmdFlags, e *explorerFlags) {
+	c.section(fmt.Sprintf("--model funnel: Neal's funnel, v ~ N(0, S²) and x_i | v ~ N(0, e^v) for i < D; reference N(0, I); --dim D (default %d)", funnelDim))
+	c.Float64(&e.scale, "scale", 3, fmt.Sprintf("the standard deviation S of v, in [%g, %g]", models.MinFunnelScale, models.MaxFunnelScale))
+	c.String(&e.explorer, "explorer", "automala", "--model funnel: the local exploration, "+explorerNames+" (random walk, slice sampler, MALA, autoMALA, HMC with 10 leapfrog steps and its step adapted between scans, or chosen at every move by autoHMC)")
+}
+
+// sharedModelFlag reports whether the flag name of another model's list
+// applies to model too: the funnel reads the Gaussian's --dim.
+func sharedModelFlag(model, name string) bool { return model == "funnel" && name == "dim" }
+
+// checkExplorerApplies refuses --explorer for a model whose moves are
+// exact draws or Gibbs sweeps, which no explorer replaces.
+func (f *runFlags) checkExplorerApplies() error {
+	if f.model != "funnel" {
+		return f.flags.bad("explorer", "applies only to --model funnel; --model %s has exact or Gibbs moves of its own", f.model)
+	}
+	return nil
+}
+
+// buildFunnel builds the funnel of --dim, --scale and --explorer.
+func (f *runFlags) buildFunnel() (models.Model, error) {
+	c := f.flags
+	ex, ok := explorers[f.ex.explorer]
+	if !ok {
+		return nil, c.bad("explorer", "want %s", explorerNames)
+	}
+	dim := f.dim
+	if !c.set("dim") {
+		dim = funnelDim
+	}
+	switch {
+	case dim < 2:
+		return nil, c.bad("dim", "the funnel needs at least 2 (v and one x)")
+	case !(f.ex.scale >= models.MinFunnelScale && f.ex.scale <= models.MaxFunnelScale):
+		return nil, c.bad("scale", "must be in [%g, %g]: beyond, e^{-v} overflows float64", models.MinFunnelScale, models.MaxFunnelScale)
+	}
+	m, err := models.NewFunnel(dim, f.ex.scale, ex)
+	if err != nil {
+		return nil, usagef("funnel: %v", err)
+	}
+	return m, nil
+}
+
+// funnelSettings lists the funnel's settings for the JSON config.
+func funnelSettings(f *runFlags, m models.Model) map[string]any {
+	return map[string]any{"dim": models.NumObservables(m), "scale": f.ex.scale, "explorer": f.ex.explorer}
+}
+
+// warnInvalidProposals prints, on stderr, one line for a run whose
+// explorer met chains at which every proposal of a scan had a NaN or −Inf
+// density (models.ProposalReport): rejections, but a sign of a broken
+// target.
+func warnInvalidProposals(stderr io.Writer, cfg batch.Config) {
+	c, ok := models.ProposalReport(cfg.Model, cfg.Replicates)
+	if !ok || len(c.Warnings) == 0 {
+		return
+	}
+	w := c.Warnings[0]
+	var b strings.Builder
+	fmt.Fprintf(&b, "warning: %d of %d proposals had a NaN or -Inf log density; at %d (replicate, chain, scan) all did, the first at replicate %d, chain %d, scan %d",
+		c.Invalid, c.Proposals, len(c.Warnings)+c.Dropped, w.Replicate, w.Chain, w.Scan)
+	fmt.Fprintln(stderr, b.String())
+}

@@ -1,0 +1,142 @@
+package models
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+)
+
+// AutoMALA is autoMALA (Biron-Lattes, Surjanovic, Syed, Campbell and
+// Bouchard-Côté, autoMALA: Locally adaptive Metropolis-adjusted Langevin
+// algorithm, AISTATS 2024, Algorithms 1 and 2): MALA whose step size is
+// chosen at every move from the local geometry, keeping the target
+// invariant by an involutive construction.
+//
+// Each move draws momenta p ~ N(0, I) and acceptance bounds
+// 0 < a < b < 1 uniformly. The step size selector starts at the chain's
+// θ0 and doubles the step while the joint density ratio ℓ of one leapfrog
+// step stays at least b, or halves it until ℓ exceeds a, which gives
+// θ = θ0·2^j. The leapfrog step of size θ and a flip of the momenta
+// propose (x', p'); the selector run from (x', p') must give the same j,
+// and the proposal is then accepted with probability min(1, e^ℓ).
+//
+// Between scans (the paper's rounds), θ0 ← θ0·2^{mean j} over the chain's
+// moves of the scan, and the diagonal preconditioner is the marginal
+// standard deviations σ̂ of the chain's states in the scan; each move uses
+// ξσ̂ + (1 − ξ) with ξ ~ U(0, 1), as Pigeons.jl's mixed diagonal
+// preconditioner does (a mixture of invariant kernels, since ξ does not
+// depend on the state). It needs Funcs' gradients.
+type AutoMALA struct {
+	// Step is the initial θ0 of every chain; 0 means 1.
+	Step float64
+	// Moves is the number of moves per local exploration; 0 means
+	// 3·⌈dim^0.35⌉ (Pigeons.jl's default for its AutoMALA, base_n_refresh
+	// = 3 and exponent_n_refresh = 0.35: 9 in 10 dimensions).
+	Moves int
+}
+
+// refreshes returns moves, or 3·⌈dim^0.35⌉ for 0.
+func refreshes(moves, dim int) int {
+	if moves > 0 {
+		return moves
+	}
+	return 3 * int(math.Ceil(math.Pow(float64(dim), 0.35)))
+}
+
+// Name returns "automala".
+func (AutoMALA) Name() string { return "automala" }
+
+// NeedsGradient returns true.
+func (AutoMALA) NeedsGradient() bool { return true }
+
+func (e AutoMALA) settings() string {
+	return fmt.Sprintf("step=%s moves=%d", fmtFloat(cmp.Or(e.Step, 1)), e.Moves)
+}
+
+// NewState returns one chain's θ0, preconditioner, counts and scratch.
+func (e AutoMALA) NewState(dim int) ExplorerState {
+	return &autoState{hamiltonian: newHamiltonian(dim, cmp.Or(e.Step, 1)), leapfrogs: 1, moves: refreshes(e.Moves, dim), xp: make([]float64, dim)}
+}
+
+// autoState is the state of AutoMALA (one leapfrog step) and autoHMC.
+type autoState struct {
+	*hamiltonian
+	leapfrogs int
+	moves     int
+	xp        []float64 // the proposal
+}
+
+// maxExponent bounds the selector's doublings and halvings.
+const maxExponent = 30
+
+// Move draws, per move, Dim normals (the momenta), then four uniforms:
+// two for the bounds a < b, one for the preconditioner's mixture weight ξ
+// and one for the acceptance.
+func (s *autoState) Move(t *Target, rng Rand, x []float64, w *[2]float64) {
+	for k := 0; k < s.moves; k++ {
+		s.start(t, rng, x)
+		u1, u2, xi, u := rng.Uniform(), rng.Uniform(), rng.Uniform(), rng.Uniform()
+		la, lb := math.Log(min(u1, u2)), math.Log(max(u1, u2))
+		for d, sd := range s.s {
+			s.sm[d] = xi*sd + (1 - xi)
+		}
+		j := s.selectExponent(t, logJoint(t, *w, s.p0), la, lb)
+		wp, ell := s.trajectory(t, s.theta*math.Exp2(float64(j)), s.leapfrogs, logJoint(t, *w, s.p0))
+		copy(s.xp, s.xt)
+		// The involution: start again from (x', −p').
+		copy(s.x0, s.xt)
+		copy(s.g0, s.gt)
+		for d, v := range s.pt {
+			s.p0[d] = -v
+		}
+		back := s.selectExponent(t, logJoint(t, wp, s.p0), la, lb)
+		s.tries++
+		s.sumJ += j
+		if back == j && math.Log(u) < ell {
+			copy(x, s.xp)
+			*w = wp
+			s.accs++
+		}
+		s.record(x)
+	}
+}
+
+// selectExponent is the step size selector of autoMALA's Algorithm 2
+// from the move's start (x0, p0, g0) with log joint density logJ0: j = 0
+// if log a < ℓ(θ0) < log b; else the last j ≥ 1 before ℓ(θ0·2^j) falls
+// below log b when ℓ(θ0) ≥ log b (the step is too cautious), or the
+// first j ≤ −1 with ℓ(θ0·2^j) > log a when ℓ(θ0) ≤ log a, within
+// ±maxExponent.
+func (s *autoState) selectExponent(t *Target, logJ0, la, lb float64) int {
+	ell := func(j int) float64 {
+		_, l := s.trajectory(t, s.theta*math.Exp2(float64(j)), s.leapfrogs, logJ0)
+		return l
+	}
+	l := ell(0)
+	switch {
+	case l >= lb:
+		for j := 1; j <= maxExponent; j++ {
+			if !(ell(j) >= lb) {
+				return j - 1
+			}
+		}
+		return maxExponent
+	case l <= la:
+		for j := -1; j >= -maxExponent; j-- {
+			if ell(j) > la {
+				return j
+			}
+		}
+		return -maxExponent
+	}
+	return 0
+}
+
+// EndScan moves θ0 by the scan's mean exponent and updates the
+// preconditioner.
+func (s *autoState) EndScan() {
+	if s.tries > 0 {
+		s.theta *= math.Exp2(float64(s.sumJ) / float64(s.tries))
+	}
+	s.endScan()
+}

@@ -2,6 +2,7 @@ package rundir
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -79,4 +80,28 @@ func FindSymlink(dir string) (string, error) {
 		return nil
 	})
 	return found, err
+}
+
+// RemoveAll removes name (relative to the directory: a file, or a
+// subdirectory and everything under it, links not followed) and forgets
+// the records of every file under it, as for a command's scratch files
+// (a study's pieces and checkpoints) once its results are written. A
+// name outside the directory, the lock or the manifest is refused.
+func (d *Dir) RemoveAll(name string) error {
+	local := filepath.FromSlash(name)
+	if !filepath.IsLocal(local) || local == LockName || local == ManifestName {
+		return fmt.Errorf("rundir: RemoveAll(%q): not a file of the directory", name)
+	}
+	if err := os.RemoveAll(filepath.Join(d.path, local)); err != nil {
+		return err
+	}
+	prefix := filepath.ToSlash(local) + "/"
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for k := range d.sums {
+		if k == filepath.ToSlash(local) || strings.HasPrefix(k, prefix) {
+			delete(d.sums, k)
+		}
+	}
+	return nil
 }

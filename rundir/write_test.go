@@ -213,3 +213,33 @@ func TestOpenRemovesTemps(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoveAll checks that RemoveAll removes a subdirectory and forgets
+// the records of the files written under it (but not of a file whose
+// name only starts the same), and refuses a name outside the directory.
+func TestRemoveAll(t *testing.T) {
+	dir := t.TempDir()
+	d, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	os.Mkdir(d.File("pieces"), 0o755)
+	for _, name := range []string{"pieces/a.csv", "pieces/b.csv", "pieces.csv"} {
+		if err := WriteBytes(d.File(name), []byte(name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.RemoveAll("pieces"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(d.File("pieces")); err == nil {
+		t.Error("pieces/ still exists")
+	}
+	if files := d.Files(); len(files) != 1 || files["pieces.csv"].Size != int64(len("pieces.csv")) {
+		t.Errorf("records after RemoveAll: %v, want pieces.csv's only", files)
+	}
+	if err := d.RemoveAll("../elsewhere"); err == nil {
+		t.Error("RemoveAll of a name outside the directory: no error")
+	}
+}

@@ -65,7 +65,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("merge needs the shard directories: ptbatch merge --out DIR SHARD_DIR...")
 	}
 	if isStudyShard(dirs[0]) {
-		return mergeStudy(out, dirs, stdout, quiet) // studymerge.go
+		return mergeStudy(out, dirs, stdout, stderr, quiet) // studymerge.go
 	}
 	shards, err := readShards(c, out, dirs)
 	if err != nil {

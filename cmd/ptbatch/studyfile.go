@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/ptbatch/ptbatch/study"
@@ -119,32 +116,55 @@ type studyShard struct {
 	Shards int `json:"shards"`
 }
 
-// executeStudy runs the plan's shard sh (nil: all of it) into f.out.
+// executeStudy runs the plan's shard sh (nil: all of it) into f.out,
+// which it holds through package rundir from before the first piece to
+// after the manifest's last write.
 func executeStudy(ctx context.Context, p *study.Plan, sh *shard, f studyFlags, stderr io.Writer) error {
-	which := studyShard{1, 1}
+	which, source := studyShard{1, 1}, ""
 	if sh != nil {
-		which = studyShard{sh.index, sh.count}
-		const what = "run × replicate units"
-		if err := sh.check(p.Units(), what); err != nil {
+		which, source = studyShard{sh.index, sh.count}, sh.source
+		if err := sh.check(p.Units(), studyUnit+" units"); err != nil {
 			return err
 		}
 		lo, hi := sh.share(p.Units())
-		sh.note(stderr, lo, hi, p.Units(), what)
+		sh.note(stderr, lo, hi, p.Units(), studyUnit+" units")
 	}
 	pieces, err := p.Shard(which.Shard, which.Shards)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if err := prepareStudyDir(p, which, f); err != nil {
+	m, err := newStudyManifest(p, which, source)
+	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(filepath.Join(f.out, "cells.csv")); err == nil && f.resume {
-		// cells.csv is written last: the study is complete.
+	j, err := startStudy(p, which, m, f, stderr)
+	if err != nil {
+		return err
+	}
+	defer j.d.Close()
+	if j.m.Complete {
 		fmt.Fprintf(stderr, "ptbatch: the study in %s is complete; nothing to resume\n", f.out)
 		return nil
 	}
-	o := study.Options{Workers: f.workers, Checkpoints: dirCheckpoints(filepath.Join(f.out, "checkpoints")),
-		CheckpointEvery: f.checkpointEvery, Done: savePiece(p, f.out), Skip: loadPiece(p, f.out)}
+	cells, err := study.Execute(ctx, p, pieces, j.options(p, f, stderr))
+	if errors.Is(err, study.ErrInterrupted) {
+		j.m.Interrupted = true
+		if err := j.writeManifest(); err != nil {
+			return err
+		}
+		return interruptedf("study interrupted; its finished pieces and a checkpoint are in %s: resume with --resume", f.out)
+	}
+	if err != nil {
+		return err
+	}
+	return j.finish(p, which, cells)
+}
+
+// options returns the study.Options of the job: its checkpoints, finished
+// pieces and progress lines.
+func (j *studyJob) options(p *study.Plan, f studyFlags, stderr io.Writer) study.Options {
+	o := study.Options{Workers: f.workers, Checkpoints: dirCheckpoints(j.d.File("checkpoints")),
+		CheckpointEvery: f.checkpointEvery, Done: savePiece(p, j), Skip: loadPiece(p, j.d, j.prev)}
 	if !f.quiet {
 		o.Progress = func(pr study.Progress) {
 			if pr.Scan == pr.Scans {
@@ -152,50 +172,5 @@ func executeStudy(ctx context.Context, p *study.Plan, sh *shard, f studyFlags, s
 			}
 		}
 	}
-	cells, err := study.Execute(ctx, p, pieces, o)
-	if errors.Is(err, study.ErrInterrupted) {
-		return interruptedf("study interrupted; its finished pieces and a checkpoint are in %s: resume with --resume", f.out)
-	}
-	if err != nil {
-		return err
-	}
-	if which.Shards > 1 {
-		err = writeStudyFile(filepath.Join(f.out, "cells.csv"), func(w io.Writer) error { return study.WriteCells(w, p, cells) })
-	} else {
-		err = writeStudyResults(f.out, p, cells)
-	}
-	if err != nil {
-		return err
-	}
-	return errors.Join(os.RemoveAll(filepath.Join(f.out, "pieces")), os.RemoveAll(filepath.Join(f.out, "checkpoints")))
-}
-
-// prepareStudyDir makes --out with plan.json and shard.json; with
-// --resume, when --out holds a plan.json, it checks that they are the
-// plan's and the shard's (without one it starts afresh, so that a job
-// script can always pass --resume).
-func prepareStudyDir(p *study.Plan, which studyShard, f studyFlags) error {
-	var plan, sh bytes.Buffer
-	if err := study.WritePlan(&plan, p); err != nil {
-		return err
-	}
-	if err := json.NewEncoder(&sh).Encode(which); err != nil {
-		return err
-	}
-	if _, err := os.Stat(filepath.Join(f.out, "plan.json")); f.resume && err == nil {
-		old, err1 := os.ReadFile(filepath.Join(f.out, "plan.json"))
-		oldSh, err2 := os.ReadFile(filepath.Join(f.out, "shard.json"))
-		if err1 != nil || err2 != nil || !bytes.Equal(old, plan.Bytes()) || !bytes.Equal(oldSh, sh.Bytes()) {
-			return usagef("invalid --resume: %s does not hold this study's shard %d/%d (its plan.json or shard.json differ or are missing)", f.out, which.Shard, which.Shards)
-		}
-		return nil
-	}
-	if entries, err := os.ReadDir(f.out); err == nil && len(entries) > 0 {
-		return usagef("invalid --out %s: the directory is not empty (give --resume to go on with the study it holds)", f.out)
-	}
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return usagef("invalid --out %s: %v", f.out, unwrapPath(err))
-	}
-	return errors.Join(writeStudyBytes(filepath.Join(f.out, "plan.json"), plan.Bytes()),
-		writeStudyBytes(filepath.Join(f.out, "shard.json"), sh.Bytes()))
+	return o
 }

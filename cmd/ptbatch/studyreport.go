@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -46,9 +45,9 @@ func writeStudyMarkdown(w io.Writer, p *study.Plan, sums []study.RunSummary) err
 	return nil
 }
 
-// writeStudyFigures writes tail_rate.png/svg and barrier.png/svg: per
-// method a line over the model × grid × seed groups, with its 95 %
-// interval as a band.
+// writeStudyFigures writes tail_rate.png/svg and barrier.png/svg (each
+// atomically, figure.save): per method a line over the model × grid ×
+// seed groups, with its 95 % interval as a band.
 func writeStudyFigures(out string, p *study.Plan, sums []study.RunSummary) error {
 	for _, fig := range []struct {
 		base, ylabel string
@@ -59,7 +58,7 @@ func writeStudyFigures(out string, p *study.Plan, sums []study.RunSummary) error
 	} {
 		f := figure{title: p.Name + ": " + fig.ylabel + " (95 % interval)", xlabel: "model, grid and seed (run group)", ylabel: fig.ylabel}
 		f.lines = methodSeries(p, sums, fig.get)
-		if err := saveStudyFigure(f, filepath.Join(out, fig.base)); err != nil {
+		if err := f.save(filepath.Join(out, fig.base)); err != nil {
 			return err
 		}
 	}
@@ -92,19 +91,4 @@ func methodSeries(p *study.Plan, sums []study.RunSummary, get func(*study.RunSum
 		s.lo, s.hi = append(s.lo, iv.Lo), append(s.hi, iv.Hi)
 	}
 	return out
-}
-
-// saveStudyFigure saves f as base.png and base.svg through temporary
-// names, renamed when both are written.
-func saveStudyFigure(f figure, base string) error {
-	tmp := filepath.Join(filepath.Dir(base), "."+filepath.Base(base)+".tmp")
-	if err := f.save(tmp); err != nil {
-		return err
-	}
-	for _, ext := range []string{".png", ".svg"} {
-		if err := os.Rename(tmp+ext, base+ext); err != nil {
-			return err
-		}
-	}
-	return nil
 }

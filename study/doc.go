@@ -18,6 +18,10 @@
 // communication barrier, §3); and the stepping-stone estimate of log Z
 // (batch.LogZ over the kept scans).
 //
+// A plan comes from NewPlan, or from a study file (TOML) through Load or
+// ParseFile, which refuse a bad file with a *FileError naming its file,
+// line and key.
+//
 // References: Syed, Romaniello, Campbell and Bouchard-Côté, "Parallel
 // tempering on optimized paths", ICML 2021 (eq:nrpt_rtr, alg:NRPT,
 // alg:PT_tuning); Surjanovic et al., "Pigeons.jl" (one loop over rounds,

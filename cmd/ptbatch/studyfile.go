@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/ptbatch/ptbatch/study"
@@ -73,41 +72,18 @@ func runStudyFile(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	return executeStudy(ctx, p, sh, f, stderr)
 }
 
-// loadStudy reads a study file into a plan, refusing what `ptbatch run`
-// would refuse, at the line of the key.
+// loadStudy reads a study file into a plan (study.Load): every refusal
+// is one line, exit status 2.
 func loadStudy(file string) (*study.Plan, error) {
-	doc, err := os.ReadFile(file)
-	if err != nil {
+	p, err := study.Load(file)
+	var fe *study.FileError
+	switch {
+	case errors.As(err, &fe):
+		return nil, usagef("%v", fe)
+	case err != nil:
 		return nil, usagef("study: %v", unwrapPath(err))
 	}
-	tables, err := parseStudyTOML(file, doc)
-	if err != nil {
-		return nil, err
-	}
-	st, err := readStudyTable(file, tables)
-	if err != nil {
-		return nil, err
-	}
-	specs, err := readModels(file, tables, st.seeds[0])
-	if err != nil {
-		return nil, err
-	}
-	methods, from, err := readMethods(file, tables, st)
-	if err != nil {
-		return nil, err
-	}
-	for i, meth := range methods {
-		run := study.Run{Model: specs[0], Method: meth, Seed: st.seeds[0], Iterations: st.iterations, Replicates: st.replicates}
-		m, err := run.NewModel()
-		if err != nil {
-			return nil, err
-		}
-		if _, err := run.Config(m); err != nil {
-			return nil, configError(file, from[i], st, err)
-		}
-	}
-	p := study.NewPlan(st.name, specs, methods, st.seeds, st.iterations, st.replicates)
-	return &p, nil
+	return p, nil
 }
 
 // studyShard is shard.json: which shard of how many a directory holds.

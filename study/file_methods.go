@@ -1,4 +1,4 @@
-package main
+package study
 
 import (
 	"slices"
@@ -6,7 +6,6 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 
 	"github.com/ptbatch/ptbatch/batch"
-	"github.com/ptbatch/ptbatch/study"
 )
 
 // methodKeys are the keys of a [[method]] entry: `ptbatch run`'s flags
@@ -15,8 +14,8 @@ var methodKeys = []string{"label", "algorithm", "tuning", "path", "knots", "scan
 
 // readMethods returns the methods of every [[method]] entry, its grid
 // expanded, each with its entry (for the lines of its errors).
-func readMethods(file string, tables []tomlTable, st studySettings) ([]study.Method, []*tomlTable, error) {
-	var out []study.Method
+func readMethods(file string, tables []tomlTable, st studySettings) ([]Method, []*tomlTable, error) {
+	var out []Method
 	var from []*tomlTable
 	for i := range tables {
 		t := tables[i] // a copy: [study]'s chains may be added
@@ -25,7 +24,7 @@ func readMethods(file string, tables []tomlTable, st studySettings) ([]study.Met
 		}
 		for _, k := range t.keys {
 			if !slices.Contains(methodKeys, k.name) {
-				return nil, nil, fileError(file, k.line, "unknown key %q in [[method]] (it takes %s)", k.name, flagWords(methodKeys))
+				return nil, nil, keyError(file, k.line, k.name, "unknown key %q in [[method]] (it takes %s)", k.name, flagWords(methodKeys))
 			}
 		}
 		lk := t.key("label")
@@ -48,7 +47,7 @@ func readMethods(file string, tables []tomlTable, st studySettings) ([]study.Met
 		}
 	}
 	if len(out) == 0 {
-		return nil, nil, usagef("%s: no [[method]] entry", file)
+		return nil, nil, fileError(file, 0, "no [[method]] entry")
 	}
 	return out, from, nil
 }
@@ -79,7 +78,7 @@ func (m methodValues) str(file, key, def string, allowed ...string) (string, err
 		return def, nil
 	}
 	if ch.val.kind != unstable.String || !slices.Contains(allowed, ch.val.text) {
-		return "", fileError(file, ch.key.line, "key %q = %q: want %s", key, ch.val.text, flagWords(allowed))
+		return "", keyError(file, ch.key.line, key, "key %q = %q: want %s", key, ch.val.text, flagWords(allowed))
 	}
 	return ch.val.text, nil
 }
@@ -93,14 +92,14 @@ func (m methodValues) num(file, key string, lo int) (int, error) {
 	}
 	n, ok := ch.val.integer()
 	if !ok || n < lo {
-		return 0, fileError(file, ch.key.line, "key %q = %s: want a whole number of at least %d", key, ch.val.text, lo)
+		return 0, keyError(file, ch.key.line, key, "key %q = %s: want a whole number of at least %d", key, ch.val.text, lo)
 	}
 	return n, nil
 }
 
 // refuse returns the error for a key given where it does not apply.
 func (m methodValues) refuse(file, key, why string) error {
-	return fileError(file, m[key].key.line, "key %q does not apply here: %s", key, why)
+	return keyError(file, m[key].key.line, key, "key %q does not apply here: %s", key, why)
 }
 
 // methodOf builds one method from a combination, with `ptbatch run`'s
@@ -108,12 +107,12 @@ func (m methodValues) refuse(file, key, why string) error {
 // gradient full) select the paper's tuning unless tuning is given; the
 // path is a spline with auto tuning and linear with paper; knots apply to
 // a spline, scans and lr to the paper's tuning.
-func methodOf(file, label string, c []choice) (study.Method, error) {
+func methodOf(file, label string, c []choice) (Method, error) {
 	m := methodValues{}
 	for _, ch := range c {
 		m[ch.key.name] = ch
 	}
-	meth := study.Method{Label: label, Grid: axes(c)}
+	meth := Method{Label: label, Grid: axes(c)}
 	var err error
 	if meth.Algorithm, err = m.str(file, "algorithm", "nrpt", "nrpt", "reversible"); err != nil {
 		return meth, err
@@ -139,7 +138,7 @@ func methodOf(file, label string, c []choice) (study.Method, error) {
 }
 
 // methodNumbers reads a method's numeric and boolean keys.
-func methodNumbers(file string, m methodValues, meth study.Method, path, gradient string) (study.Method, error) {
+func methodNumbers(file string, m methodValues, meth Method, path, gradient string) (Method, error) {
 	var err error
 	for _, k := range []struct {
 		key string
@@ -170,7 +169,7 @@ func methodNumbers(file string, m methodValues, meth study.Method, path, gradien
 		chains = batch.DefaultChains
 	}
 	if meth.Knots > chains-1 {
-		return meth, fileError(file, m.line("knots", "chains"), "knots %d: at most chains − 1 = %d segments", meth.Knots, chains-1)
+		return meth, keyError(file, m.line("knots", "chains"), "knots", "knots %d: at most chains − 1 = %d segments", meth.Knots, chains-1)
 	}
 	if ch, ok := m["lr"]; ok {
 		x, ok := ch.val.number()
@@ -178,13 +177,13 @@ func methodNumbers(file string, m methodValues, meth study.Method, path, gradien
 		case meth.Tuning == "auto" || meth.Knots < 2:
 			return meth, m.refuse(file, "lr", "it applies only to the paper's tuning of a spline path (knots 2 or more)")
 		case !ok || !(x > 0):
-			return meth, fileError(file, ch.key.line, "key \"lr\" = %s: must be positive and finite", ch.val.text)
+			return meth, keyError(file, ch.key.line, "lr", "key \"lr\" = %s: must be positive and finite", ch.val.text)
 		}
 		meth.LearningRate = x
 	}
 	if ch, ok := m["tune-schedule"]; ok {
 		if ch.val.kind != unstable.Bool {
-			return meth, fileError(file, ch.key.line, "key \"tune-schedule\" = %s: want true or false", ch.val.text)
+			return meth, keyError(file, ch.key.line, "tune-schedule", "key \"tune-schedule\" = %s: want true or false", ch.val.text)
 		}
 		b := ch.val.text == "true"
 		meth.TuneSchedule = &b

@@ -1,4 +1,4 @@
-package main
+package study
 
 import (
 	"errors"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/registry"
-	"github.com/ptbatch/ptbatch/study"
 )
 
 // choice is one value chosen for a key of a grid.
@@ -37,11 +36,11 @@ func product(t *tomlTable) [][]choice {
 }
 
 // axes returns the grid axes of a combination: its list-valued keys.
-func axes(c []choice) []study.Axis {
-	var out []study.Axis
+func axes(c []choice) []Axis {
+	var out []Axis
 	for _, ch := range c {
 		if ch.key.list {
-			out = append(out, study.Axis{Name: ch.key.name, Value: ch.val.text})
+			out = append(out, Axis{Name: ch.key.name, Value: ch.val.text})
 		}
 	}
 	return out
@@ -68,7 +67,7 @@ func readStudyTable(file string, tables []tomlTable) (studySettings, error) {
 		}
 	}
 	if t == nil {
-		return s, usagef("%s: no [study] table (it gives name, replicates and iterations)", file)
+		return s, fileError(file, 0, "no [study] table (it gives name, replicates and iterations)")
 	}
 	s.line = t.line
 	for i := range t.keys {
@@ -87,7 +86,7 @@ func readStudyTable(file string, tables []tomlTable) (studySettings, error) {
 		case "chains":
 			s.chains = k
 		default:
-			err = fileError(file, k.line, "unknown key %q in [study] (it takes name, replicates, iterations, seeds and chains)", k.name)
+			err = keyError(file, k.line, k.name, "unknown key %q in [study] (it takes name, replicates, iterations, seeds and chains)", k.name)
 		}
 		if err != nil {
 			return s, err
@@ -95,7 +94,7 @@ func readStudyTable(file string, tables []tomlTable) (studySettings, error) {
 	}
 	for _, req := range []string{"name", "replicates", "iterations"} {
 		if t.key(req) == nil {
-			return s, fileError(file, t.line, "[study] needs %q", req)
+			return s, keyError(file, t.line, req, "[study] needs %q", req)
 		}
 	}
 	return s, nil
@@ -104,7 +103,7 @@ func readStudyTable(file string, tables []tomlTable) (studySettings, error) {
 // oneString returns a key's single string value.
 func oneString(file string, k *tomlKey) (string, error) {
 	if k.list || k.vals[0].kind != unstable.String {
-		return "", fileError(file, k.line, "key %q: want one string", k.name)
+		return "", keyError(file, k.line, k.name, "key %q: want one string", k.name)
 	}
 	return k.vals[0].text, nil
 }
@@ -113,7 +112,7 @@ func oneString(file string, k *tomlKey) (string, error) {
 func oneInt(file string, k *tomlKey, lo int) (int, error) {
 	n, ok := k.vals[0].integer()
 	if k.list || !ok || n < lo {
-		return 0, fileError(file, k.line, "key %q: want one whole number of at least %d", k.name, lo)
+		return 0, keyError(file, k.line, k.name, "key %q: want one whole number of at least %d", k.name, lo)
 	}
 	return n, nil
 }
@@ -124,7 +123,7 @@ func seedList(file string, k *tomlKey) ([]uint64, error) {
 	for _, v := range k.vals {
 		n, err := strconv.ParseUint(v.text, 0, 64)
 		if v.kind != unstable.Integer || err != nil {
-			return nil, fileError(file, k.line, "key %q: want whole numbers of 0 or more", k.name)
+			return nil, keyError(file, k.line, k.name, "key %q: want whole numbers of 0 or more", k.name)
 		}
 		out = append(out, n)
 	}
@@ -133,8 +132,8 @@ func seedList(file string, k *tomlKey) ([]uint64, error) {
 
 // readModels returns the model specifications of every [[model]] entry,
 // its grid expanded, each checked by building it with the first seed.
-func readModels(file string, tables []tomlTable, seed uint64) ([]study.ModelSpec, error) {
-	var out []study.ModelSpec
+func readModels(file string, tables []tomlTable, seed uint64) ([]ModelSpec, error) {
+	var out []ModelSpec
 	for i := range tables {
 		t := &tables[i]
 		if t.name != "model" {
@@ -150,7 +149,7 @@ func readModels(file string, tables []tomlTable, seed uint64) ([]study.ModelSpec
 		}
 		m, ok := registry.Lookup(name)
 		if !ok {
-			return nil, fileError(file, nk.line, "unknown model %q (want %s)", name, strings.Join(registry.Names(), ", "))
+			return nil, keyError(file, nk.line, "name", "unknown model %q (want %s)", name, strings.Join(registry.Names(), ", "))
 		}
 		specs, err := modelSpecs(file, t, m, seed)
 		if err != nil {
@@ -159,32 +158,32 @@ func readModels(file string, tables []tomlTable, seed uint64) ([]study.ModelSpec
 		out = append(out, specs...)
 	}
 	if len(out) == 0 {
-		return nil, usagef("%s: no [[model]] entry", file)
+		return nil, fileError(file, 0, "no [[model]] entry")
 	}
 	return out, nil
 }
 
 // modelSpecs expands one [[model]] entry of model m.
-func modelSpecs(file string, t *tomlTable, m registry.Model, seed uint64) ([]study.ModelSpec, error) {
+func modelSpecs(file string, t *tomlTable, m registry.Model, seed uint64) ([]ModelSpec, error) {
 	for i := range t.keys {
 		k := &t.keys[i]
 		if k.name == "name" {
 			continue
 		}
 		if _, ok := m.Param(k.name); !ok {
-			return nil, fileError(file, k.line, "key %q does not apply to model %s (%s)", k.name, m.Name, takes(m))
+			return nil, keyError(file, k.line, k.name, "key %q does not apply to model %s (%s)", k.name, m.Name, takes(m))
 		}
 	}
-	var out []study.ModelSpec
+	var out []ModelSpec
 	for _, c := range product(t) {
-		spec := study.ModelSpec{Name: m.Name, Values: registry.Values{}, Grid: axes(c)}
+		spec := ModelSpec{Name: m.Name, Values: registry.Values{}, Grid: axes(c)}
 		for _, ch := range c {
 			if ch.key.name == "name" {
 				continue
 			}
 			x, ok := ch.val.number()
 			if !ok {
-				return nil, fileError(file, ch.key.line, "key %q: want a finite number, not %q", ch.key.name, ch.val.text)
+				return nil, keyError(file, ch.key.line, ch.key.name, "key %q: want a finite number, not %q", ch.key.name, ch.val.text)
 			}
 			spec.Values[ch.key.name] = x
 		}
@@ -193,7 +192,7 @@ func modelSpecs(file string, t *tomlTable, m registry.Model, seed uint64) ([]stu
 			line := t.line
 			if errors.As(err, &pe) && t.key(pe.Param) != nil {
 				line = t.key(pe.Param).line
-				return nil, fileError(file, line, "key %q = %v: %s", pe.Param, pe.Value, pe.Why)
+				return nil, keyError(file, line, pe.Param, "key %q = %v: %s", pe.Param, pe.Value, pe.Why)
 			}
 			return nil, fileError(file, line, "model %s: %v", m.Name, err)
 		}
@@ -232,5 +231,5 @@ func configError(file string, t *tomlTable, st studySettings, err error) error {
 	} else if l, ok := st.lines[key]; ok {
 		line = l
 	}
-	return fileError(file, line, "key %q = %v: %s", key, ce.Value, ce.Why)
+	return keyError(file, line, key, "key %q = %v: %s", key, ce.Value, ce.Why)
 }

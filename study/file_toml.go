@@ -1,4 +1,4 @@
-package main
+package study
 
 import (
 	"fmt"
@@ -44,9 +44,33 @@ func (t *tomlTable) key(name string) *tomlKey {
 	return nil
 }
 
-// fileError is a study file's error at a line: "FILE:LINE: why".
+// FileError is a study file refused: the file, the line of the key or
+// table at fault (0: the file as a whole), the key ("" when the fault is
+// a table's or the file's) and why. ParseFile and Load return it for
+// every fault of the file's text.
+type FileError struct {
+	File string
+	Line int
+	Key  string
+	Why  string
+}
+
+// Error returns "FILE:LINE: why", or "FILE: why" without a line.
+func (e *FileError) Error() string {
+	if e.Line == 0 {
+		return e.File + ": " + e.Why
+	}
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Why)
+}
+
+// fileError is a study file's error at a line (0: none).
 func fileError(file string, line int, format string, args ...any) error {
-	return usagef("%s:%d: %s", file, line, fmt.Sprintf(format, args...))
+	return &FileError{File: file, Line: line, Why: fmt.Sprintf(format, args...)}
+}
+
+// keyError is a study file's error about key at a line.
+func keyError(file string, line int, key, format string, args ...any) error {
+	return &FileError{File: file, Line: line, Key: key, Why: fmt.Sprintf(format, args...)}
 }
 
 // parseStudyTOML reads the tables of a study file: [study] once, and
@@ -77,7 +101,7 @@ func parseStudyTOML(file string, doc []byte) ([]tomlTable, error) {
 			tables = append(tables, tomlTable{name: name, line: kl})
 		case unstable.KeyValue:
 			if len(tables) == 0 {
-				return nil, fileError(file, kl, "key %q before any table (start with [study])", strings.Join(keys, "."))
+				return nil, keyError(file, kl, strings.Join(keys, "."), "key %q before any table (start with [study])", strings.Join(keys, "."))
 			}
 			k, err := keyValue(file, kl, keys, e.Value(), &tables[len(tables)-1])
 			if err != nil {
@@ -88,7 +112,7 @@ func parseStudyTOML(file string, doc []byte) ([]tomlTable, error) {
 		}
 	}
 	if err := p.Error(); err != nil {
-		return nil, usagef("%s: %v", file, oneLine(err.Error()))
+		return nil, fileError(file, 0, "%v", oneLine(err.Error()))
 	}
 	return tables, nil
 }
@@ -113,10 +137,10 @@ func keyValue(file string, kl int, keys []string, v *unstable.Node, t *tomlTable
 	name := strings.Join(keys, ".")
 	k := tomlKey{name: name, line: kl}
 	if len(keys) > 1 {
-		return k, fileError(file, kl, "dotted key %q: keys of a study file are plain names", name)
+		return k, keyError(file, kl, name, "dotted key %q: keys of a study file are plain names", name)
 	}
 	if t.key(name) != nil {
-		return k, fileError(file, kl, "key %q given twice in one table", name)
+		return k, keyError(file, kl, name, "key %q given twice in one table", name)
 	}
 	if v.Kind != unstable.Array {
 		s, err := scalar(file, kl, name, v)
@@ -133,7 +157,7 @@ func keyValue(file string, kl int, keys []string, v *unstable.Node, t *tomlTable
 		k.vals = append(k.vals, s)
 	}
 	if len(k.vals) == 0 {
-		return k, fileError(file, kl, "key %q: an empty list", name)
+		return k, keyError(file, kl, name, "key %q: an empty list", name)
 	}
 	return k, nil
 }
@@ -144,7 +168,7 @@ func scalar(file string, kl int, name string, v *unstable.Node) (tomlValue, erro
 	case unstable.String, unstable.Integer, unstable.Float, unstable.Bool:
 		return tomlValue{v.Kind, string(v.Data)}, nil
 	}
-	return tomlValue{}, fileError(file, kl, "key %q: want a string, a number, a bool or a list of them, not a %s", name, v.Kind)
+	return tomlValue{}, keyError(file, kl, name, "key %q: want a string, a number, a bool or a list of them, not a %s", name, v.Kind)
 }
 
 // hasTable reports whether tables holds one called name.

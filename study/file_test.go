@@ -50,6 +50,7 @@ func TestParseFileErrors(t *testing.T) {
 		{"scans not dividing iterations", head + "[[model]]\nname = \"galaxy\"\n[[method]]\nlabel = \"m\"\nscans = 7\n", 4, "iterations"},
 		{"unknown table", head + "[[models]]\n", 5, ""},
 		{"no [[method]]", head + "[[model]]\nname = \"galaxy\"\n", 0, ""},
+		{"TOML syntax (a key without a value)", head + "seeds = \n", 5, ""},
 	}
 	for _, c := range cases {
 		_, err := ParseFile("f.toml", []byte(c.doc))

@@ -1,6 +1,8 @@
 package study
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -112,9 +114,23 @@ func parseStudyTOML(file string, doc []byte) ([]tomlTable, error) {
 		}
 	}
 	if err := p.Error(); err != nil {
-		return nil, fileError(file, 0, "%v", oneLine(err.Error()))
+		return nil, fileError(file, errorLine(doc, err), "%v", oneLine(err.Error()))
 	}
 	return tables, nil
+}
+
+// errorLine returns the line of doc that a parser error highlights, or 0
+// when it highlights none of doc.
+func errorLine(doc []byte, err error) int {
+	var pe *unstable.ParserError
+	if !errors.As(err, &pe) || len(pe.Highlight) == 0 {
+		return 0
+	}
+	off := cap(doc) - cap(pe.Highlight)
+	if off < 0 || off+len(pe.Highlight) > len(doc) || &doc[off] != &pe.Highlight[0] {
+		return 0
+	}
+	return 1 + bytes.Count(doc[:off], []byte("\n"))
 }
 
 // dottedKey returns the parts of an expression's key and the range of its

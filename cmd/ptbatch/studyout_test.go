@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
@@ -199,5 +201,33 @@ func TestStudyRefusedResumeWritesNothing(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(out, rundir.LockName)); err == nil {
 		t.Error("the refused resume left a lock")
+	}
+}
+
+// TestStudyResumeRefusesDamagedPiece interrupts the small study when its
+// second piece is done (as TestStudyResume), flips one byte of a finished
+// piece's cells, and checks that --resume refuses it (exit 2, one line
+// naming the piece's file) instead of using it, and writes no cells.csv.
+func TestStudyResumeRefusesDamagedPiece(t *testing.T) {
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	err := run(ctx, []string{"study", smallStudy, "--out", out}, &bytes.Buffer{}, cancelWriter{"piece 2/", cancel})
+	if code := exitCode(err, &bytes.Buffer{}); code == 0 || code == 2 {
+		t.Fatalf("interrupted study: exit %d (%v), want the interruption's", code, err)
+	}
+	piece := filepath.Join(out, "pieces", "run0-replicates0-3.csv") // run 0's 3 replicates, the first piece
+	b, err := os.ReadFile(piece)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-3] ^= 1
+	os.WriteFile(piece, b, 0o644)
+	_, errs, code := runCLI("study", smallStudy, "--out", out, "--resume", "--quiet")
+	if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "run0-replicates0-3.csv") {
+		t.Errorf("resume over a damaged piece: exit %d, stderr %q; want 2 and one line naming the piece", code, errs)
+	}
+	if _, err := os.Lstat(filepath.Join(out, "cells.csv")); err == nil {
+		t.Error("the refused resume wrote cells.csv")
 	}
 }

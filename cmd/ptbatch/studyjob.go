@@ -62,7 +62,8 @@ func studyHeaders(p *study.Plan, which studyShard) (plan, sh []byte, err error) 
 }
 
 // fresh empties the directory of what prev records and of a study's
-// files, then writes plan.json, shard.json and the manifest.
+// files, then writes the manifest, plan.json and shard.json, and the
+// manifest again with them.
 func (j *studyJob) fresh(p *study.Plan, which studyShard, prev *rundir.Manifest) error {
 	plan, sh, err := studyHeaders(p, which)
 	if err != nil {
@@ -71,7 +72,16 @@ func (j *studyJob) fresh(p *study.Plan, which studyShard, prev *rundir.Manifest)
 	if err := clearStudyOut(j.d, prev); err != nil {
 		return err
 	}
-	if err := errors.Join(rundir.WriteBytes(j.d.File("plan.json"), plan), rundir.WriteBytes(j.d.File("shard.json"), sh)); err != nil {
+	// The manifest first, and plan.json last (a --resume goes on when
+	// it is there): a kill in between leaves a study's manifest beside
+	// plan.json and shard.json, never a previous command's.
+	if err := j.writeManifest(); err != nil {
+		return err
+	}
+	if err := rundir.WriteBytes(j.d.File("shard.json"), sh); err != nil {
+		return err
+	}
+	if err := rundir.WriteBytes(j.d.File("plan.json"), plan); err != nil {
 		return err
 	}
 	return j.writeManifest()

@@ -11,7 +11,9 @@ import (
 
 // A user's own model: a 2-D target with modes at ±(4, 4), sampled by NRPT
 // with random-walk moves; the share of the kept target samples in the
-// positive mode is ½. This is the README's program (section "Your own
+// positive mode is ½, and the headlines follow: the tail round-trip rate
+// and log(Z1/Z0) (ln ½: Z0 = 2π, Z1 = 2·π/2), each ± its standard error
+// across replicates. This is the README's program (section "Your own
 // model"), with its output rounded so that it can be checked.
 func Example() {
 	sq := func(x []float64, mu float64) float64 { return (x[0]-mu)*(x[0]-mu) + (x[1]-mu)*(x[1]-mu) }
@@ -31,10 +33,15 @@ func Example() {
 		}
 		return nil
 	}}
-	cfg := batch.DefaultConfig(model, 20000) // ptbatch run's defaults: automatic tuning, spline path
-	cfg.Chains, cfg.Replicates, cfg.Statistics = 20, 16, []batch.Statistic{samples}
+	cfg := batch.DefaultConfig(model, 20000)                             // ptbatch run's defaults: automatic tuning, spline path
+	lz := &batch.LogZ{FromScan: cfg.Scans - cfg.KeepScansInEffect() + 1} // the kept scans, on the tuned path
+	cfg.Chains, cfg.Replicates, cfg.Statistics = 20, 16, []batch.Statistic{samples, lz}
 	res, _ := batch.Run(context.Background(), cfg, nil)
-	fmt.Printf("%d %.2f %.3f\n", kept, float64(positive)/float64(kept), res.Summary().RoundTripRate)
+	rate, rateSE := res.TailRoundTripRate() // round trips per iteration, mean ± se over replicates
+	logZ, logZSE := lz.Estimate()           // log(Z1/Z0) = ln(π/2π) = −0.693 here
+	fmt.Printf("%d %.2f\n", kept, float64(positive)/float64(kept))
+	fmt.Printf("round-trip rate %.3f ± %.3f, log Z %.2f ± %.2f\n", rate, rateSE, logZ, logZSE)
 	// Output:
-	// 160000 0.50 0.056
+	// 160000 0.50
+	// round-trip rate 0.071 ± 0.001, log Z -0.70 ± 0.01
 }

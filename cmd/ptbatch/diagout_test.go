@@ -111,12 +111,64 @@ func TestTableLeadsWithHeadlines(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	lines := strings.Split(out, "\n")
-	if !strings.HasPrefix(lines[1], "round-trip rate (last 10% of iterations)") || !strings.HasPrefix(lines[2], "log Z") ||
-		!strings.Contains(lines[1], " ± ") || !strings.Contains(lines[2], " ± ") {
+	// Line 0 is the configuration; the headlines are lines 1 and 2, in
+	// that order.
+	if !strings.HasPrefix(lines[0], "model gaussian") || !strings.HasPrefix(lines[1], "round-trip rate (last 10% of iterations)") ||
+		!strings.HasPrefix(lines[2], "log Z") || !strings.Contains(lines[1], " ± ") || !strings.Contains(lines[2], " ± ") {
 		t.Errorf("table does not lead with the headlines:\n%s", out)
 	}
 	if !strings.Contains(out, "diagnostics of x0 (3 replicates as chains)") {
 		t.Errorf("table lacks the diagnostics of x0:\n%s", out)
+	}
+	js, errs, code := runCLI("run", "--json", "--quiet", "--sigma0", "0.3", "--sigma1", "0.2", "--chains", "8", "--iterations", "400",
+		"--scans", "4", "--replicates", "3")
+	if code != 0 {
+		t.Fatalf("--json: exit %d: %s", code, errs)
+	}
+	jl := strings.Split(js, "\n")
+	for i, k := range jsonLead {
+		if !strings.HasPrefix(jl[i+1], "  \""+k+"\": ") {
+			t.Errorf("JSON line %d is %q, want field %q (the headlines, then the warnings, lead in that order)", i+1, jl[i+1], k)
+		}
+	}
+}
+
+// TestRunWarnsWhenTuningUnsettled checks the warning of a tuned quantity
+// that has not settled, on a run whose barrier is still moving: the
+// Beta-binomial with the paper's tuning for 3 scans of 100 iterations,
+// whose barrier estimate grows by about 0.57 ± 0.01 (10 %) between the
+// last two scans (measured: `ptbatch run --model betabinomial --tuning
+// paper --scans 3 --iterations 300 --chains 8`), far over the 3 se and
+// 5 % of tuningWarnings. The run exits 0 with the warning in the JSON
+// and on stderr; 10 scans of 500 iterations settle it and do not warn.
+func TestRunWarnsWhenTuningUnsettled(t *testing.T) {
+	args := []string{"run", "--json", "--quiet", "--model", "betabinomial", "--tuning", "paper", "--chains", "8"}
+	out, errs, code := runCLI(append(args, "--scans", "3", "--iterations", "300")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	const want = "the barrier Λ has not settled"
+	if !strings.Contains(errs, "ptbatch: warning: "+want) || !strings.Contains(out, want) {
+		t.Errorf("no warning %q; stderr:\n%s", want, errs)
+	}
+	if _, errs, _ = runCLI(append(args, "--scans", "10", "--iterations", "5000")...); strings.Contains(errs, want) {
+		t.Errorf("10 scans of 500 iterations: %s", errs)
+	}
+}
+
+// TestTuningWarningAuto checks the automatic tuning's branch of
+// tuningWarnings on results built by hand (a complete run's tuner always
+// stops before the kept scans, so only a run interrupted earlier has
+// replicates still tuning): a warning naming 1 of 2 replicates when one
+// has not stopped, none when both have.
+func TestTuningWarningAuto(t *testing.T) {
+	res := &batch.Result{Scans: 5, Config: batch.Config{Tuning: batch.AutoTuning}, TuningFrozen: []bool{true, false}}
+	if w := tuningWarnings(res); len(w) != 1 || !strings.Contains(w[0], "had not stopped in 1 of 2 replicates") {
+		t.Errorf("one replicate still tuning: warnings %q", w)
+	}
+	res.TuningFrozen[1] = true
+	if w := tuningWarnings(res); len(w) != 0 {
+		t.Errorf("every replicate stopped: warnings %q", w)
 	}
 }
 

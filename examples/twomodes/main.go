@@ -10,7 +10,12 @@
 //	go run ./examples/twomodes --dim 2 --replicates 16 --chains 20 --iterations 20000 --json
 //
 // The JSON holds mode_fraction (per replicate, the share of kept target
-// samples whose first coordinate is positive), round_trip_rate and barrier.
+// samples whose first coordinate is positive), the headlines — the
+// round-trip rate over the last tenth of the scans (tail_round_trip_rate)
+// and the stepping-stone log(Z1/Z0) of the last scan (log_z), each with
+// its standard error across replicates (_se) — and the last scan's
+// barrier. W0 and W1 are normal log densities without their (2π)^{d/2},
+// and W1 adds two of them, so log(Z1/Z0) is ln 2 exactly, whatever d.
 package main
 
 import (
@@ -52,12 +57,17 @@ func twoModes(dim int) (models.Model, error) {
 	}, models.RandomWalk{})
 }
 
+// scans is the number of scans of the paper's tuning: the schedule is
+// tuned after each.
+const scans = 20
+
 // study runs the sampler and returns, per replicate, the share of kept
-// target samples whose first coordinate is positive, and the run's result.
-func study(dim, replicates, chains, iterations int, seed uint64, workers int) ([]float64, *batch.Result, error) {
+// target samples whose first coordinate is positive, the run's result and
+// its log Z statistic (the last scan's samples).
+func study(dim, replicates, chains, iterations int, seed uint64, workers int) ([]float64, *batch.Result, *batch.LogZ, error) {
 	model, err := twoModes(dim)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	// Count, per replicate, the kept target samples and those in the
 	// positive mode.
@@ -70,19 +80,22 @@ func study(dim, replicates, chains, iterations int, seed uint64, workers int) ([
 		}
 		return nil
 	}}
+	// The schedule changes after every scan: log Z uses the last one's
+	// samples, all from one schedule.
+	lz := &batch.LogZ{FromScan: scans}
 	res, err := batch.Run(context.Background(), batch.Config{
-		Model: model, Chains: chains, Replicates: replicates, Iterations: iterations, Scans: 20,
+		Model: model, Chains: chains, Replicates: replicates, Iterations: iterations, Scans: scans,
 		TuneSchedule: true, Seed: seed, Workers: workers,
-		Statistics: []batch.Statistic{samples},
+		Statistics: []batch.Statistic{samples, lz},
 	}, nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	fraction := make([]float64, replicates)
 	for b := range fraction {
 		fraction[b] = float64(positive[b]) / float64(kept[b])
 	}
-	return fraction, res, nil
+	return fraction, res, lz, nil
 }
 
 func main() {
@@ -97,27 +110,30 @@ func run(args []string) error {
 	dim := fs.Int("dim", 2, "dimension d of the target")
 	replicates := fs.Int("replicates", 16, "number of independent replicate runs")
 	chains := fs.Int("chains", 20, "number of chains")
-	iterations := fs.Int("iterations", 20000, "total iterations, in 20 scans; the last half are kept as samples")
+	iterations := fs.Int("iterations", 20000, fmt.Sprintf("total iterations, in %d scans; the last half are kept as samples", scans))
 	seed := fs.Uint64("seed", 1, "random seed; replicate b uses the stream of (seed, b)")
 	workers := fs.Int("workers", 0, "worker goroutines; 0 means all CPUs")
 	jsonOut := fs.Bool("json", false, "print JSON instead of a table")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	fraction, res, err := study(*dim, *replicates, *chains, *iterations, *seed, *workers)
+	fraction, res, lz, err := study(*dim, *replicates, *chains, *iterations, *seed, *workers)
 	if err != nil {
 		return err
 	}
-	sum := res.Summary()
+	rate, rateSE := res.TailRoundTripRate()
+	logZ, logZSE := lz.Estimate()
+	barrier := res.Summary().Barrier
 	if *jsonOut {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{
-			"mode_fraction": fraction, "round_trip_rate": sum.RoundTripRate, "barrier": sum.Barrier,
-			"round_trips": res.RoundTrips,
+			"mode_fraction": fraction, "tail_round_trip_rate": rate, "tail_round_trip_rate_se": rateSE,
+			"log_z": logZ, "log_z_se": logZSE, "barrier": barrier, "round_trips": res.RoundTrips,
 		})
 	}
-	fmt.Printf("round-trip rate %.4f, barrier %.2f\n", sum.RoundTripRate, sum.Barrier)
+	fmt.Printf("round-trip rate (last tenth of the scans) %.4f ± %.4f, log Z %.3f ± %.3f (exact: ln 2 = 0.693), barrier %.2f\n",
+		rate, rateSE, logZ, logZSE, barrier)
 	for b, f := range fraction {
 		fmt.Printf("replicate %2d: %5.1f%% of the kept samples in the positive mode\n", b, 100*f)
 	}

@@ -180,7 +180,7 @@ func writeTable(w io.Writer, f *runFlags, res *batch.Result, stats *runStats) {
 		total += t
 	}
 	fmt.Fprintf(tw, "round trips (all scans, all replicates)\t%d\n", total)
-	fmt.Fprintf(tw, "target first coordinate\tmean %.6g, variance %.6g\n", sum.TargetMean, sum.TargetVar)
+	fmt.Fprintf(tw, "target first coordinate (last scan only)\tmean %.6g, variance %.6g (one scan; the kept samples' diagnostics per observable are below)\n", sum.TargetMean, sum.TargetVar)
 	fmt.Fprintf(tw, "throughput\t%.3g chain-steps/s in %.2f s\n", res.ChainStepsPerSecond(), res.Elapsed.Seconds())
 	fmt.Fprintf(tw, "time at scan ends (tuning)\t%.2f%% of the workers' time\n", 100*res.TuningFraction)
 	stats.addTable(tw, f, res)

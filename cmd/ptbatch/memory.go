@@ -93,6 +93,11 @@ type sizeFlag struct {
 // the size flag given furthest above its default, or --max-memory when it
 // was given and no size flag was raised.
 func checkMemory(c *cmdFlags, maxMemory int64, need int64, estErr error, sizes []sizeFlag) error {
+	return checkMemoryOf(c, "the run", maxMemory, need, estErr, sizes)
+}
+
+// checkMemoryOf is checkMemory for what ("the run", "shard 2/5").
+func checkMemoryOf(c *cmdFlags, what string, maxMemory int64, need int64, estErr error, sizes []sizeFlag) error {
 	culprit := ""
 	ratio := 1.0
 	for _, s := range sizes {
@@ -103,7 +108,7 @@ func checkMemory(c *cmdFlags, maxMemory int64, need int64, estErr error, sizes [
 			culprit, ratio = s.name, r
 		}
 	}
-	limit, what := memoryLimit(maxMemory)
+	limit, source := memoryLimit(maxMemory)
 	prefix := func() string {
 		switch {
 		case culprit != "":
@@ -115,16 +120,16 @@ func checkMemory(c *cmdFlags, maxMemory int64, need int64, estErr error, sizes [
 	}
 	if estErr != nil {
 		if errors.Is(estErr, batch.ErrMemoryOverflow) {
-			return usagef("%sthe run's memory does not fit in 64-bit sizes: no machine can hold it", prefix())
+			return usagef("%s%s's memory does not fit in 64-bit sizes: no machine can hold it", prefix(), what)
 		}
 		return estErr
 	}
 	if need > limit {
-		if what != "--max-memory" {
-			what += "; --max-memory sets the limit"
+		if source != "--max-memory" {
+			source += "; --max-memory sets the limit"
 		}
-		return usagef("%sthe run needs an estimated %s of memory, more than the limit of %s (%s)",
-			prefix(), formatBytes(need), formatBytes(limit), what)
+		return usagef("%s%s needs an estimated %s of memory, more than the limit of %s (%s)",
+			prefix(), what, formatBytes(need), formatBytes(limit), source)
 	}
 	return nil
 }

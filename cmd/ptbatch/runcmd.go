@@ -11,18 +11,11 @@ import (
 
 // runOne is `ptbatch run`.
 func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	f, err := parseRunFlags(args, stdout)
+	f, cfg, sh, err := prepareRun(ctx, args, stdout, stderr)
 	if err != nil {
 		return err
 	}
-	cfg, err := f.config()
-	if err != nil {
-		return err
-	}
-	if err := f.chooseChains(ctx, &cfg, stderr); err != nil { // --chains auto (auto.go)
-		return err
-	}
-	job, err := startRun(f, &cfg, stderr) // --shard, and the lock and manifest of --out (shard.go)
+	job, err := startRun(f, sh) // the lock of --out; the manifest once the engine is built
 	if err != nil {
 		return err
 	}
@@ -56,10 +49,97 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer stats.close()
-	res, err := ck.run(ctx, cfg, prog, samples, stats)
+	begin := func() error {
+		// Once the engine is built: a refusal before prints one line.
+		lo, hi := sh.share(f.replicates)
+		sh.note(stderr, lo, hi, f.replicates, "replicates")
+		return job.begin()
+	}
+	res, err := ck.run(ctx, cfg, prog, samples, stats, begin)
 	if err != nil {
 		return err
 	}
+	return finishOne(f, job, res, moments, samples, stats, stdout)
+}
+
+// prepareRun parses and checks everything about a run before anything is
+// written (issue 26: a refusal writes nothing): the flags, the pilots of
+// --chains auto, the shard (its units are replicates), the memory of the
+// shard's own replicates (issue 19), the paths, the checkpoint of
+// --resume and that --out can be written. It returns the configuration
+// narrowed to the shard, and the shard (nil: the whole run).
+func prepareRun(ctx context.Context, args []string, stdout, stderr io.Writer) (*runFlags, batch.Config, *shard, error) {
+	f, err := parseRunFlags(args, stdout)
+	if err != nil {
+		return nil, batch.Config{}, nil, err
+	}
+	cfg, err := f.config()
+	if err != nil {
+		return nil, cfg, nil, err
+	}
+	sh, err := resolveShard(f.flags, &f.shard)
+	if err != nil {
+		return nil, cfg, nil, err
+	}
+	if sh != nil && f.out == "" {
+		return nil, cfg, nil, usagef("invalid shard %d/%d (%s): a shard writes its replicates into --out DIR for ptbatch merge; give --out", sh.index, sh.count, sh.source)
+	}
+	if err := sh.check(f.replicates, "replicates"); err != nil {
+		return nil, cfg, nil, err
+	}
+	if err := f.chooseChains(ctx, &cfg, stderr); err != nil { // --chains auto (auto.go), on the whole run
+		return nil, cfg, nil, err
+	}
+	lo, hi := sh.share(f.replicates)
+	cfg.FirstReplicate, cfg.Replicates = lo, hi-lo
+	what := "the run"
+	if sh != nil {
+		what = fmt.Sprintf("shard %d/%d (replicates %d to %d)", sh.index, sh.count, lo, hi-1)
+	}
+	if err := f.checkMemory(cfg, what); err != nil {
+		return nil, cfg, nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, cfg, nil, configUsage(f.flags, err)
+	}
+	limit, _ := memoryLimit(f.maxMemory)
+	if err := f.ck.readResume(f.flags, limit); err != nil {
+		return nil, cfg, nil, err
+	}
+	if f.out != "" {
+		if err := checkOut(f.flags, "out", f.out); err != nil {
+			return nil, cfg, nil, err
+		}
+	}
+	return f, cfg, sh, nil
+}
+
+// startRun takes the directory of --out; the job is nil without --out.
+// Its manifest is written by begin, once the engine is built or
+// restored, so that a refused --resume leaves the directory's manifest
+// as it was.
+func startRun(f *runFlags, sh *shard) (*job, error) {
+	if f.out == "" {
+		return nil, nil
+	}
+	d, err := holdOut(f.flags, "out", f.out)
+	if err != nil {
+		return nil, err
+	}
+	m := newManifest("run", f.flags, nil, sh, "replicate", f.replicates)
+	return &job{dir: d, m: m, start: time.Now()}, nil
+}
+
+// begin writes the manifest of a run whose engine is built; nil-safe.
+func (j *job) begin() error {
+	if j == nil {
+		return nil
+	}
+	return j.progress(j.m.First)
+}
+
+// finishOne writes the run's files and prints its table or JSON.
+func finishOne(f *runFlags, job *job, res *batch.Result, moments *batch.TargetMoments, samples *sampleWriter, stats *runStats, stdout io.Writer) error {
 	if samples != nil {
 		if err := samples.close(); err != nil {
 			return err
@@ -76,13 +156,14 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
+	var err error
 	if f.jsonOut {
 		err = writeJSON(stdout, f, res, moments, stats)
 	} else {
 		writeTable(stdout, f, res, stats)
 	}
 	if err == nil && res.Interrupted {
-		err = interruptedf("interrupted after %d of %d scans; the output reports the scans completed", res.Scans, cfg.Scans)
+		err = interruptedf("interrupted after %d of %d scans; the output reports the scans completed", res.Scans, res.Config.Scans)
 	}
 	return err
 }

@@ -80,6 +80,11 @@ func resolveShard(c *cmdFlags, s *shardFlags) (*shard, error) {
 		}
 		sh = &shard{k + 1, s.shards, fmt.Sprintf("JOB_COMPLETION_INDEX=%s with --shards %d", v, s.shards)}
 	default:
+		if v, ok := lookupEnv("JOB_COMPLETION_INDEX"); ok {
+			// A Kubernetes Indexed Job: without the count, every pod would
+			// compute the whole run.
+			return nil, usagef("JOB_COMPLETION_INDEX=%q is set (a pod of a Kubernetes Indexed Job) but --shards is not: give --shards N, the Job's completions, or --shard i/n", v)
+		}
 		var err error
 		if sh, err = slurmShard(); err != nil {
 			return nil, err
@@ -416,29 +421,6 @@ func (j *job) close() {
 	if j != nil {
 		j.dir.release()
 	}
-}
-
-// startRun chooses the run's shard (its units are replicates), narrows
-// cfg to the shard's replicates, and with --out takes the directory and
-// writes its manifest; the job is nil without --out.
-func startRun(f *runFlags, cfg *batch.Config, stderr io.Writer) (*job, error) {
-	sh, err := resolveShard(f.flags, &f.shard)
-	if err != nil {
-		return nil, err
-	}
-	if sh != nil && f.out == "" {
-		return nil, usagef("invalid shard %d/%d (%s): a shard writes its replicates into --out DIR for ptbatch merge; give --out", sh.index, sh.count, sh.source)
-	}
-	if err := sh.check(f.replicates, "replicates"); err != nil {
-		return nil, err
-	}
-	lo, hi := sh.share(f.replicates)
-	cfg.FirstReplicate, cfg.Replicates = lo, hi-lo
-	sh.note(stderr, lo, hi, f.replicates, "replicates")
-	if f.out == "" {
-		return nil, nil
-	}
-	return startJob(f.flags, f.out, newManifest("run", f.flags, nil, sh, "replicate", f.replicates), 0)
 }
 
 // finishRun writes summary.json (the JSON --json prints) and result.gob

@@ -146,6 +146,7 @@ type checkpointer struct {
 	out    string
 	stderr io.Writer
 	aside  map[string]string // streamed file → its copy set aside
+	quiet  bool              // --quiet: no line for each checkpoint written
 }
 
 // startCheckpoints prepares the checkpoints of a run; it must be called
@@ -155,7 +156,7 @@ type checkpointer struct {
 // checkpoint counted. A copy set aside by an earlier attempt that did not
 // finish is kept: it holds the rows of the run that wrote the checkpoint.
 func startCheckpoints(f *runFlags, stderr io.Writer) (*checkpointer, error) {
-	k := &checkpointer{f: &f.ck, c: f.flags, out: f.out, stderr: stderr, aside: map[string]string{}}
+	k := &checkpointer{f: &f.ck, c: f.flags, out: f.out, stderr: stderr, aside: map[string]string{}, quiet: f.quiet}
 	if f.ck.resume == "" || f.out == "" {
 		return k, nil
 	}
@@ -224,6 +225,9 @@ func (k *checkpointer) run(ctx context.Context, cfg batch.Config, prog func(batc
 			(k.f.everyWall > 0 && time.Since(lastTime) >= k.f.everyWall)) {
 			if err := save(); err != nil {
 				return nil, err
+			}
+			if !k.quiet {
+				fmt.Fprintf(k.stderr, "ptbatch: checkpoint %s written after %s\n", k.f.path, place(e))
 			}
 		}
 	}

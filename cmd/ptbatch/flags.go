@@ -61,6 +61,7 @@ type runFlags struct {
 
 	flags    *cmdFlags
 	warnings []string // printed on stderr once every check has passed
+	need     int64    // the estimated memory of the run (of its shard)
 }
 
 // maxChains is the largest number of chains: the index process stores
@@ -363,7 +364,17 @@ func knotsLimit(c *cmdFlags, knots, chains int, chainsText string) error {
 // replicates when sharded, issue 19), with the statistics the output adds
 // and the JSON and CSVs it builds, and refuses it when it exceeds the
 // limit; what names the run in the message.
-func (f *runFlags) checkMemory(cfg batch.Config, what string) error {
+func (f *runFlags) checkMemory(cfg batch.Config, what string) (need int64, err error) {
+	need, err = f.estimateMemory(cfg)
+	return need, checkMemoryOf(f.flags, what, f.maxMemory, need, err, []sizeFlag{
+		{"chains", float64(f.chains), 50}, {"replicates", float64(f.replicates), 10},
+		{"dim", float64(f.dim), 1}, {"knots", float64(f.knots), 4},
+		{"iterations", float64(f.iterations), 45000}, {"scans", float64(f.scans), 150},
+	})
+}
+
+// estimateMemory is batch.EstimateMemory of cfg with what the flags add.
+func (f *runFlags) estimateMemory(cfg batch.Config) (int64, error) {
 	if f.jsonOut {
 		cfg.Statistics = append(cfg.Statistics, new(batch.TargetMoments))
 	}
@@ -397,11 +408,7 @@ func (f *runFlags) checkMemory(cfg batch.Config, what string) error {
 			need, err = addBytes(need, out)
 		}
 	}
-	return checkMemoryOf(f.flags, what, f.maxMemory, need, err, []sizeFlag{
-		{"chains", float64(f.chains), 50}, {"replicates", float64(f.replicates), 10},
-		{"dim", float64(f.dim), 1}, {"knots", float64(f.knots), 4},
-		{"iterations", float64(f.iterations), 45000}, {"scans", float64(f.scans), 150},
-	})
+	return need, err
 }
 
 // checkLR refuses a learning rate that is not positive and finite, and

@@ -253,8 +253,8 @@ func (v *stringValue) Set(s string) error {
 	*v = stringValue(s)
 	return nil
 }
-func (v *stringValue) String() string     { return string(*v) }
-func (v *stringValue) Get() any           { return string(*v) }
+func (v *stringValue) String() string { return string(*v) }
+func (v *stringValue) Get() any       { return string(*v) }
 
 // The integer flags read decimal only, as sweep's lists do: a leading
 // zero is not octal (--seed 010 is 10, not 8), and 0x… is refused.

@@ -30,6 +30,7 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	var prog func(batch.Progress)
 	if !f.quiet {
 		prog = progressPrinter(stderr, "run")
+		startLine(stderr, f, cfg)
 	}
 	moments := new(batch.TargetMoments)
 	if f.jsonOut || f.out != "" {
@@ -59,8 +60,15 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if runDoneHook != nil {
+		runDoneHook()
+	}
 	return finishOne(f, job, res, moments, samples, stats, stdout)
 }
+
+// runDoneHook, when set (by tests), is called once the run's engine has
+// stopped and before its files are written: a test sends a signal there.
+var runDoneHook func()
 
 // prepareRun parses and checks everything about a run before anything is
 // written (issue 26: a refusal writes nothing): the flags, the pilots of
@@ -96,9 +104,11 @@ func prepareRun(ctx context.Context, args []string, stdout, stderr io.Writer) (*
 	if sh != nil {
 		what = fmt.Sprintf("shard %d/%d (replicates %d to %d)", sh.index, sh.count, lo, hi-1)
 	}
-	if err := f.checkMemory(cfg, what); err != nil {
+	need, err := f.checkMemory(cfg, what)
+	if err != nil {
 		return nil, cfg, nil, err
 	}
+	f.need = need
 	if err := cfg.Validate(); err != nil {
 		return nil, cfg, nil, configUsage(f.flags, err)
 	}
@@ -168,13 +178,23 @@ func finishOne(f *runFlags, job *job, res *batch.Result, moments *batch.TargetMo
 	return err
 }
 
+// startLine prints, before the run starts, its size and its estimated
+// memory against the limit, so that every run says at once what it
+// undertook (issue 26, cause 7: a run of 10¹³ iterations was silent for
+// its first scan, which never ended).
+func startLine(w io.Writer, f *runFlags, cfg batch.Config) {
+	limit, _ := memoryLimit(f.maxMemory)
+	fmt.Fprintf(w, "run: %d chains × %d replicates, %d iterations in %d scans of %d; an estimated %s of memory (limit %s)\n",
+		cfg.Chains, cfg.Replicates, cfg.Iterations, cfg.Scans, cfg.Iterations/cfg.Scans, formatBytes(f.need), formatBytes(limit))
+}
+
 // progressPrinter returns a callback that prints the stage, the percentage
 // done and the time left to w, at most once a second and only once the run
-// has taken two seconds.
+// has taken a second.
 func progressPrinter(w io.Writer, stage string) func(batch.Progress) {
 	var last time.Duration
 	return func(p batch.Progress) {
-		if p.Elapsed < 2*time.Second || (p.Elapsed-last < time.Second && p.Scan < p.Scans) {
+		if p.Elapsed < time.Second || (p.Elapsed-last < time.Second && p.Scan < p.Scans) {
 			return
 		}
 		last = p.Elapsed

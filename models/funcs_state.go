@@ -13,7 +13,7 @@ import (
 // the same dimension, names and explorer settings, and it is the caller's
 // part to give it the same functions.
 func (m *funcsModel) Description() string {
-	return fmt.Sprintf("funcs dim=%d names=%s explorer=%s", m.f.Dim, strings.Join(m.f.Names, ","), describeExplorer(m.ex))
+	return fmt.Sprintf("funcs dim=%d names=%s explorer=%s", m.f.Dim, strings.Join(m.Observables(), ","), describeExplorer(m.ex))
 }
 
 // describeExplorer returns an explorer's name and settings as its lanes

@@ -252,3 +252,41 @@ func estimateIn(t *testing.T, line string) float64 {
 	}
 	return x * mult
 }
+
+// TestSweepResumeRefusals checks issue 26's cause 8: sweep --resume in a
+// directory whose cells.csv or summary.csv was deleted or truncated is
+// refused with exit 2 and one line (it exited 1, after a "resuming" line),
+// and writes nothing.
+func TestSweepResumeRefusals(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sweep")
+	args := []string{"sweep", "--quiet", "--dims", "1,2", "--chains", "4", "--knots", "1", "--replicates", "2", "--iterations", "100", "--scans", "1", "--out", dir}
+	if _, errs, code := runCLI(args...); code != 0 {
+		t.Fatalf("the sweep: exit %d: %s", code, errs)
+	}
+	good := snapshot(t, dir)
+	for _, c := range []struct {
+		name, file, content, want string
+	}{
+		{"summary.csv deleted", "summary.csv", "", "summary.csv is missing"},
+		{"cells.csv deleted", "cells.csv", "", "cells.csv is missing"},
+		{"cells.csv truncated", "cells.csv", good["cells.csv"][:len(good["cells.csv"])-10], "fewer than the"},
+		{"summary.csv truncated", "summary.csv", good["summary.csv"][:len(good["summary.csv"])-1], "fewer than the"},
+	} {
+		path := filepath.Join(dir, c.file)
+		var err error
+		if c.content == "" {
+			err = os.Remove(path)
+		} else {
+			err = os.WriteFile(path, []byte(c.content), 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := snapshot(t, dir)
+		refused(t, append(args, "--resume"), "--resume", c.want)
+		sameSnapshot(t, c.name, dir, changed)
+		if err := os.WriteFile(path, []byte(good[c.file]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

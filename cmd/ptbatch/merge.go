@@ -385,16 +385,23 @@ func concatRecords(parts []*runRecord) (*runRecord, error) {
 // summary.json from the joined result.gob (by the functions a run uses),
 // and samples.csv by joining the shards' rows scan by scan.
 func mergeRun(shards []shardDir, out string, m *manifest) error {
+	// An edited manifest is refused with one line, exit 2 (issue 26, cause 8).
+	edited := func(err error) error {
+		return usagef("shard %s: %s does not rebuild the run its shards computed (edited?): %v", shards[0].dir, manifestName, err)
+	}
 	f, err := parseRunFlags(append(slices.Clone(m.Args), "--out", out), io.Discard)
 	if err != nil {
-		return fmt.Errorf("rebuilding the run from %s: %w", filepath.Join(shards[0].dir, manifestName), err)
+		return edited(err)
 	}
 	limit := f.maxMemory
 	f.maxMemory = noMemoryLimit // a merge runs nothing
 	cfg, err := f.config()
 	f.maxMemory = limit
+	if err == nil && cfg.Replicates != m.Units {
+		err = fmt.Errorf("its args give %d replicates, its units are %d", cfg.Replicates, m.Units)
+	}
 	if err != nil {
-		return fmt.Errorf("rebuilding the run from %s: %w", filepath.Join(shards[0].dir, manifestName), err)
+		return edited(err)
 	}
 	var parts []*runRecord
 	for _, s := range shards {

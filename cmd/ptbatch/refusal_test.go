@@ -290,3 +290,39 @@ func TestSweepResumeRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeOfEditedManifestRefused checks issue 26's cause 8: merging
+// shards whose first manifest's args were edited (so that they no longer
+// rebuild the run the shards computed) is refused with one line and exit
+// 2; an args list without --replicates made merge panic (index out of
+// range), and one that did not parse exited 1.
+func TestMergeOfEditedManifestRefused(t *testing.T) {
+	dir := t.TempDir()
+	var shards []string
+	for i := 1; i <= 2; i++ {
+		s := filepath.Join(dir, fmt.Sprintf("s%d", i))
+		if _, errs, code := runCLI(append(small, "--shard", fmt.Sprintf("%d/2", i), "--out", s)...); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errs)
+		}
+		shards = append(shards, s)
+	}
+	path := filepath.Join(shards[0], manifestName)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, args := range [][]string{{"--seed=5"}, {"--chains=zz"}, {"--chains=3"}} {
+		m, err := readManifest(shards[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Args = args
+		if err := m.write(shards[0]); err != nil {
+			t.Fatal(err)
+		}
+		refused(t, []string{"merge", "--out", filepath.Join(dir, fmt.Sprintf("merged%d", k)), shards[0], shards[1]}, "manifest.json", "edited")
+		if err := os.WriteFile(path, good, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

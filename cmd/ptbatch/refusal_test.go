@@ -326,3 +326,17 @@ func TestMergeOfEditedManifestRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestShardRefusalIsOneLine checks issue 26's cause 8: a shard refused
+// because another process holds its --out prints the refusal alone, not
+// the note of the shard it would have computed before it.
+func TestShardRefusalIsOneLine(t *testing.T) {
+	out := t.TempDir()
+	held, err := holdOut(newCmdFlags("test"), "out", out) // as another ptbatch writing there
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.release()
+	refused(t, append(small, "--shard", "1/2", "--out", out), "--out", "writing to this directory")
+	refused(t, []string{"reproduce", "gaussian", "--scale", "0.001", "--replicates", "2", "--quiet", "--shard", "1/2", "--out", out}, "--out", "writing to this directory")
+}

@@ -522,8 +522,6 @@ func startReproduce(ctx context.Context, c *cmdFlags, o reproduceOptions, which 
 			return nil, err
 		}
 		r.sh = sh
-		lo, hi := sh.share(units)
-		sh.note(stderr, lo, hi, units, reproduceUnits+" units")
 	}
 	m := newManifest("reproduce", c, []string{which}, r.sh, reproduceUnits, units)
 	var j *job
@@ -535,6 +533,8 @@ func startReproduce(ctx context.Context, c *cmdFlags, o reproduceOptions, which 
 		if j, err = startJob(c, o.out, m, 0); err != nil {
 			return nil, err
 		}
+		lo, hi := r.sh.share(units)
+		r.sh.note(stderr, lo, hi, units, reproduceUnits+" units") // after the refusals: one line each
 	}
 	r.job = j
 	if err := os.MkdirAll(j.dir.file("runs"), 0o755); err != nil {

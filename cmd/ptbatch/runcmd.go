@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -95,7 +96,8 @@ func prepareRun(ctx context.Context, args []string, stdout, stderr io.Writer) (*
 	if err := sh.check(f.replicates, "replicates"); err != nil {
 		return nil, cfg, nil, err
 	}
-	if err := f.chooseChains(ctx, &cfg, stderr); err != nil { // --chains auto (auto.go), on the whole run
+	var chosen bytes.Buffer // --chains auto's line, printed once nothing is refused
+	if err := f.chooseChains(ctx, &cfg, &chosen); err != nil { // --chains auto (auto.go), on the whole run
 		return nil, cfg, nil, err
 	}
 	lo, hi := sh.share(f.replicates)
@@ -121,6 +123,7 @@ func prepareRun(ctx context.Context, args []string, stdout, stderr io.Writer) (*
 			return nil, cfg, nil, err
 		}
 	}
+	io.Copy(stderr, &chosen)
 	return f, cfg, sh, nil
 }
 

@@ -235,9 +235,11 @@ func (k *checkpointer) run(ctx context.Context, cfg batch.Config, prog func(batc
 		if err := save(); err != nil {
 			return nil, err
 		}
-		if !e.Done() {
-			fmt.Fprintf(k.stderr, "ptbatch: checkpoint %s written after %s; continue with --resume %s\n", k.f.path, place(e), k.f.path)
-		}
+	}
+	if k.f.path != "" && !e.Done() {
+		// Also when the signal came just after a checkpoint of the
+		// cadence, which is then the state to resume from.
+		fmt.Fprintf(k.stderr, "ptbatch: checkpoint %s written after %s; continue with --resume %s\n", k.f.path, place(e), k.f.path)
 	}
 	return e.Result(), nil
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -339,4 +342,42 @@ func TestShardRefusalIsOneLine(t *testing.T) {
 	defer held.release()
 	refused(t, append(small, "--shard", "1/2", "--out", out), "--out", "writing to this directory")
 	refused(t, []string{"reproduce", "gaussian", "--scale", "0.001", "--replicates", "2", "--quiet", "--shard", "1/2", "--out", out}, "--out", "writing to this directory")
+}
+
+// cancelOnLine is a stderr that cancels a context when a line containing
+// marker is written, as a signal arriving right after that line would.
+type cancelOnLine struct {
+	strings.Builder
+	marker string
+	cancel func()
+}
+
+func (w *cancelOnLine) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), w.marker) {
+		w.cancel()
+	}
+	return w.Builder.Write(p)
+}
+
+// TestInterruptAfterCheckpointSaysResume checks that a run stopped just
+// after a checkpoint of its cadence (the state it stops in, so none is
+// written again) still says how to resume: it did not, and
+// TestCheckpointSurvivesKills, which signals right after that line,
+// failed half the time.
+func TestInterruptAfterCheckpointSaysResume(t *testing.T) {
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "run.ckpt")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stderr := &cancelOnLine{marker: "written after 1 of", cancel: cancel}
+	args := []string{"run", "--chains", "5", "--replicates", "3", "--iterations", "400", "--scans", "4", "--tuning", "paper",
+		"--checkpoint", ck, "--checkpoint-every", "1", "--out", filepath.Join(dir, "out")}
+	err := run(ctx, args, io.Discard, stderr)
+	var ie *interruptedError
+	if !errors.As(err, &ie) {
+		t.Fatalf("error %v, want interrupted; stderr %q", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "after 1 of 4 scans; continue with --resume "+ck) {
+		t.Errorf("stderr %q does not say how to resume from the checkpoint of scan 1", stderr.String())
+	}
 }

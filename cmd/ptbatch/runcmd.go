@@ -96,8 +96,10 @@ func prepareRun(ctx context.Context, args []string, stdout, stderr io.Writer) (*
 	if err := sh.check(f.replicates, "replicates"); err != nil {
 		return nil, cfg, nil, err
 	}
-	var chosen bytes.Buffer // --chains auto's line, printed once nothing is refused
-	if err := f.chooseChains(ctx, &cfg, &chosen); err != nil { // --chains auto (auto.go), on the whole run
+	// --chains auto (auto.go), on the whole run; its line is printed once
+	// nothing is refused.
+	var chosen bytes.Buffer
+	if err := f.chooseChains(ctx, &cfg, &chosen); err != nil {
 		return nil, cfg, nil, err
 	}
 	lo, hi := sh.share(f.replicates)

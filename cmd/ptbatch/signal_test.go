@@ -201,7 +201,8 @@ func TestSignalStopsBenchAndReproduce(t *testing.T) {
 		t.Errorf("bench in its first repeat: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	code, stdout, stderr = signalledAfter(t, bin, syscall.SIGTERM, time.Second, "bench", "--dim", "4", "--chains", "4",
-		"--replicates", "8", "--iterations", "20", "--repeats", "100000000", "--json")
+		"--replicates", "8", "--iterations", "20", "--repeats", "100000000", "--json",
+		"--max-memory", "8GiB") // the repeats' record needs 4.5 GiB: a limit of its own, not the machine's available memory
 	var obj map[string]any
 	if err := json.Unmarshal(stdout, &obj); code != 143 || err != nil || obj["interrupted"] != true || !(obj["repeats_completed"].(float64) > 0) {
 		t.Errorf("bench between repeats: exit %d, JSON %v (%v), stderr %q", code, obj, err, stderr)

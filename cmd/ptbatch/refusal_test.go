@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ptbatch/ptbatch/batch"
 )
 
 // refused runs the command in process and checks the contract of every
@@ -379,5 +382,45 @@ func TestInterruptAfterCheckpointSaysResume(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "after 1 of 4 scans; continue with --resume "+ck) {
 		t.Errorf("stderr %q does not say how to resume from the checkpoint of scan 1", stderr.String())
+	}
+}
+
+// TestEveryRunSaysWhatItStarted checks issue 26's cause 7: a run of
+// 9999999999999 iterations (whose first scan never ends) prints its size
+// and estimated memory before it computes; it used to be silent. The test
+// stops the run on that line (cancelOnLine); the timer only ends a run
+// that never prints it, failing the test.
+func TestEveryRunSaysWhatItStarted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	guard := time.AfterFunc(time.Minute, cancel)
+	stderr := &cancelOnLine{marker: "run: ", cancel: cancel}
+	err := run(ctx, []string{"run", "--iterations", "9999999999999", "--replicates", "2", "--chains", "5"}, io.Discard, stderr)
+	byLine := guard.Stop()
+	var ie *interruptedError
+	if !errors.As(err, &ie) || !byLine {
+		t.Errorf("error %v (stopped by the line: %v), want interrupted by the line", err, byLine)
+	}
+	// 9999999999999 as given; the estimate and the limit in formatBytes's units.
+	for _, want := range []string{"run: 5 chains × 2 replicates, 9999999999999 iterations in ", "an estimated ", "iB of memory (limit "} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr %q lacks %q", stderr.String(), want)
+		}
+	}
+}
+
+// TestProgressFromTheFirstSecond checks that progress lines start after
+// one second of a run (they started after two), at most once a second.
+func TestProgressFromTheFirstSecond(t *testing.T) {
+	var w strings.Builder
+	p := progressPrinter(&w, "run")
+	// Elapsed times chosen around the thresholds: before 1 s nothing; at
+	// 1.2 s a line; 0.5 s later none; at 2.3 s the next.
+	for _, e := range []time.Duration{500 * time.Millisecond, 1200 * time.Millisecond, 1700 * time.Millisecond, 2300 * time.Millisecond} {
+		p(batch.Progress{Scan: int(e / (100 * time.Millisecond)), Scans: 100, Elapsed: e})
+	}
+	lines := strings.Split(strings.TrimSpace(w.String()), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "run: scan 12/100") || !strings.HasPrefix(lines[1], "run: scan 23/100") {
+		t.Errorf("progress %q, want the lines of scans 12 and 23", w.String())
 	}
 }

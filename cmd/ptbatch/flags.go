@@ -62,6 +62,7 @@ type runFlags struct {
 	flags    *cmdFlags
 	warnings []string // printed on stderr once every check has passed
 	need     int64    // the estimated memory of the run (of its shard)
+	chosen   string   // --chains auto's line, printed once nothing is refused
 }
 
 // maxChains is the largest number of chains: the index process stores

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -212,6 +213,12 @@ func TestRefusedResumeWritesNothing(t *testing.T) {
 	}
 	refused(t, append(args, "--resume", ck, "--seed", "2"), "--resume", "--seed")
 	sameSnapshot(t, "refused --resume of another seed", out, before)
+	// Without --quiet (small[1]), with a warning (--lr 1e-300 cannot move
+	// the knots), neither the start line, the warning nor the shard's note
+	// comes before the refusal.
+	loud := append(append(slices.Clone(small[:1]), small[2:]...), "--out", out, "--checkpoint", ck, "--shard", "1/2")
+	refused(t, append(loud, "--resume", ck, "--tuning", "paper", "--path", "spline", "--scans", "2", "--lr", "1e-300"), "--resume")
+	sameSnapshot(t, "refused --resume without --quiet", out, before)
 
 	// samples.csv cut to its header: the checkpoint counts rows it lacks.
 	if err := os.WriteFile(filepath.Join(out, "samples.csv"), []byte(strings.SplitAfter(before["samples.csv"], "\n")[0]), 0o644); err != nil {

@@ -12,7 +12,7 @@ import (
 
 // runOne is `ptbatch run`.
 func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	f, cfg, sh, err := prepareRun(ctx, args, stdout, stderr)
+	f, cfg, sh, err := prepareRun(ctx, args, stdout)
 	if err != nil {
 		return err
 	}
@@ -25,13 +25,9 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	for _, w := range f.warnings {
-		fmt.Fprintf(stderr, "ptbatch: %s\n", w)
-	}
 	var prog func(batch.Progress)
 	if !f.quiet {
 		prog = progressPrinter(stderr, "run")
-		startLine(stderr, f, cfg)
 	}
 	moments := new(batch.TargetMoments)
 	if f.jsonOut || f.out != "" {
@@ -52,7 +48,16 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer stats.close()
 	begin := func() error {
-		// Once the engine is built: a refusal before prints one line.
+		// Once the engine is built or restored, so that a refusal is the
+		// only line: --chains auto's choice, the warnings, the start line
+		// and the shard, then the manifest.
+		io.WriteString(stderr, f.chosen)
+		for _, w := range f.warnings {
+			fmt.Fprintf(stderr, "ptbatch: %s\n", w)
+		}
+		if !f.quiet {
+			startLine(stderr, f, cfg)
+		}
 		lo, hi := sh.share(f.replicates)
 		sh.note(stderr, lo, hi, f.replicates, "replicates")
 		return job.begin()
@@ -77,7 +82,7 @@ var runDoneHook func()
 // shard's own replicates (issue 19), the paths, the checkpoint of
 // --resume and that --out can be written. It returns the configuration
 // narrowed to the shard, and the shard (nil: the whole run).
-func prepareRun(ctx context.Context, args []string, stdout, stderr io.Writer) (*runFlags, batch.Config, *shard, error) {
+func prepareRun(ctx context.Context, args []string, stdout io.Writer) (*runFlags, batch.Config, *shard, error) {
 	f, err := parseRunFlags(args, stdout)
 	if err != nil {
 		return nil, batch.Config{}, nil, err
@@ -97,7 +102,7 @@ func prepareRun(ctx context.Context, args []string, stdout, stderr io.Writer) (*
 		return nil, cfg, nil, err
 	}
 	// --chains auto (auto.go), on the whole run; its line is printed once
-	// nothing is refused.
+	// nothing is refused (runOne's begin).
 	var chosen bytes.Buffer
 	if err := f.chooseChains(ctx, &cfg, &chosen); err != nil {
 		return nil, cfg, nil, err
@@ -125,7 +130,7 @@ func prepareRun(ctx context.Context, args []string, stdout, stderr io.Writer) (*
 			return nil, cfg, nil, err
 		}
 	}
-	io.Copy(stderr, &chosen)
+	f.chosen = chosen.String()
 	return f, cfg, sh, nil
 }
 
@@ -183,7 +188,7 @@ func finishOne(f *runFlags, job *job, res *batch.Result, moments *batch.TargetMo
 	return err
 }
 
-// startLine prints, before the run starts, its size and its estimated
+// startLine prints, as the run starts, its size and its estimated
 // memory against the limit, so that every run says at once what it
 // undertook (issue 26, cause 7: a run of 10¹³ iterations was silent for
 // its first scan, which never ended).

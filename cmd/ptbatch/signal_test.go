@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,19 +18,45 @@ import (
 	"time"
 )
 
-// buildCommand builds the command into a temporary directory, with the
-// build tags of the test binary (buildTags).
+// built is the command the tests run, built once per test binary (go
+// test -count=20 runs the tests twenty times, not the build) into a
+// temporary directory that TestMain removes.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// buildCommand returns the command built with the build tags of the test
+// binary (buildTags).
 func buildCommand(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
-	bin := filepath.Join(t.TempDir(), "ptbatch")
-	args := append(append([]string{"build"}, buildTags...), "-o", bin, ".")
-	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
-		t.Fatalf("go %v: %v\n%s", args, err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "ptbatch-test-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "ptbatch")
+		args := append(append([]string{"build"}, buildTags...), "-o", built.bin, ".")
+		if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go %v: %v\n%s", args, err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+// TestMain removes the command built for the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // hangGuard bounds the wait for a line or an exit, so that a command that

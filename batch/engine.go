@@ -40,7 +40,16 @@ type Progress struct {
 // states, streams and tuning state, allocated by the worker that will own
 // the block (pinned to its CPU when Config.Pin is set, so that its memory is
 // local to that CPU's NUMA node).
+//
+// Before anything is allocated (before Validate lists the model's
+// observables), New refuses a run that cannot fit: ErrMemoryOverflow when
+// its size does not fit in 64 bits, and a *MemoryError (errors.Is
+// ErrNotEnoughMemory) when EstimateMemory exceeds AvailableMemory, rather
+// than the runtime's fatal out-of-memory error.
 func New(cfg Config) (*Engine, error) {
+	if err := checkFits(&cfg); err != nil {
+		return nil, err
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

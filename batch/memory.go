@@ -16,6 +16,45 @@ import (
 // does not fit in an int64: no machine can hold it.
 var ErrMemoryOverflow = errors.New("batch: the run's memory does not fit in 64-bit sizes")
 
+// ErrNotEnoughMemory is the error New returns (as a *MemoryError) for a
+// run whose estimated memory exceeds AvailableMemory.
+var ErrNotEnoughMemory = errors.New("batch: not enough memory for the run")
+
+// MemoryError is New's refusal of a run that cannot fit: EstimateMemory
+// says it needs Need bytes, more than the Limit that AvailableMemory
+// reads from Source.
+type MemoryError struct {
+	Need, Limit int64
+	Source      string
+}
+
+// Error says how much the run needs and how much there is.
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("batch: the run needs an estimated %d bytes (%.3g GiB), more than the %d bytes (%.3g GiB) of %s",
+		e.Need, float64(e.Need)/(1<<30), e.Limit, float64(e.Limit)/(1<<30), e.Source)
+}
+
+// Is makes errors.Is(err, ErrNotEnoughMemory) true.
+func (e *MemoryError) Is(target error) bool { return target == ErrNotEnoughMemory }
+
+// checkFits refuses a run of cfg that EstimateMemory says cannot fit in
+// AvailableMemory: ErrMemoryOverflow when its size does not fit in an
+// int64, a *MemoryError when it exceeds the limit. A configuration error
+// is left to Validate, which reports it whole.
+func checkFits(cfg *Config) error {
+	need, err := EstimateMemory(*cfg)
+	switch {
+	case errors.Is(err, ErrMemoryOverflow):
+		return err
+	case err != nil:
+		return nil
+	}
+	if limit, source := AvailableMemory(); need > limit {
+		return &MemoryError{Need: need, Limit: limit, Source: source}
+	}
+	return nil
+}
+
 // EstimateMemory returns an estimate of the bytes a run of cfg allocates
 // at its largest, without allocating it: for every block of layout.Lanes
 // replicates (the last one padded) the communication state, the scan's

@@ -77,3 +77,53 @@ func TestEstimateMemoryOverflows(t *testing.T) {
 		}
 	}
 }
+
+// TestNewRefusesWhatCannotFit checks issue 26's cause 5: New refuses a run
+// that EstimateMemory says exceeds AvailableMemory, with a *MemoryError
+// that carries the estimate and the limit, before it allocates anything;
+// a FromFuncs model with Dim = 1<<40 and a Gaussian run of 1<<30
+// replicates used to end the process with the runtime's fatal
+// out-of-memory error. A run that fits is built as before.
+func TestNewRefusesWhatCannotFit(t *testing.T) {
+	g, _ := models.NewGaussian(1, -1, 1, 0.3, 0.3)
+	huge := twoModes(t, 1<<40, models.RandomWalk{})
+	limit, source := AvailableMemory()
+	if limit < 1 || source == "" {
+		t.Fatalf("AvailableMemory() = %d, %q", limit, source)
+	}
+	for _, cfg := range []Config{
+		{Model: huge, Chains: 4, Replicates: 8, Iterations: 10, Scans: 1},
+		{Model: g, Chains: 4, Replicates: 1 << 30, Iterations: 10, Scans: 1},
+	} {
+		before := allocatedBytes()
+		e, err := New(cfg)
+		grew := allocatedBytes() - before
+		var me *MemoryError
+		if e != nil || !errors.Is(err, ErrNotEnoughMemory) || !errors.As(err, &me) {
+			t.Fatalf("New(%d replicates, %d observables): %v, want a *MemoryError", cfg.Replicates, models.NumObservables(cfg.Model), err)
+		}
+		need, _ := EstimateMemory(cfg)
+		if me.Need != need || me.Need <= me.Limit || me.Source == "" {
+			t.Errorf("%v: need %d (EstimateMemory %d), limit %d from %q", err, me.Need, need, me.Limit, me.Source)
+		}
+		// Refused before the engine's state: 1 MiB covers the estimate's
+		// own garbage (no list of 2^40 names).
+		if grew > 1<<20 {
+			t.Errorf("%v: New allocated %d bytes before refusing", err, grew)
+		}
+	}
+	// 2^62 replicates of the Gaussian: the size overflows int64.
+	if _, err := New(Config{Model: g, Chains: 4, Replicates: 1 << 62, Iterations: 10, Scans: 1}); !errors.Is(err, ErrMemoryOverflow) {
+		t.Errorf("2^62 replicates: %v, want ErrMemoryOverflow", err)
+	}
+	if _, err := New(Config{Model: g, Chains: 4, Replicates: 8, Iterations: 10, Scans: 1}); err != nil {
+		t.Errorf("a run that fits: %v", err)
+	}
+}
+
+// allocatedBytes returns the bytes allocated on the heap so far.
+func allocatedBytes() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.TotalAlloc
+}

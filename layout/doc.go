@@ -1,7 +1,7 @@
 // Package layout describes how ptbatch stores many independent parallel
 // tempering runs in memory.
 //
-// Glossary (the words of DEVELOPERS.md):
+// Glossary (the words used across ptbatch's packages and README):
 //
 //   - chain: one annealing level t_n, n = 0..N; a batch has numChains = N+1.
 //   - replica: the state that moves between chains when a swap is accepted.

@@ -73,9 +73,7 @@ func FromFuncs(f Funcs, ex Explorer) (Model, error) {
 	if err := checkFuncs(&f, ex); err != nil {
 		return nil, err
 	}
-	if f.Names == nil {
-		f.Names = Coordinates(f.Dim)
-	} else {
+	if f.Names != nil {
 		f.Names = append([]string(nil), f.Names...)
 	}
 	m := &funcsModel{f: f, ex: ex, report: newProposalReport()}
@@ -111,8 +109,19 @@ func checkFuncs(f *Funcs, ex Explorer) error {
 	return nil
 }
 
-// Observables returns the coordinates' names.
-func (m *funcsModel) Observables() []string { return append([]string(nil), m.f.Names...) }
+// Observables returns the coordinates' names: Funcs.Names, or "x0", "x1",
+// … made when asked, so that a model too large to run (Dim = 1<<40) is
+// refused by batch.New's memory estimate instead of building its names.
+func (m *funcsModel) Observables() []string {
+	if m.f.Names == nil {
+		return Coordinates(m.f.Dim)
+	}
+	return append([]string(nil), m.f.Names...)
+}
+
+// NumObservables returns Dim (models.ObservableCounter), without listing
+// the names.
+func (m *funcsModel) NumObservables() int { return m.f.Dim }
 
 // Name returns "funcs/" and the explorer's name.
 func (m *funcsModel) Name() string { return "funcs/" + m.ex.Name() }

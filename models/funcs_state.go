@@ -14,7 +14,7 @@ import (
 // and explorer settings, and it is the caller's part to give it the same
 // functions.
 func (m *funcsModel) Description() string {
-	d := fmt.Sprintf("funcs dim=%d names=%s explorer=%s", m.f.Dim, strings.Join(m.f.Names, ","), describeExplorer(m.ex))
+	d := fmt.Sprintf("funcs dim=%d names=%s explorer=%s", m.f.Dim, strings.Join(m.Observables(), ","), describeExplorer(m.ex))
 	if m.f.GradLogReference != nil {
 		d += " gradients"
 	}

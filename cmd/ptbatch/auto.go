@@ -36,7 +36,7 @@ func (v chainsValue) Set(s string) error {
 		*v.auto = true
 		return nil
 	}
-	x, err := strconv.ParseInt(s, 0, strconv.IntSize)
+	x, err := strconv.ParseInt(s, 10, strconv.IntSize) // decimal, as every integer flag (flagset.go)
 	if err != nil {
 		return fmt.Errorf("want a whole number or auto")
 	}
@@ -103,9 +103,6 @@ func (f *runFlags) chooseChains(ctx context.Context, cfg *batch.Config, stderr i
 	if !f.quiet {
 		fmt.Fprintf(stderr, "ptbatch: --chains auto: %d chains for the pilots' barrier Λ ≈ %.3f (%d pilot(s), %d chain-iterations, %.1f s)\n",
 			choice.Chains, choice.Barrier, len(choice.Pilots), choice.ChainIterations(), time.Since(t0).Seconds())
-	}
-	if err := f.checkMemory(*cfg); err != nil {
-		return err
 	}
 	if err := cfg.Validate(); err != nil {
 		return configUsage(f.flags, err)

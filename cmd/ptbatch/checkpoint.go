@@ -50,8 +50,9 @@ func addCheckpointFlags(c *cmdFlags, f *checkpointFlags) {
 	c.String(&f.resume, "resume", "", "continue the run whose checkpoint is FILE, with the same flags as the run that wrote it (--workers may differ); the output is that of the run never stopped, timings aside")
 }
 
-// check checks the flags' values, that FILE's directory can be written,
-// and reads the checkpoint of --resume.
+// check checks the flags' values and that FILE's directory can be
+// written; readResume reads the checkpoint of --resume later, once the
+// paths are checked (paths.go).
 func (f *checkpointFlags) check(c *cmdFlags) error {
 	if c.set("checkpoint-every") && f.path == "" {
 		return c.bad("checkpoint-every", "applies only with --checkpoint FILE")
@@ -77,14 +78,57 @@ func (f *checkpointFlags) check(c *cmdFlags) error {
 		fh.Close()
 		os.Remove(fh.Name())
 	}
-	if f.resume != "" {
-		data, err := os.ReadFile(f.resume)
-		if err != nil {
-			return c.bad("resume", "cannot read the checkpoint: %v", unwrapPath(err))
-		}
-		f.data = data
-	}
 	return nil
+}
+
+// readResume reads the checkpoint of --resume: a regular file (not a
+// FIFO, which would block, nor a device such as /dev/zero, which never
+// ends) of at most limit bytes, the memory the run may use (issue 26,
+// cause 6).
+func (f *checkpointFlags) readResume(c *cmdFlags, limit int64) error {
+	if f.resume == "" {
+		return nil
+	}
+	st, err := os.Stat(f.resume)
+	if err != nil {
+		return c.bad("resume", "cannot read the checkpoint: %v", unwrapPath(err))
+	}
+	if !st.Mode().IsRegular() {
+		return c.bad("resume", "is not a regular file (%s); want the checkpoint file written by --checkpoint", fileKind(st.Mode()))
+	}
+	if st.Size() > limit {
+		return c.bad("resume", "holds %s, more than the memory limit of %s: it is not a checkpoint this run can restore", formatBytes(st.Size()), formatBytes(limit))
+	}
+	fh, err := os.Open(f.resume)
+	if err != nil {
+		return c.bad("resume", "cannot read the checkpoint: %v", unwrapPath(err))
+	}
+	defer fh.Close()
+	// The file may have grown since the Stat: read at most its size and
+	// one byte more, which the checksum then refuses.
+	data, err := io.ReadAll(io.LimitReader(fh, st.Size()+1))
+	if err != nil {
+		return c.bad("resume", "cannot read the checkpoint: %v", unwrapPath(err))
+	}
+	f.data = data
+	return nil
+}
+
+// fileKind names the type of a file that is not regular.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "mode " + m.String()
 }
 
 // streamed are the output files that grow as the run goes, which a resume
@@ -102,6 +146,7 @@ type checkpointer struct {
 	out    string
 	stderr io.Writer
 	aside  map[string]string // streamed file → its copy set aside
+	quiet  bool              // --quiet: no line for each checkpoint written
 }
 
 // startCheckpoints prepares the checkpoints of a run; it must be called
@@ -111,7 +156,7 @@ type checkpointer struct {
 // checkpoint counted. A copy set aside by an earlier attempt that did not
 // finish is kept: it holds the rows of the run that wrote the checkpoint.
 func startCheckpoints(f *runFlags, stderr io.Writer) (*checkpointer, error) {
-	k := &checkpointer{f: &f.ck, c: f.flags, out: f.out, stderr: stderr, aside: map[string]string{}}
+	k := &checkpointer{f: &f.ck, c: f.flags, out: f.out, stderr: stderr, aside: map[string]string{}, quiet: f.quiet}
 	if f.ck.resume == "" || f.out == "" {
 		return k, nil
 	}
@@ -143,27 +188,19 @@ func (k *checkpointer) undo() {
 // run is batch.Run with the checkpoints: it builds the engine (restored
 // from --resume, the streamed files' rows taken back), steps it to its end
 // or until ctx is cancelled, writes a checkpoint every --checkpoint-every,
-// when interrupted and at the end, and returns the run's Result.
-func (k *checkpointer) run(ctx context.Context, cfg batch.Config, prog func(batch.Progress), samples *sampleWriter, stats *runStats) (*batch.Result, error) {
+// when interrupted and at the end, and returns the run's Result. begun is
+// called once the engine is built or restored (it writes the manifest).
+func (k *checkpointer) run(ctx context.Context, cfg batch.Config, prog func(batch.Progress), samples *sampleWriter, stats *runStats, begun func() error) (*batch.Result, error) {
 	start := time.Now()
-	var e *batch.Engine
-	var err error
-	if k.f.resume != "" {
-		e, err = batch.Restore(cfg, k.f.data)
-		if err != nil {
-			k.undo()
-			return nil, k.resumeError(err)
-		}
-		var index *indexRecord
-		if stats != nil {
-			index = stats.index
-		}
-		if err := k.takeBack(cfg, samples, index); err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(k.stderr, "ptbatch: resuming %s after %s\n", k.f.resume, place(e))
-	} else if e, err = batch.New(cfg); err != nil {
+	e, err := k.engine(cfg, samples, stats)
+	if err != nil {
 		return nil, err
+	}
+	if err := begun(); err != nil {
+		return nil, err
+	}
+	if k.f.resume != "" {
+		fmt.Fprintf(k.stderr, "ptbatch: resuming %s after %s\n", k.f.resume, place(e))
 	}
 	written, lastScan, lastTime := false, e.Scans(), time.Now()
 	save := func() error {
@@ -189,17 +226,44 @@ func (k *checkpointer) run(ctx context.Context, cfg batch.Config, prog func(batc
 			if err := save(); err != nil {
 				return nil, err
 			}
+			if !k.quiet {
+				fmt.Fprintf(k.stderr, "ptbatch: checkpoint %s written after %s\n", k.f.path, place(e))
+			}
 		}
 	}
 	if k.f.path != "" && !written {
 		if err := save(); err != nil {
 			return nil, err
 		}
-		if !e.Done() {
-			fmt.Fprintf(k.stderr, "ptbatch: checkpoint %s written after %s; continue with --resume %s\n", k.f.path, place(e), k.f.path)
-		}
+	}
+	if k.f.path != "" && !e.Done() {
+		// Also when the signal came just after a checkpoint of the
+		// cadence, which is then the state to resume from.
+		fmt.Fprintf(k.stderr, "ptbatch: checkpoint %s written after %s; continue with --resume %s\n", k.f.path, place(e), k.f.path)
 	}
 	return e.Result(), nil
+}
+
+// engine builds the run's engine: new, or restored from --resume with
+// the streamed files' rows taken back.
+func (k *checkpointer) engine(cfg batch.Config, samples *sampleWriter, stats *runStats) (*batch.Engine, error) {
+	if k.f.resume == "" {
+		return batch.New(cfg)
+	}
+	e, err := batch.Restore(cfg, k.f.data)
+	if err != nil {
+		k.undo()
+		return nil, k.resumeError(err)
+	}
+	var index *indexRecord
+	if stats != nil {
+		index = stats.index
+	}
+	if err := k.takeBack(cfg, samples, index); err != nil {
+		k.undo()
+		return nil, err
+	}
+	return e, nil
 }
 
 // place says where a run is: "12 of 150 scans".

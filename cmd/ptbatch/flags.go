@@ -64,6 +64,8 @@ type runFlags struct {
 
 	flags    *cmdFlags
 	warnings []string // printed on stderr once every check has passed
+	need     int64    // the estimated memory of the run (of its shard)
+	chosen   string   // --chains auto's line, printed once nothing is refused
 }
 
 // maxChains is the largest number of chains: the index process stores
@@ -270,7 +272,10 @@ func flagList(names []string) string {
 }
 
 // config turns the flags into an engine configuration, after checking
-// every value, the memory the run needs and the --out directory.
+// every value of the flags. prepareRun checks the memory once the run is
+// narrowed to its shard, and validates the configuration after it (its
+// model's observables are listed then), before the paths and --out
+// (runcmd.go).
 func (f *runFlags) config() (batch.Config, error) {
 	c := f.flags
 	var cfg batch.Config
@@ -306,6 +311,9 @@ func (f *runFlags) config() (batch.Config, error) {
 		return cfg, c.bad("thin", "need at least 1")
 	case f.keepScans < 0:
 		return cfg, c.bad("keep-scans", "need 0 (the last half) or more")
+	}
+	if err := f.checkPaths(); err != nil { // before --checkpoint's directory is tried (paths.go)
+		return cfg, err
 	}
 	if err := f.ck.check(c); err != nil {
 		return cfg, err
@@ -353,17 +361,6 @@ func (f *runFlags) config() (batch.Config, error) {
 			cfg.Gradient = batch.FullGradient
 		}
 	}
-	if err := f.checkMemory(cfg); err != nil {
-		return cfg, err
-	}
-	if err := cfg.Validate(); err != nil {
-		return cfg, configUsage(c, err)
-	}
-	if f.out != "" {
-		if err := checkOut(c, "out", f.out); err != nil {
-			return cfg, err
-		}
-	}
 	return cfg, nil
 }
 
@@ -377,10 +374,21 @@ func knotsLimit(c *cmdFlags, knots, chains int, chainsText string) error {
 	return usagef("invalid --chains %s: --knots %d (the default) needs at least %d chains: %s", chainsText, knots, knots+1, why)
 }
 
-// checkMemory estimates the run's memory, with the statistics the output
-// adds and the JSON and CSVs it builds, and refuses it when it exceeds the
-// limit.
-func (f *runFlags) checkMemory(cfg batch.Config) error {
+// checkMemory estimates the memory of the run of cfg (the shard's
+// replicates when sharded, issue 19), with the statistics the output adds
+// and the JSON and CSVs it builds, and refuses it when it exceeds the
+// limit; what names the run in the message.
+func (f *runFlags) checkMemory(cfg batch.Config, what string) (need int64, err error) {
+	need, err = f.estimateMemory(cfg)
+	return need, checkMemoryOf(f.flags, what, f.maxMemory, need, err, []sizeFlag{
+		{"chains", float64(f.chains), 50}, {"replicates", float64(f.replicates), 10},
+		{"dim", float64(f.dim), 1}, {"knots", float64(f.knots), 4},
+		{"iterations", float64(f.iterations), 45000}, {"scans", float64(f.scans), 150},
+	})
+}
+
+// estimateMemory is batch.EstimateMemory of cfg with what the flags add.
+func (f *runFlags) estimateMemory(cfg batch.Config) (int64, error) {
 	if f.jsonOut {
 		cfg.Statistics = append(cfg.Statistics, new(batch.TargetMoments))
 	}
@@ -394,12 +402,12 @@ func (f *runFlags) checkMemory(cfg batch.Config) error {
 		if f.jsonOut {
 			// target_means and target_vars: a boxed number and its text per
 			// replicate and observable.
-			out, err = mulBytes(int64(f.replicates), obs, 2*(24+8+26))
+			out, err = mulBytes(int64(cfg.Replicates), obs, 2*(24+8+26))
 		}
 		if err == nil && f.out != "" {
 			// scans.csv: seven fields of a row per replicate and scan.
 			var csv int64
-			if csv, err = mulBytes(int64(f.replicates), int64(f.scans), 7*(16+24)); err == nil {
+			if csv, err = mulBytes(int64(cfg.Replicates), int64(f.scans), 7*(16+24)); err == nil {
 				out, err = addBytes(out, csv)
 			}
 		}
@@ -414,11 +422,7 @@ func (f *runFlags) checkMemory(cfg batch.Config) error {
 			need, err = addBytes(need, out)
 		}
 	}
-	return checkMemory(f.flags, f.maxMemory, need, err, []sizeFlag{
-		{"chains", float64(f.chains), 50}, {"replicates", float64(f.replicates), 10},
-		{"dim", float64(f.dim), 1}, {"knots", float64(f.knots), 4},
-		{"iterations", float64(f.iterations), 45000}, {"scans", float64(f.scans), 150},
-	})
+	return need, err
 }
 
 // checkLR refuses a learning rate that is not positive and finite, and

@@ -220,7 +220,11 @@ func (t *trackedValue) Set(s string) error {
 	c.typed[t.name] = s
 	c.given = append(c.given, t.name)
 	if err := t.Value.Set(s); err != nil {
-		c.err = usagef("invalid --%s %s: %v", t.name, s, err)
+		shown := s
+		if _, isString := t.Value.(*stringValue); isString {
+			shown = strconv.Quote(s)
+		}
+		c.err = usagef("invalid --%s %s: %v", t.name, shown, err)
 		return errStop
 	}
 	return nil
@@ -240,14 +244,25 @@ func (t *trackedValue) Get() any { return t.Value.(flag.Getter).Get() }
 
 type stringValue string
 
-func (v *stringValue) Set(s string) error { *v = stringValue(s); return nil }
-func (v *stringValue) String() string     { return string(*v) }
-func (v *stringValue) Get() any           { return string(*v) }
+// Set refuses an empty value: a job script's unset variable ("--resume
+// $CKPT") must not silently mean "no file" (issue 26, cause 6).
+func (v *stringValue) Set(s string) error {
+	if s == "" {
+		return errors.New("empty value; give a value, or leave the flag out for its default")
+	}
+	*v = stringValue(s)
+	return nil
+}
+func (v *stringValue) String() string { return string(*v) }
+func (v *stringValue) Get() any       { return string(*v) }
+
+// The integer flags read decimal only, as sweep's lists do: a leading
+// zero is not octal (--seed 010 is 10, not 8), and 0x… is refused.
 
 type intValue int
 
 func (v *intValue) Set(s string) error {
-	x, err := strconv.ParseInt(s, 0, strconv.IntSize)
+	x, err := strconv.ParseInt(s, 10, strconv.IntSize)
 	if err != nil {
 		return numError(err, "a whole number")
 	}
@@ -260,7 +275,7 @@ func (v *intValue) Get() any       { return int(*v) }
 type int64Value int64
 
 func (v *int64Value) Set(s string) error {
-	x, err := strconv.ParseInt(s, 0, 64)
+	x, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
 		return numError(err, "a whole number")
 	}
@@ -273,7 +288,7 @@ func (v *int64Value) Get() any       { return int64(*v) }
 type uint64Value uint64
 
 func (v *uint64Value) Set(s string) error {
-	x, err := strconv.ParseUint(s, 0, 64)
+	x, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
 		return numError(err, "a whole number from 0 to 18446744073709551615")
 	}

@@ -13,7 +13,9 @@
 //
 // Bad input prints one line on stderr and exits with status 2; an
 // interrupted run reports what it finished and exits with status 130
-// (SIGINT) or 143 (SIGTERM).
+// (SIGINT), 143 (SIGTERM) or 129 (SIGHUP, the hang-up of a closed
+// terminal or ssh session); a run that finished exits 0 even when a signal
+// came while it wrote its files.
 package main
 
 import (
@@ -36,13 +38,14 @@ func main() {
 	os.Exit(exitStatus(err, sig, os.Stderr))
 }
 
-// signalContext returns a context that is cancelled by the first SIGINT or
-// SIGTERM, and a function that stops listening and returns the signal
+// signalContext returns a context that is cancelled by the first SIGINT,
+// SIGTERM or SIGHUP (which stops a run as SIGTERM does: checkpoint,
+// "interrupted" in the manifest), and a function that stops listening and returns the signal
 // received (0 if none). After the first signal the default action is
 // restored, so a second one ends the process at once.
 func signalContext() (context.Context, func() syscall.Signal) {
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	ctx, cancel := context.WithCancel(context.Background())
 	var got atomic.Int64
 	done := make(chan struct{})
@@ -66,11 +69,13 @@ func signalContext() (context.Context, func() syscall.Signal) {
 }
 
 // exitStatus prints err and returns the exit status: that of exitCode, or
-// 128 + the signal number (130 for SIGINT, 143 for SIGTERM) when a signal
-// stopped the program and the input was good.
+// 128 + the signal number (130 for SIGINT, 143 for SIGTERM, 129 for
+// SIGHUP) when a signal stopped the program and the input was good. A
+// command that completed (err nil) exits 0 whatever signal came once its
+// work was done: its files say complete, and so does its status.
 func exitStatus(err error, sig syscall.Signal, stderr io.Writer) int {
 	code := exitCode(err, stderr)
-	if sig != 0 && code != 2 {
+	if sig != 0 && code != 2 && code != 0 {
 		return 128 + int(sig)
 	}
 	return code
@@ -141,9 +146,10 @@ Usage:
                         process writes
   ptbatch help [CMD]    this text, or CMD's flags (also ptbatch CMD --help)
 
-Bad input prints one line on stderr and exits with status 2. Ctrl-C (SIGINT) or
-SIGTERM stops a run within milliseconds; what is finished is printed and written,
-marked "interrupted", and the status is 130 (SIGINT) or 143 (SIGTERM).
+Bad input prints one line on stderr and exits with status 2. Ctrl-C (SIGINT),
+SIGTERM or SIGHUP stops a run within milliseconds; what is finished is printed and
+written, marked "interrupted", and the status is 130 (SIGINT), 143 (SIGTERM) or
+129 (SIGHUP). A run that finished exits 0.
 `
 
 // subcommands maps each subcommand to its function.

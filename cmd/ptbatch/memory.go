@@ -4,81 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"runtime/debug"
-	"strconv"
-	"strings"
 
 	"github.com/ptbatch/ptbatch/batch"
 )
 
-// fallbackMemory is the limit when the machine's available memory cannot
-// be read (no /proc/meminfo).
-const fallbackMemory = 4 << 30
-
 // memoryLimit is the memory a run may use: --max-memory when given, else
-// the machine's available memory (MemAvailable in /proc/meminfo, capped by
-// a cgroup's memory.max less its memory.current and by the Go memory limit
-// GOMEMLIMIT), else fallbackMemory. what says where the limit comes from.
+// batch.AvailableMemory (the machine's available memory, capped by a
+// cgroup's and by GOMEMLIMIT), which batch.New also holds a run's engine
+// to. what says where the limit comes from.
 func memoryLimit(maxMemory int64) (limit int64, what string) {
 	if maxMemory > 0 {
 		return maxMemory, "--max-memory"
 	}
-	limit, what = -1, ""
-	if n, ok := meminfoAvailable(); ok {
-		limit, what = n, "the available memory"
-	}
-	if n, ok := cgroupAvailable(); ok && (limit < 0 || n < limit) {
-		limit, what = n, "the memory left to this cgroup"
-	}
-	if n := debug.SetMemoryLimit(-1); n < math.MaxInt64 && (limit < 0 || n < limit) {
-		limit, what = n, "GOMEMLIMIT"
-	}
-	if limit < 0 {
-		return fallbackMemory, "the default limit (the available memory is unknown)"
-	}
-	return limit, what
-}
-
-// meminfoAvailable returns MemAvailable from /proc/meminfo in bytes.
-func meminfoAvailable() (int64, bool) {
-	data, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0, false
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
-			f := strings.Fields(rest)
-			if len(f) == 0 {
-				return 0, false
-			}
-			kb, err := strconv.ParseInt(f[0], 10, 64)
-			if err != nil || kb < 0 || kb > math.MaxInt64/1024 {
-				return 0, false
-			}
-			return kb * 1024, true
-		}
-	}
-	return 0, false
-}
-
-// cgroupAvailable returns memory.max - memory.current of the process's
-// cgroup (v2) when it has a limit.
-func cgroupAvailable() (int64, bool) {
-	read := func(name string) (int64, bool) {
-		data, err := os.ReadFile("/sys/fs/cgroup/" + name)
-		if err != nil {
-			return 0, false
-		}
-		n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
-		return n, err == nil
-	}
-	lim, ok := read("memory.max") // "max" when unlimited: not a number
-	if !ok {
-		return 0, false
-	}
-	cur, _ := read("memory.current")
-	return lim - min(cur, lim), true
+	return batch.AvailableMemory()
 }
 
 // sizeFlag is a flag that scales a run's memory, with its value and its
@@ -93,6 +31,11 @@ type sizeFlag struct {
 // the size flag given furthest above its default, or --max-memory when it
 // was given and no size flag was raised.
 func checkMemory(c *cmdFlags, maxMemory int64, need int64, estErr error, sizes []sizeFlag) error {
+	return checkMemoryOf(c, "the run", maxMemory, need, estErr, sizes)
+}
+
+// checkMemoryOf is checkMemory for what ("the run", "shard 2/5").
+func checkMemoryOf(c *cmdFlags, what string, maxMemory int64, need int64, estErr error, sizes []sizeFlag) error {
 	culprit := ""
 	ratio := 1.0
 	for _, s := range sizes {
@@ -103,7 +46,7 @@ func checkMemory(c *cmdFlags, maxMemory int64, need int64, estErr error, sizes [
 			culprit, ratio = s.name, r
 		}
 	}
-	limit, what := memoryLimit(maxMemory)
+	limit, source := memoryLimit(maxMemory)
 	prefix := func() string {
 		switch {
 		case culprit != "":
@@ -115,16 +58,16 @@ func checkMemory(c *cmdFlags, maxMemory int64, need int64, estErr error, sizes [
 	}
 	if estErr != nil {
 		if errors.Is(estErr, batch.ErrMemoryOverflow) {
-			return usagef("%sthe run's memory does not fit in 64-bit sizes: no machine can hold it", prefix())
+			return usagef("%s%s's memory does not fit in 64-bit sizes: no machine can hold it", prefix(), what)
 		}
 		return estErr
 	}
 	if need > limit {
-		if what != "--max-memory" {
-			what += "; --max-memory sets the limit"
+		if source != "--max-memory" {
+			source += "; --max-memory sets the limit"
 		}
-		return usagef("%sthe run needs an estimated %s of memory, more than the limit of %s (%s)",
-			prefix(), formatBytes(need), formatBytes(limit), what)
+		return usagef("%s%s needs an estimated %s of memory, more than the limit of %s (%s)",
+			prefix(), what, formatBytes(need), formatBytes(limit), source)
 	}
 	return nil
 }

@@ -170,7 +170,7 @@ func readShards(c *cmdFlags, out string, dirs []string) ([]shardDir, error) {
 		case s.m.Fingerprint != a.m.Fingerprint || !reflect.DeepEqual(s.m.Settings, a.m.Settings):
 			return nil, usagef("shards of different configurations: %s and %s differ in %s", a.dir, s.dir, settingDiff(a.m.Settings, s.m.Settings))
 		case !slices.Equal(resultArgs(s.m.Args), resultArgs(a.m.Args)):
-			return nil, usagef("shards of different arguments: %s has %q, %s has %q; the settings agree, so a manifest was edited", a.dir, a.m.Args, s.dir, s.m.Args)
+			return nil, usagef("shards of different arguments: %s has %q, %s has %q; the settings agree, so a %s was edited", a.dir, a.m.Args, s.dir, s.m.Args, manifestName)
 		case s.m.Shards != a.m.Shards:
 			return nil, usagef("shards of different splits: %s is shard %d/%d, %s is shard %d/%d", a.dir, a.m.Shard, a.m.Shards, s.dir, s.m.Shard, s.m.Shards)
 		case s.m.Units != a.m.Units || s.m.Shard < 1 || s.m.Shard > s.m.Shards:
@@ -420,19 +420,26 @@ func concatRecords(parts []*runRecord) (*runRecord, error) {
 // summary.json from the joined result.gob (by the functions a run uses),
 // and samples.csv by joining the shards' rows scan by scan.
 func mergeRun(shards []shardDir, out string, m *manifest) error {
+	// An edited manifest is refused with one line, exit 2 (issue 26, cause 8).
+	edited := func(err error) error {
+		return usagef("shard %s: %s does not rebuild the run its shards computed (edited?): %v", shards[0].dir, manifestName, err)
+	}
 	f, err := parseRunFlags(append(slices.Clone(m.Args), "--out", out), io.Discard)
 	if err != nil {
-		return fmt.Errorf("rebuilding the run from %s: %w", filepath.Join(shards[0].dir, manifestName), err)
+		return edited(err)
 	}
 	limit := f.maxMemory
 	f.maxMemory = noMemoryLimit // a merge runs nothing
 	cfg, err := f.config()
 	f.maxMemory = limit
+	if err == nil && cfg.Replicates != m.Units {
+		err = fmt.Errorf("its args give %d replicates, its units are %d", cfg.Replicates, m.Units)
+	}
 	if err == nil {
 		err = checkArgs(m, f.flags) // after config, which derives --scans of --tuning auto
 	}
 	if err != nil {
-		return fmt.Errorf("rebuilding the run from %s: %w", filepath.Join(shards[0].dir, manifestName), err)
+		return edited(err)
 	}
 	rec, err := joinRunRecords(shards)
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -11,18 +12,11 @@ import (
 
 // runOne is `ptbatch run`.
 func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	f, err := parseRunFlags(args, stdout)
+	f, cfg, sh, err := prepareRun(ctx, args, stdout)
 	if err != nil {
 		return err
 	}
-	cfg, err := f.config()
-	if err != nil {
-		return err
-	}
-	if err := f.chooseChains(ctx, &cfg, stderr); err != nil { // --chains auto (auto.go)
-		return err
-	}
-	job, err := startRun(f, &cfg, stderr) // --shard, and the lock and manifest of --out (shard.go)
+	job, err := startRun(f, sh, stderr) // the lock of --out; the manifest once the engine is built
 	if err != nil {
 		return err
 	}
@@ -30,9 +24,6 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	ck, err := startCheckpoints(f, stderr) // --checkpoint and --resume (checkpoint.go)
 	if err != nil {
 		return err
-	}
-	for _, w := range f.warnings {
-		fmt.Fprintf(stderr, "ptbatch: %s\n", w)
 	}
 	var prog func(batch.Progress)
 	if !f.quiet {
@@ -56,11 +47,116 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer stats.close()
-	res, err := ck.run(ctx, cfg, prog, samples, stats)
+	begin := func() error {
+		// Once the engine is built or restored, so that a refusal is the
+		// only line: --chains auto's choice, the warnings, the start line
+		// and the shard, then the manifest.
+		io.WriteString(stderr, f.chosen)
+		for _, w := range f.warnings {
+			fmt.Fprintf(stderr, "ptbatch: %s\n", w)
+		}
+		if !f.quiet {
+			startLine(stderr, f, cfg)
+		}
+		lo, hi := sh.share(f.replicates)
+		sh.note(stderr, lo, hi, f.replicates, "replicates")
+		return job.begin()
+	}
+	res, err := ck.run(ctx, cfg, prog, samples, stats, begin)
 	if err != nil {
 		return err
 	}
 	warnInvalidProposals(stderr, cfg) // explorer.go
+	if runDoneHook != nil {
+		runDoneHook()
+	}
+	return finishOne(f, job, res, moments, samples, stats, stdout, stderr)
+}
+
+// runDoneHook, when set (by tests), is called once the run's engine has
+// stopped and before its files are written: a test sends a signal there.
+var runDoneHook func()
+
+// prepareRun parses and checks everything about a run before anything is
+// written (issue 26: a refusal writes nothing): the flags, the pilots of
+// --chains auto, the shard (its units are replicates), the memory of the
+// shard's own replicates (issue 19), the paths, the checkpoint of
+// --resume and that --out can be written. It returns the configuration
+// narrowed to the shard, and the shard (nil: the whole run).
+func prepareRun(ctx context.Context, args []string, stdout io.Writer) (*runFlags, batch.Config, *shard, error) {
+	f, err := parseRunFlags(args, stdout)
+	if err != nil {
+		return nil, batch.Config{}, nil, err
+	}
+	cfg, err := f.config()
+	if err != nil {
+		return nil, cfg, nil, err
+	}
+	sh, err := resolveShard(f.flags, &f.shard)
+	if err != nil {
+		return nil, cfg, nil, err
+	}
+	if sh != nil && f.out == "" {
+		return nil, cfg, nil, usagef("invalid shard %d/%d (%s): a shard writes its replicates into --out DIR for ptbatch merge; give --out", sh.index, sh.count, sh.source)
+	}
+	if err := sh.check(f.replicates, "replicates"); err != nil {
+		return nil, cfg, nil, err
+	}
+	// --chains auto (auto.go), on the whole run; its line is printed once
+	// nothing is refused (runOne's begin).
+	var chosen bytes.Buffer
+	if err := f.chooseChains(ctx, &cfg, &chosen); err != nil {
+		return nil, cfg, nil, err
+	}
+	lo, hi := sh.share(f.replicates)
+	cfg.FirstReplicate, cfg.Replicates = lo, hi-lo
+	what := "the run"
+	if sh != nil {
+		what = fmt.Sprintf("shard %d/%d (replicates %d to %d)", sh.index, sh.count, lo, hi-1)
+	}
+	need, err := f.checkMemory(cfg, what)
+	if err != nil {
+		return nil, cfg, nil, err
+	}
+	f.need = need
+	if err := cfg.Validate(); err != nil {
+		return nil, cfg, nil, configUsage(f.flags, err)
+	}
+	limit, _ := memoryLimit(f.maxMemory)
+	if err := f.ck.readResume(f.flags, limit); err != nil {
+		return nil, cfg, nil, err
+	}
+	if f.out != "" {
+		if err := checkOut(f.flags, "out", f.out); err != nil {
+			return nil, cfg, nil, err
+		}
+	}
+	f.chosen = chosen.String()
+	return f, cfg, sh, nil
+}
+
+// startRun takes the directory of --out; the job is nil without --out.
+// Its manifest is written by begin, once the engine is built or
+// restored, so that a refused --resume leaves the directory's manifest
+// as it was.
+func startRun(f *runFlags, sh *shard, stderr io.Writer) (*job, error) {
+	if f.out == "" {
+		return nil, nil
+	}
+	m := newManifest("run", f.flags, nil, sh, "replicate", f.replicates)
+	return holdJob(f.flags, f.out, m, 0, f.ck.resume == "", stderr)
+}
+
+// begin writes the manifest of a run whose engine is built; nil-safe.
+func (j *job) begin() error {
+	if j == nil {
+		return nil
+	}
+	return j.progress(j.m.First)
+}
+
+// finishOne writes the run's files and prints its table or JSON.
+func finishOne(f *runFlags, job *job, res *batch.Result, moments *batch.TargetMoments, samples *sampleWriter, stats *runStats, stdout, stderr io.Writer) error {
 	if samples != nil {
 		if err := samples.close(); err != nil {
 			return err
@@ -80,24 +176,35 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := stats.printWarnings(stderr, f, res); err != nil { // diagout.go
 		return err
 	}
+	var err error
 	if f.jsonOut {
 		err = writeJSON(stdout, f, res, moments, stats)
 	} else {
 		writeTable(stdout, f, res, stats)
 	}
 	if err == nil && res.Interrupted {
-		err = interruptedf("interrupted after %d of %d scans; the output reports the scans completed", res.Scans, cfg.Scans)
+		err = interruptedf("interrupted after %d of %d scans; the output reports the scans completed", res.Scans, res.Config.Scans)
 	}
 	return err
 }
 
+// startLine prints, as the run starts, its size and its estimated
+// memory against the limit, so that every run says at once what it
+// undertook (issue 26, cause 7: a run of 10¹³ iterations was silent for
+// its first scan, which never ended).
+func startLine(w io.Writer, f *runFlags, cfg batch.Config) {
+	limit, _ := memoryLimit(f.maxMemory)
+	fmt.Fprintf(w, "run: %d chains × %d replicates, %d iterations in %d scans of %d; an estimated %s of memory (limit %s)\n",
+		cfg.Chains, cfg.Replicates, cfg.Iterations, cfg.Scans, cfg.Iterations/cfg.Scans, formatBytes(f.need), formatBytes(limit))
+}
+
 // progressPrinter returns a callback that prints the stage, the percentage
 // done and the time left to w, at most once a second and only once the run
-// has taken two seconds.
+// has taken a second.
 func progressPrinter(w io.Writer, stage string) func(batch.Progress) {
 	var last time.Duration
 	return func(p batch.Progress) {
-		if p.Elapsed < 2*time.Second || (p.Elapsed-last < time.Second && p.Scan < p.Scans) {
+		if p.Elapsed < time.Second || (p.Elapsed-last < time.Second && p.Scan < p.Scans) {
 			return
 		}
 		last = p.Elapsed

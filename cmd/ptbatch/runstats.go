@@ -304,8 +304,8 @@ func lnBeta(a, b float64) float64 {
 // and the figure's.
 func (f *runFlags) statsMemory(cfg batch.Config) (int64, error) {
 	const lanes = 8
-	blocks := int64((f.replicates + lanes - 1) / lanes)
-	chains, reps := int64(f.chains), int64(f.replicates)
+	blocks := int64((cfg.Replicates + lanes - 1) / lanes) // the shard's (issue 19)
+	chains, reps := int64(cfg.Chains), int64(cfg.Replicates)
 	obs := int64(1)
 	if f.jsonOut {
 		obs = int64(models.NumObservables(cfg.Model))

@@ -81,6 +81,11 @@ func resolveShard(c *cmdFlags, s *shardFlags) (*shard, error) {
 		}
 		sh = &shard{k + 1, s.shards, fmt.Sprintf("JOB_COMPLETION_INDEX=%s with --shards %d", v, s.shards)}
 	default:
+		if v, ok := lookupEnv("JOB_COMPLETION_INDEX"); ok {
+			// A Kubernetes Indexed Job: without the count, every pod would
+			// compute the whole run.
+			return nil, usagef("JOB_COMPLETION_INDEX=%q is set (a pod of a Kubernetes Indexed Job) but --shards is not: give --shards N, the Job's completions, or --shard i/n", v)
+		}
 		var err error
 		if sh, err = slurmShard(); err != nil {
 			return nil, err
@@ -342,6 +347,21 @@ var staleOutputs = []string{"index.csv", "index.png", "index.svg"}
 // resume) first removes what a previous command left in out, so that it
 // holds only this command's files.
 func startJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, stderr io.Writer) (*job, error) {
+	j, err := holdJob(c, out, m, prior, fresh, stderr)
+	if err != nil {
+		return nil, err
+	}
+	if err := j.writeManifest(); err != nil {
+		j.dir.release()
+		return nil, err
+	}
+	return j, nil
+}
+
+// holdJob is startJob without the manifest, for a command that writes it
+// only once nothing more can be refused (run, whose --resume is checked
+// against the restored engine).
+func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, stderr io.Writer) (*job, error) {
 	d, err := holdOut(c, "out", out, stderr)
 	if err != nil {
 		return nil, err
@@ -360,12 +380,7 @@ func startJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, s
 			return nil, fmt.Errorf("removing the previous output of %s: %w", out, err)
 		}
 	}
-	j := &job{dir: d, m: m, start: time.Now(), prior: prior}
-	if err := j.writeManifest(); err != nil {
-		d.release()
-		return nil, err
-	}
-	return j, nil
+	return &job{dir: d, m: m, start: time.Now(), prior: prior}, nil
 }
 
 // writeManifest writes the manifest, with every file written so far.
@@ -393,30 +408,6 @@ func (j *job) close() {
 	if j != nil {
 		j.dir.release()
 	}
-}
-
-// startRun chooses the run's shard (its units are replicates), narrows
-// cfg to the shard's replicates, and with --out takes the directory and
-// writes its manifest; the job is nil without --out.
-func startRun(f *runFlags, cfg *batch.Config, stderr io.Writer) (*job, error) {
-	sh, err := resolveShard(f.flags, &f.shard)
-	if err != nil {
-		return nil, err
-	}
-	if sh != nil && f.out == "" {
-		return nil, usagef("invalid shard %d/%d (%s): a shard writes its replicates into --out DIR for ptbatch merge; give --out", sh.index, sh.count, sh.source)
-	}
-	if err := sh.check(f.replicates, "replicates"); err != nil {
-		return nil, err
-	}
-	lo, hi := sh.share(f.replicates)
-	cfg.FirstReplicate, cfg.Replicates = lo, hi-lo
-	sh.note(stderr, lo, hi, f.replicates, "replicates")
-	if f.out == "" {
-		return nil, nil
-	}
-	m := newManifest("run", f.flags, nil, sh, "replicate", f.replicates)
-	return startJob(f.flags, f.out, m, 0, f.ck.resume == "", stderr)
 }
 
 // finishRun writes summary.json (the JSON --json prints) and result.gob
@@ -518,8 +509,6 @@ func startReproduce(ctx context.Context, c *cmdFlags, o reproduceOptions, which 
 			return nil, err
 		}
 		r.sh = sh
-		lo, hi := sh.share(units)
-		sh.note(stderr, lo, hi, units, reproduceUnits+" units")
 	}
 	m := newManifest("reproduce", c, []string{which}, r.sh, reproduceUnits, units)
 	var j *job
@@ -531,6 +520,8 @@ func startReproduce(ctx context.Context, c *cmdFlags, o reproduceOptions, which 
 		if j, err = startJob(c, o.out, m, 0, true, stderr); err != nil {
 			return nil, err
 		}
+		lo, hi := r.sh.share(units)
+		r.sh.note(stderr, lo, hi, units, reproduceUnits+" units") // after the refusals: one line each
 	}
 	r.job = j
 	if err := os.MkdirAll(j.dir.file("runs"), 0o755); err != nil {

@@ -322,9 +322,6 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := sh.check(units, sweepUnits+" units"); err != nil {
 		return err
 	}
-	for _, w := range warnings {
-		fmt.Fprintf(stderr, "ptbatch: %s\n", w)
-	}
 	lo, hi := sh.share(units)
 	var out *sweepOut
 	if f.out != "" {
@@ -332,6 +329,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		defer out.close()
+	}
+	for _, w := range warnings { // once nothing can be refused: a refusal is one line
+		fmt.Fprintf(stderr, "ptbatch: %s\n", w)
+	}
+	if out != nil {
 		if out.job.m.Complete {
 			fmt.Fprintf(stderr, "ptbatch: the sweep in %s is complete; nothing to resume\n", f.out)
 			return nil
@@ -407,10 +409,10 @@ func openSweepOut(c *cmdFlags, f *sweepFlags, sh *shard, units int, stderr io.Wr
 	// cut back to it (a kill in between resumes from the same place).
 	fresh, prior := old == nil || old.Files["cells.csv"].Size == 0 || old.Files["summary.csv"].Size == 0, 0.0
 	if !fresh {
-		m.Done, m.Complete, m.Interrupted, m.Files, prior = old.Done, old.Complete, old.Interrupted, old.Files, old.ElapsedSeconds
-		if !old.Complete {
-			fmt.Fprintf(stderr, "ptbatch: resuming the sweep in %s after %d of its %d %s units\n", f.out, old.Done-old.First, old.End-old.First, sweepUnits)
+		if err := checkSweepFiles(c, f.out, old.Files); err != nil {
+			return nil, err
 		}
+		m.Done, m.Complete, m.Interrupted, m.Files, prior = old.Done, old.Complete, old.Interrupted, old.Files, old.ElapsedSeconds
 	}
 	j, err := startJob(c, f.out, m, prior, fresh, stderr)
 	if err != nil {
@@ -428,7 +430,33 @@ func openSweepOut(c *cmdFlags, f *sweepFlags, sh *shard, units int, stderr io.Wr
 		o.close()
 		return nil, err
 	}
+	if !fresh && !old.Complete {
+		fmt.Fprintf(stderr, "ptbatch: resuming the sweep in %s after %d of its %d %s units\n", f.out, old.Done-old.First, old.End-old.First, sweepUnits)
+	}
 	return o, nil
+}
+
+// checkSweepFiles refuses to resume a sweep whose cells.csv or
+// summary.csv is missing, not a regular file, or shorter than its
+// manifest records (deleted or truncated since): one line, exit 2, before
+// anything in the directory is written (issue 26, cause 8).
+func checkSweepFiles(c *cmdFlags, dir string, files map[string]rundir.FileSum) error {
+	for _, name := range []string{"cells.csv", "summary.csv"} {
+		st, err := os.Lstat(filepath.Join(dir, name))
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return c.bad("resume", "cannot continue the sweep in --out %q: its %s is missing, and its manifest records %d bytes of it; start again without --resume, or give another --out", dir, name, files[name].Size)
+		case err != nil:
+			return c.bad("resume", "cannot continue the sweep in --out %q: %v", dir, unwrapPath(err))
+		case st.Mode()&os.ModeSymlink != 0:
+			return c.bad("resume", "cannot continue the sweep in --out %q: its %s is a symbolic link: ptbatch writes no output through a link; remove it", dir, name)
+		case !st.Mode().IsRegular():
+			return c.bad("resume", "cannot continue the sweep in --out %q: its %s is not a regular file (%s)", dir, name, fileKind(st.Mode()))
+		case st.Size() < files[name].Size:
+			return c.bad("resume", "cannot continue the sweep in --out %q: its %s holds %d bytes, fewer than the %d its manifest records (it was changed); start again without --resume, or give another --out", dir, name, st.Size(), files[name].Size)
+		}
+	}
+	return nil
 }
 
 // add appends a finished cell's rows and records in the manifest that the

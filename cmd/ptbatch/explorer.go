@@ -97,3 +97,27 @@ func warnInvalidProposals(stderr io.Writer, cfg batch.Config) {
 		c.Invalid, c.Proposals, len(c.Warnings)+c.Dropped, w.Replicate, w.Chain, w.Scan)
 	fmt.Fprintln(stderr, b.String())
 }
+
+// addProposals adds a batch.Proposals to cfg for a model whose explorers
+// count their proposals (models.ProposalReport's models: FromFuncs and the
+// funnel) and returns it; nil, and nothing added, for the other models,
+// whose output and checkpoints stay as they were.
+func addProposals(cfg *batch.Config) *batch.Proposals {
+	if _, ok := models.ProposalReport(cfg.Model, 0); !ok {
+		return nil
+	}
+	p := new(batch.Proposals)
+	cfg.Statistics = append(cfg.Statistics, p)
+	return p
+}
+
+// addProposalsJSON adds "proposals" and "invalid_proposals", per
+// replicate and chain over the completed scans (the whole run's after a
+// resume), when the run counted them.
+func (s *runStats) addProposalsJSON(out map[string]any) {
+	if s.props == nil {
+		return
+	}
+	out["proposals"] = s.props.Proposed()
+	out["invalid_proposals"] = s.props.Invalid()
+}

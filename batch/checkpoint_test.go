@@ -44,11 +44,12 @@ type statSet struct {
 	index    *IndexProcess
 	records  []string
 	ess      *ESS
+	props    *Proposals
 }
 
 func newStatSet() *statSet {
 	s := &statSet{stop: &stopAt{}, moments: new(TargetMoments), logz: new(LogZ), profile: &BarrierProfile{Points: 11},
-		restarts: new(Restarts), ess: new(ESS)}
+		restarts: new(Restarts), ess: new(ESS), props: new(Proposals)}
 	s.samples = &Samples{Thin: 3, Write: func(b, m int, x []float64) error {
 		s.rows = append(s.rows, fmt.Sprint(b, m, x))
 		return nil
@@ -61,7 +62,7 @@ func newStatSet() *statSet {
 }
 
 func (s *statSet) list() []Statistic {
-	return []Statistic{s.stop, s.samples, s.moments, s.logz, s.profile, s.restarts, s.index, s.ess}
+	return []Statistic{s.stop, s.samples, s.moments, s.logz, s.profile, s.restarts, s.index, s.ess, s.props}
 }
 
 // report returns everything the statistics report, as text that shows
@@ -74,6 +75,7 @@ func (s *statSet) report() string {
 		s.profile.Local(), s.profile.Schedules(), s.profile.Rejections())
 	fmt.Fprintf(&b, "restarts %v %v %v %v\n", s.restarts.Counts(), s.restarts.ScanCounts(), s.restarts.Rates(), s.restarts.ScanRates())
 	fmt.Fprintf(&b, "ess %v %d\n", s.ess.Values(), s.ess.Draws())
+	fmt.Fprintf(&b, "proposals %v %v %v\n", s.props.Counted(), s.props.Proposed(), s.props.Invalid())
 	fmt.Fprintf(&b, "rows %d records %d\n", s.samples.Rows(), s.index.Records())
 	return b.String()
 }

@@ -102,3 +102,22 @@ func (p *proposalReport) counts(replicates int) ProposalCounts {
 	}
 	return c
 }
+
+// ProposalCounter is a Block whose explorers count their proposals: at
+// chain chain of lane lane, the open scan's proposals (Target.Energies
+// calls) and how many of them had a NaN or −Inf annealed log density,
+// until the block's EndScan starts the next scan's counts. The blocks of
+// FromFuncs models, the funnel's among them, are ProposalCounters;
+// batch.Proposals reads them.
+type ProposalCounter interface {
+	ScanProposals(lane, chain int) (proposals, invalid int)
+}
+
+// ScanProposals returns the open scan's counts at chain chain of lane
+// lane.
+func (b *funcsBlock) ScanProposals(lane, chain int) (proposals, invalid int) {
+	r := &b.recs[lane][chain]
+	return r.proposals, r.invalid
+}
+
+var _ ProposalCounter = (*funcsBlock)(nil)

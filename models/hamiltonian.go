@@ -28,6 +28,8 @@ type hamiltonian struct {
 	tries int       // the scan's moves
 	accs  int       // the scan's acceptances
 	sumJ  int       // AutoMALA: the scan's sum of selected exponents j
+	winJ  int       // AutoMALA: the window's sum of selected exponents
+	winN  int       // AutoMALA: and its moves
 	scans int       // scans ended
 	n     int       // the window's states recorded for the preconditioner
 	mean  []float64 // their running mean (Welford)
@@ -159,7 +161,7 @@ func (h *hamiltonian) MarshalBinary() ([]byte, error) {
 	var w wire.Writer
 	w.Float64(h.theta)
 	w.Float64s(h.s)
-	w.Ints([]int{h.tries, h.accs, h.sumJ, h.n, h.scans})
+	w.Ints([]int{h.tries, h.accs, h.sumJ, h.n, h.scans, h.winJ, h.winN})
 	w.Float64s(h.mean)
 	w.Float64s(h.m2)
 	return w.Bytes(), nil
@@ -176,13 +178,13 @@ func (h *hamiltonian) UnmarshalBinary(data []byte) error {
 	mean, m2 := make([]float64, len(h.s)), make([]float64, len(h.s))
 	r.Float64sInto(mean, "means")
 	r.Float64sInto(m2, "squares")
-	if r.Err() == nil && len(c) != 5 {
-		r.Failf("%d counts, want 5", len(c))
+	if r.Err() == nil && len(c) != 7 {
+		r.Failf("%d counts, want 7", len(c))
 	}
 	if err := r.Close(); err != nil {
 		return fmt.Errorf("gradient explorer state: %w", err)
 	}
-	h.theta, h.tries, h.accs, h.sumJ, h.n, h.scans = theta, c[0], c[1], c[2], c[3], c[4]
+	h.theta, h.tries, h.accs, h.sumJ, h.n, h.scans, h.winJ, h.winN = theta, c[0], c[1], c[2], c[3], c[4], c[5], c[6]
 	copy(h.s, s)
 	copy(h.mean, mean)
 	copy(h.m2, m2)

@@ -211,7 +211,8 @@ func sdOf(states [][]float64) []float64 {
 // hmcOracle is HMC with L leapfrog steps, mass diag(1/s²) from the
 // states of the previous window of scans (scans 2^{k−1}+1 … 2^k), and the step adapted by exp(2(a − 0.65)); with
 // auto, the step is θ0·2^j chosen by autoMALA's selector (L = 1 is
-// autoMALA) and the mass uses s = ξσ̂ + 1 − ξ.
+// autoMALA), θ0 moves by the window's mean j at the window's end, and
+// the mass uses s = ξσ̂ + 1 − ξ.
 type hmcOracle struct {
 	theta       float64
 	L           int
@@ -220,6 +221,7 @@ type hmcOracle struct {
 	states      [][]float64
 	tries, accs int
 	sumJ        int
+	winJ, winN  int // auto: the window's exponents and moves
 	scans       int // windows of states end at scans 1, 2, 4, 8, …
 }
 
@@ -281,12 +283,15 @@ func (o *hmcOracle) pick(p plainDensity, x, mom, s []float64, a, b float64) int 
 }
 
 func (o *hmcOracle) endScan() {
-	if o.auto {
-		o.theta *= math.Pow(2, float64(o.sumJ)/float64(o.tries))
-	} else {
-		o.theta *= math.Exp(2 * (float64(o.accs)/float64(o.tries) - 0.65))
-	}
 	o.scans++
+	o.winJ, o.winN = o.winJ+o.sumJ, o.winN+o.tries
+	switch {
+	case !o.auto:
+		o.theta *= math.Exp(2 * (float64(o.accs)/float64(o.tries) - 0.65))
+	case o.scans&(o.scans-1) == 0: // θ0 by the window's mean exponent
+		o.theta *= math.Pow(2, float64(o.winJ)/float64(o.winN))
+		o.winJ, o.winN = 0, 0
+	}
 	if o.scans&(o.scans-1) != 0 {
 		o.tries, o.accs, o.sumJ = 0, 0, 0
 		return

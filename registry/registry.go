@@ -42,6 +42,21 @@ type Model struct {
 	// run's seed, from which a model may simulate its data. It returns a
 	// *ParamError for a bad value.
 	New func(v Values, seed uint64) (models.Model, error)
+	// Choices names the values of the parameters that take one of a
+	// list of names (an Int parameter from 0 to len−1): the value is the
+	// index of the name, as Choice gives it. Study files write the names.
+	Choices map[string][]string
+}
+
+// Choice returns the value of the name choice of parameter param (its
+// index in Choices[param]) and whether param has such a choice.
+func (m Model) Choice(param, choice string) (float64, bool) {
+	for i, c := range m.Choices[param] {
+		if c == choice {
+			return float64(i), true
+		}
+	}
+	return 0, false
 }
 
 // Param returns the parameter called name and whether the model has it.

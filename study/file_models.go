@@ -181,7 +181,7 @@ func modelSpecs(file string, t *tomlTable, m registry.Model, seed uint64) ([]Mod
 			if ch.key.name == "name" {
 				continue
 			}
-			x, ok := ch.val.number()
+			x, ok := paramValue(m, ch.key.name, ch.val) // explorer.go
 			if !ok {
 				return nil, keyError(file, ch.key.line, ch.key.name, "key %q: want a finite number, not %q", ch.key.name, ch.val.text)
 			}

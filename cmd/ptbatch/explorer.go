@@ -5,8 +5,10 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pelletier/go-toml/v2/unstable"
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/registry"
 )
 
 // explorerFlags are the settings of the models explored by a local move
@@ -21,15 +23,14 @@ type explorerFlags struct {
 const funnelDim = 10
 
 // explorers maps --explorer's names to the explorers, with their
-// defaults.
-var explorers = map[string]models.Explorer{
-	"rwm":      models.RandomWalk{},
-	"slice":    models.SliceSampler{},
-	"mala":     models.MALA{},
-	"automala": models.AutoMALA{},
-	"hmc":      models.HMC{},
-	"autohmc":  models.HMC{Auto: true},
-}
+// defaults (registry.NewExplorer's).
+var explorers = func() map[string]models.Explorer {
+	out := map[string]models.Explorer{}
+	for _, name := range registry.ExplorerNames {
+		out[name], _ = registry.NewExplorer(name)
+	}
+	return out
+}()
 
 const explorerNames = "rwm, slice, mala, automala, hmc or autohmc"
 
@@ -96,4 +97,38 @@ func warnInvalidProposals(stderr io.Writer, cfg batch.Config) {
 	fmt.Fprintf(&b, "warning: %d of %d proposals had a NaN or -Inf log density; at %d (replicate, chain, scan) all did, the first at replicate %d, chain %d, scan %d",
 		c.Invalid, c.Proposals, len(c.Warnings)+c.Dropped, w.Replicate, w.Chain, w.Scan)
 	fmt.Fprintln(stderr, b.String())
+}
+
+// addProposals adds a batch.Proposals to cfg for a model whose explorers
+// count their proposals (models.ProposalReport's models: FromFuncs and the
+// funnel) and returns it; nil, and nothing added, for the other models,
+// whose output and checkpoints stay as they were.
+func addProposals(cfg *batch.Config) *batch.Proposals {
+	if _, ok := models.ProposalReport(cfg.Model, 0); !ok {
+		return nil
+	}
+	p := new(batch.Proposals)
+	cfg.Statistics = append(cfg.Statistics, p)
+	return p
+}
+
+// addProposalsJSON adds "proposals" and "invalid_proposals", per
+// replicate and chain over the completed scans (the whole run's after a
+// resume), when the run counted them.
+func (s *runStats) addProposalsJSON(out map[string]any) {
+	if s.props == nil {
+		return
+	}
+	out["proposals"] = s.props.Proposed()
+	out["invalid_proposals"] = s.props.Invalid()
+}
+
+// paramValue returns a study file's value of parameter name of model m:
+// a number, or for a parameter with named choices (registry.Model.Choices,
+// the funnel's explorer) one of the names.
+func paramValue(m registry.Model, name string, v tomlValue) (float64, bool) {
+	if v.kind == unstable.String {
+		return m.Choice(name, v.text)
+	}
+	return v.number()
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -96,5 +98,69 @@ func TestInvalidProposalWarning(t *testing.T) {
 	}
 	if warnInvalidProposals(&buf, cfg); buf.Len() != 0 {
 		t.Errorf("a healthy run warned: %q", buf.String())
+	}
+}
+
+// funnelStudy is a study file of the 3-d funnel with the explorer as a
+// grid axis (two explorers), 2 replicates of 200 iterations, 5 chains.
+const funnelStudy = `[study]
+name = "funnel"
+replicates = 2
+iterations = 200
+seeds = [1]
+chains = 5
+
+[[model]]
+name = "funnel"
+dim = 3
+scale = 2
+explorer = ["rwm", "automala"]
+
+[[method]]
+label = "paper"
+tuning = "paper"
+scans = 4
+`
+
+// TestFunnelStudy runs a study file of the funnel whose explorer is a
+// grid axis: cells.csv has the explorer column and 2 replicates of each
+// explorer; an explorer name that does not exist is refused with one line
+// at its line of the file.
+func TestFunnelStudy(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "funnel.toml")
+	if err := os.WriteFile(file, []byte(funnelStudy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if _, errs, code := runCLI("study", file, "--out", out, "--quiet"); code != 0 {
+		t.Fatalf("study: exit %d: %s", code, errs)
+	}
+	cells, err := os.ReadFile(filepath.Join(out, "cells.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(cells)), "\n")
+	if !strings.HasPrefix(lines[0], "run,model,method,explorer,") {
+		t.Fatalf("cells.csv header %q has no explorer axis", lines[0])
+	}
+	count := map[string]int{}
+	for _, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		if f[1] != "funnel" {
+			t.Errorf("cell of model %q", f[1])
+		}
+		count[f[3]]++
+	}
+	if count["rwm"] != 2 || count["automala"] != 2 || len(count) != 2 {
+		t.Errorf("replicates per explorer %v, want 2 of rwm and 2 of automala", count)
+	}
+	bad := strings.Replace(funnelStudy, `"automala"]`, `"nuts"]`, 1)
+	if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if o, errs, code := runCLI("study", file, "--out", filepath.Join(dir, "bad"), "--quiet"); code != 2 || o != "" ||
+		strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "funnel.toml:12") {
+		t.Errorf("explorer nuts: exit %d, stderr %q; want 2 and one line at funnel.toml:12", code, errs)
 	}
 }

@@ -34,6 +34,7 @@ type runStats struct {
 	ess      essValues
 	profile  profileValues // nil without --out
 	index    *indexRecord
+	props    *batch.Proposals // nil for a model that does not count proposals (explorer.go)
 	model    models.Model
 	first    int // Config.FirstReplicate: the CSVs number replicates from it
 
@@ -62,6 +63,7 @@ func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
 		dg.Observables = 1
 	}
 	cfg.Statistics = append(cfg.Statistics, logZ, restarts, ess, dg)
+	s.props = addProposals(cfg) // explorer.go
 	if f.out != "" {
 		profile := &batch.BarrierProfile{Points: lambdaPoints}
 		s.profile = profile
@@ -164,6 +166,7 @@ func (s *runStats) addJSON(out map[string]any, f *runFlags, res *batch.Result) e
 	out["ess_draws"] = s.ess.Draws()
 	out["ess_per_second"] = nums(s.essPerSecond(res))
 	out["ess_round_trip_ceiling"] = keptRoundTrips(res)
+	s.addProposalsJSON(out) // explorer.go
 	return nil
 }
 

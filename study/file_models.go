@@ -181,7 +181,7 @@ func modelSpecs(file string, t *tomlTable, m registry.Model, seed uint64) ([]Mod
 			if ch.key.name == "name" {
 				continue
 			}
-			x, ok := paramValue(m, ch.key.name, ch.val) // explorer.go
+			x, ok := paramValue(m, ch.key.name, ch.val)
 			if !ok {
 				return nil, keyError(file, ch.key.line, ch.key.name, "key %q: want a finite number, not %q", ch.key.name, ch.val.text)
 			}
@@ -232,4 +232,14 @@ func configError(file string, t *tomlTable, st studySettings, err error) error {
 		line = l
 	}
 	return keyError(file, line, key, "key %q = %v: %s", key, ce.Value, ce.Why)
+}
+
+// paramValue returns a study file's value of parameter name of model m:
+// a number, or for a parameter with named choices (registry.Model.Choices,
+// the funnel's explorer) one of the names.
+func paramValue(m registry.Model, name string, v tomlValue) (float64, bool) {
+	if v.kind == unstable.String {
+		return m.Choice(name, v.text)
+	}
+	return v.number()
 }

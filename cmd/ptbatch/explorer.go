@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/pelletier/go-toml/v2/unstable"
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/registry"
@@ -121,14 +120,4 @@ func (s *runStats) addProposalsJSON(out map[string]any) {
 	}
 	out["proposals"] = s.props.Proposed()
 	out["invalid_proposals"] = s.props.Invalid()
-}
-
-// paramValue returns a study file's value of parameter name of model m:
-// a number, or for a parameter with named choices (registry.Model.Choices,
-// the funnel's explorer) one of the names.
-func paramValue(m registry.Model, name string, v tomlValue) (float64, bool) {
-	if v.kind == unstable.String {
-		return m.Choice(name, v.text)
-	}
-	return v.number()
 }

@@ -91,27 +91,10 @@ func ksNormal(zs []float64) float64 {
 
 // afterOneMove draws invN exact states of c, moves each once with ex
 // (one explorer state for all, no adaptation), and returns the whitened
-// coordinates, by coordinate.
+// coordinates, by coordinate: afterMoves with one move.
 func afterOneMove(t *testing.T, c invCase, ex models.Explorer, seed uint64) [][]float64 {
 	t.Helper()
-	tg, err := models.NewTarget(c.f, c.eta0, c.eta1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := models.NewRand(seed, 0)
-	st := ex.NewState(c.f.Dim)
-	x, z := make([]float64, c.f.Dim), make([]float64, c.f.Dim)
-	out := make([][]float64, c.f.Dim)
-	for i := 0; i < invN; i++ {
-		c.draw(r, x)
-		w := tg.Energies(x)
-		st.Move(tg, r, x, &w)
-		c.whiten(x, z)
-		for d, v := range z {
-			out[d] = append(out[d], v)
-		}
-	}
-	return out
+	return afterMoves(t, c, ex, seed, 1)
 }
 
 // checkStandardNormal checks that every coordinate of zs is N(0, 1) by

@@ -31,6 +31,13 @@ var outputFiles = []string{"samples.csv", "index.csv", "scans.csv", "knots.csv",
 // removed, re-encoded canonically.
 func withoutTimings(t *testing.T, stdout []byte) []byte {
 	t.Helper()
+	return jsonWithout(t, stdout, "out", "workers")
+}
+
+// jsonWithout returns the JSON of stdout without its timing fields and
+// without the config settings named, re-encoded canonically.
+func jsonWithout(t *testing.T, stdout []byte, settings ...string) []byte {
+	t.Helper()
 	var obj map[string]any
 	if err := json.Unmarshal(stdout, &obj); err != nil {
 		t.Fatalf("stdout is not one JSON object: %v\n%s", err, stdout)
@@ -39,8 +46,9 @@ func withoutTimings(t *testing.T, stdout []byte) []byte {
 		delete(obj, k)
 	}
 	cfg := obj["config"].(map[string]any)
-	delete(cfg, "out")
-	delete(cfg, "workers")
+	for _, k := range settings {
+		delete(cfg, k)
+	}
 	b, err := json.MarshalIndent(obj, "", "  ")
 	if err != nil {
 		t.Fatal(err)

@@ -73,36 +73,41 @@ var goldenRuns = []struct {
 // intended change of the numbers drawn.
 func TestRunJSONIsGolden(t *testing.T) {
 	for _, g := range goldenRuns {
-		t.Run(g.name, func(t *testing.T) {
-			var first []byte
-			for _, impl := range availableImpls() {
-				restore := useImpl(t, impl)
-				for _, workers := range []string{"1", "2"} {
-					got := runJSONWithoutTimings(t, append(g.args, "--workers", workers)...)
-					if first == nil {
-						first = got
-						continue
-					}
-					if !bytes.Equal(got, first) {
-						t.Errorf("impl %s, %s workers: JSON differs from the first run", impl, workers)
-					}
-				}
-				restore()
+		t.Run(g.name, func(t *testing.T) { checkGolden(t, g.name, g.args) })
+	}
+}
+
+// checkGolden runs `ptbatch run args` with 1 and 2 workers under every
+// kernel implementation this CPU offers, checks that the JSON, timings
+// aside, is the same in all, and that it equals testdata/NAME.golden.json
+// (which -update rewrites).
+func checkGolden(t *testing.T, name string, args []string) {
+	t.Helper()
+	var first []byte
+	for _, impl := range availableImpls() {
+		restore := useImpl(t, impl)
+		for _, workers := range []string{"1", "2"} {
+			got := runJSONWithoutTimings(t, append(args, "--workers", workers)...)
+			if first == nil {
+				first = got
+			} else if !bytes.Equal(got, first) {
+				t.Errorf("impl %s, %s workers: JSON differs from the first run", impl, workers)
 			}
-			path := filepath.Join("testdata", g.name+".golden.json")
-			if *update {
-				if err := os.WriteFile(path, first, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cmd/ptbatch -run Golden -update to create it)", err)
-			}
-			if !bytes.Equal(first, want) {
-				t.Errorf("JSON differs from %s; if the change is intended, rerun with -update", path)
-			}
-		})
+		}
+		restore()
+	}
+	path := filepath.Join("testdata", name+".golden.json")
+	if *update {
+		if err := os.WriteFile(path, first, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/ptbatch -run Golden -update to create it)", err)
+	}
+	if !bytes.Equal(first, want) {
+		t.Errorf("JSON differs from %s; if the change is intended, rerun with -update", path)
 	}
 }

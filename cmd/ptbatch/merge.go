@@ -17,6 +17,7 @@ import (
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/studydir"
 )
 
 // ptbatch merge combines the output directories of the shards of one
@@ -64,7 +65,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case len(dirs) == 0:
 		return usagef("merge needs the shard directories: ptbatch merge --out DIR SHARD_DIR...")
 	}
-	if isStudyShard(dirs[0]) {
+	if studydir.IsShard(dirs[0]) {
 		return mergeStudy(out, dirs, stdout, stderr, quiet) // studymerge.go
 	}
 	shards, err := readShards(c, out, dirs)

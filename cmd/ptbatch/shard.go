@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -286,45 +285,8 @@ func fingerprint(command string, settings map[string]string) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-var buildVersion = sync.OnceValue(func() string {
-	v := "devel"
-	rev, dirty := "", false
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			v = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				dirty = s.Value == "true"
-			}
-		}
-	}
-	parts := []string{"ptbatch", v}
-	if rev != "" {
-		if dirty {
-			rev += "-dirty"
-		}
-		parts = append(parts, rev)
-	}
-	parts = append(parts, runtime.Version())
-	if v == "devel" && (rev == "" || dirty) {
-		// A development build without a clean revision: the executable
-		// itself tells builds apart.
-		if exe, err := os.Executable(); err == nil {
-			if fh, err := os.Open(exe); err == nil {
-				h := sha256.New()
-				if _, err := io.Copy(h, fh); err == nil {
-					parts = append(parts, "exe:"+hex.EncodeToString(h.Sum(nil))[:12])
-				}
-				fh.Close()
-			}
-		}
-	}
-	return strings.Join(parts, " ")
-})
+// buildVersion is the build a manifest records (rundir.BuildVersion).
+func buildVersion() string { return rundir.BuildVersion("ptbatch") }
 
 // job is a command's hold on its --out directory: the lock, and the
 // manifest kept up to date as units finish.

@@ -243,6 +243,20 @@ func newManifest(command string, c *cmdFlags, extra []string, sh *shard, unit st
 	return m
 }
 
+// newManifestOf is newManifest with the fingerprint from the command's
+// configuration as data (rundir.Manifest.SetConfig): a value that
+// describes everything that changes what the command writes, such as a
+// canonical description of its batch.Config and output settings, or its
+// plan. The flags it records (Settings, Args) are then for the record
+// only: merge checks shards by the configuration and by checksums.
+func newManifestOf(command string, config any, c *cmdFlags, extra []string, sh *shard, unit string, units int) (*manifest, error) {
+	m := newManifest(command, c, extra, sh, unit, units)
+	if err := m.SetConfig(config); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
 // ignoredSettings are the flags that change neither results nor files:
 // where they go, how fast, how much is printed, which shard, where a
 // checkpoint goes.

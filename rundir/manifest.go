@@ -24,8 +24,11 @@ type Manifest struct {
 	Command     string `json:"command"`
 	Version     string `json:"version"`
 	Fingerprint string `json:"fingerprint"`
-	// Settings are every setting that affects what the command writes;
-	// Args the arguments given, for the record.
+	// Config is the command's configuration as data (SetConfig), when
+	// the command records it: the fingerprint is its hash, and a merge
+	// checks shards by it. Settings and Args are the settings and the
+	// arguments given, for the record.
+	Config   json.RawMessage   `json:"config,omitempty"`
 	Settings map[string]string `json:"settings"`
 	Args     []string          `json:"args"`
 	// Shard i of Shards, chosen by ShardSource, computes the units

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -10,18 +11,50 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/benchmarks"
 	"github.com/ptbatch/ptbatch/kernel"
 )
 
+// benchOptions are bench's flags that are not the workload's.
+type benchOptions struct {
+	jsonOut   bool
+	maxMemory int64
+	impl      string
+}
+
+const benchIntro = "Usage: ptbatch bench [flags]\n\nTimes (a) the engine, (b) a plain scalar engine (one replicate at a time, math/rand/v2;\nfor models other than the Gaussian, NRPT around the model's scalar reference) and\n(c) a roofline (the Gaussian: normals + energy FMA stream only; the other models: their\nblock moves alone, without swaps or bookkeeping) on the same workload."
+
 // runBench is `ptbatch bench`: the engine, the scalar reference engine and
-// the roofline microkernel on one workload, in one process.
+// the roofline microkernel on one workload, in one process
+// (benchmarks.Run).
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	w := benchmarks.DefaultWorkload()
-	var jsonOut bool
-	var maxMemory int64
-	impl := ""
+	w, o, err := parseBench(args, stdout)
+	if err != nil {
+		return err
+	}
+	restore, err := kernel.SetImpl(o.impl)
+	if err != nil {
+		return usagef("invalid --impl %q: want one of %s", o.impl, strings.Join(kernel.Impls(), ", "))
+	}
+	defer restore()
+	rep, err := benchmarks.Run(ctx, w)
+	if err != nil {
+		return err
+	}
+	if rep.Interrupted && len(rep.EngineSamples) == 0 {
+		return interruptedf("interrupted before the first repeat ended; nothing to report")
+	}
+	if err := writeBench(stdout, w, rep, o.jsonOut); err != nil {
+		return err
+	}
+	if rep.Interrupted {
+		return interruptedf("interrupted after %d of %d repeats; the report is over the repeats completed", len(rep.EngineSamples), w.Repeats)
+	}
+	return nil
+}
+
+// newBenchFlags declares bench's flags over w and o.
+func newBenchFlags(w *benchmarks.Workload, o *benchOptions) *cmdFlags {
 	c := newCmdFlags("bench")
 	c.String(&w.Model, "model", w.Model, "model to time: "+strings.Join(benchmarks.ModelNames(), ", ")+"; the scalar engine runs the model's plain scalar reference")
 	c.Int(&w.Dim, "dim", w.Dim, "--model gaussian: dimension d")
@@ -32,107 +65,60 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	c.Int(&w.Workers, "workers", w.Workers, "engine and roofline worker goroutines, at most one per block of 8 replicates; the scalar engine uses one (default 0: all CPUs)")
 	c.Int(&w.Repeats, "repeats", w.Repeats, "timed runs of each of the three, interleaved; medians are reported")
 	c.Uint64(&w.Seed, "seed", w.Seed, "random seed")
-	c.Bool(&jsonOut, "json", false, "print one JSON object")
-	c.String(&impl, "impl", "", "kernel implementation: "+strings.Join(kernel.Impls(), ", ")+" (default: the fastest this CPU has, "+kernel.Impl()+")")
-	c.Size(&maxMemory, "max-memory", "refuse workloads whose estimated memory exceeds this size, such as 512MiB or 4GiB (default: the available memory)")
-	intro := "Usage: ptbatch bench [flags]\n\nTimes (a) the engine, (b) a plain scalar engine (one replicate at a time, math/rand/v2;\nfor models other than the Gaussian, NRPT around the model's scalar reference) and\n(c) a roofline (the Gaussian: normals + energy FMA stream only; the other models: their\nblock moves alone, without swaps or bookkeeping) on the same workload."
-	if err := c.parse(args, stdout, intro); err != nil {
-		return err
+	c.Bool(&o.jsonOut, "json", false, "print one JSON object")
+	c.String(&o.impl, "impl", "", "kernel implementation: "+strings.Join(kernel.Impls(), ", ")+" (default: the fastest this CPU has, "+kernel.Impl()+")")
+	c.Size(&o.maxMemory, "max-memory", "refuse workloads whose estimated memory exceeds this size, such as 512MiB or 4GiB (default: the available memory)")
+	return c
+}
+
+// parseBench parses bench's flags into a workload with its model's
+// defaults (benchmarks.Workload.WithModelDefaults), checked, its workers
+// resolved and its memory within the limit.
+func parseBench(args []string, stdout io.Writer) (benchmarks.Workload, benchOptions, error) {
+	w, o := benchmarks.DefaultWorkload(), benchOptions{}
+	c := newBenchFlags(&w, &o)
+	if err := c.parse(args, stdout, benchIntro); err != nil {
+		return w, o, err
 	}
 	if err := c.checkFinite(); err != nil {
-		return err
+		return w, o, err
 	}
-	def, err := benchmarks.DefaultWorkloadFor(w.Model)
-	if err != nil {
-		return c.bad("model", "want one of %s", strings.Join(benchmarks.ModelNames(), ", "))
-	}
-	if w.Model != benchmarks.Gaussian {
+	if _, err := benchmarks.DefaultWorkloadFor(w.Model); err == nil && w.Model != benchmarks.Gaussian {
 		for _, name := range []string{"dim", "sigma"} {
 			if c.set(name) {
-				return c.bad(name, "applies only to --model gaussian")
+				return w, o, c.bad(name, "applies only to --model gaussian")
 			}
 		}
-		w.Dim, w.Sigma = def.Dim, def.Sigma
-		if !c.set("chains") {
-			w.Chains = def.Chains
-		}
-		if !c.set("iterations") {
-			w.Iterations = def.Iterations
-		}
 	}
-	switch {
-	case w.Chains < 2:
-		return c.bad("chains", "need at least 2")
-	case w.Chains > maxChains:
-		return c.bad("chains", "at most %d chains (replica numbers are 32-bit)", maxChains)
-	case w.Replicates < 1:
-		return c.bad("replicates", "need at least 1")
-	case w.Iterations < 1:
-		return c.bad("iterations", "need at least 1")
-	case w.Workers < 0:
-		return c.bad("workers", "need 0 (all CPUs) or more")
-	case w.Repeats < 1:
-		return c.bad("repeats", "need at least 1")
+	w, err := w.WithModelDefaults(c.set("chains"), c.set("iterations"))
+	if err == nil {
+		err = w.Check()
+	}
+	var we *benchmarks.WorkloadError
+	if errors.As(err, &we) {
+		return w, o, c.bad(we.Field, "%s", we.Reason)
 	}
 	if w.Model == benchmarks.Gaussian {
 		if err := checkGaussian(c, gaussFlags{dim: "dim", sigma0: "sigma", sigma1: "sigma"}, c.show("dim"), w.Dim, -1, 1, w.Sigma, w.Sigma); err != nil {
-			return err
+			return w, o, err
 		}
 	}
-	if impl == "" {
-		impl = kernel.Impl()
-	} else if !slices.Contains(kernel.Impls(), impl) {
-		return c.bad("impl", "want one of %s", strings.Join(kernel.Impls(), ", "))
+	if o.impl == "" {
+		o.impl = kernel.Impl()
+	} else if !slices.Contains(kernel.Impls(), o.impl) {
+		return w, o, c.bad("impl", "want one of %s", strings.Join(kernel.Impls(), ", "))
 	}
 	w.Workers = effectiveWorkers(w.Workers, w.Replicates)
-	if err := checkBenchMemory(c, w, maxMemory); err != nil {
-		return err
-	}
-	restore, err := kernel.SetImpl(impl)
-	if err != nil {
-		return c.bad("impl", "want one of %s", strings.Join(kernel.Impls(), ", "))
-	}
-	defer restore()
-	rep, err := benchmarks.Run(ctx, w)
-	if err != nil {
-		return err
-	}
-	if rep.Interrupted && len(rep.EngineSamples) == 0 {
-		return interruptedf("interrupted before the first repeat ended; nothing to report")
-	}
-	if err := writeBench(stdout, w, rep, jsonOut); err != nil {
-		return err
-	}
-	if rep.Interrupted {
-		return interruptedf("interrupted after %d of %d repeats; the report is over the repeats completed", len(rep.EngineSamples), w.Repeats)
-	}
-	return nil
+	return w, o, checkBenchMemory(c, w, o.maxMemory)
 }
 
-// checkBenchMemory refuses a workload whose largest run (the engine, or
-// the tuned run), the roofline's buffers and the samples of every repeat
-// do not fit in the memory limit.
+// checkBenchMemory refuses a workload whose estimate
+// (benchmarks.Workload.Memory) exceeds the memory limit.
 func checkBenchMemory(c *cmdFlags, w benchmarks.Workload, maxMemory int64) error {
-	cfg, _, tuned, err := w.Configs()
-	if err != nil {
+	if _, _, _, err := w.Configs(); err != nil {
 		return usagef("bench: %v", err)
 	}
-	need, err := batch.EstimateMemory(cfg)
-	if err == nil {
-		var t, extra int64
-		if t, err = batch.EstimateMemory(tuned); err == nil {
-			need = max(need, t)
-			// The roofline's normals per worker, and the scalar engine's
-			// state and arrays.
-			if extra, err = mulBytes(int64(w.Workers)+1, int64(w.Dim), 8*8); err == nil {
-				if need, err = addBytes(need, extra); err == nil {
-					if extra, err = mulBytes(int64(w.Repeats), 6*8); err == nil {
-						need, err = addBytes(need, extra)
-					}
-				}
-			}
-		}
-	}
+	need, err := w.Memory()
 	return checkMemory(c, maxMemory, need, err, []sizeFlag{
 		{"dim", float64(w.Dim), 256}, {"chains", float64(w.Chains), 240}, {"replicates", float64(w.Replicates), 64},
 		{"repeats", float64(w.Repeats), 5},

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/studydir"
 )
 
 // ptbatch merge combines the output directories of the shards of one
@@ -64,7 +65,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case len(dirs) == 0:
 		return usagef("merge needs the shard directories: ptbatch merge --out DIR SHARD_DIR...")
 	}
-	if isStudyShard(dirs[0]) {
+	if studydir.IsShard(dirs[0]) {
 		return mergeStudy(out, dirs, stdout, stderr, quiet) // studymerge.go
 	}
 	shards, err := readShards(c, out, dirs)
@@ -117,7 +118,7 @@ func mergeInto(ctx context.Context, od *outDir, shards []shardDir, stderr io.Wri
 	}
 	first := shards[0].m
 	m := &manifest{Format: manifestFormat, Command: first.Command, Version: first.Version, Fingerprint: first.Fingerprint,
-		Settings: first.Settings, Args: first.Args, Shard: 1, Shards: 1, Unit: first.Unit, Units: first.Units,
+		Config: first.Config, Settings: first.Settings, Args: first.Args, Shard: 1, Shards: 1, Unit: first.Unit, Units: first.Units,
 		End: first.Units, Done: first.Units, Complete: true}
 	for _, s := range shards {
 		m.ElapsedSeconds += s.m.ElapsedSeconds
@@ -160,21 +161,8 @@ func readShards(c *cmdFlags, out string, dirs []string) ([]shardDir, error) {
 	a := shards[0]
 	seen := map[int]string{}
 	for _, s := range shards {
-		switch {
-		case s.m.Command != a.m.Command:
-			return nil, usagef("shards of different commands: %s is ptbatch %s, %s is ptbatch %s", a.dir, a.m.Command, s.dir, s.m.Command)
-		case s.m.Version != a.m.Version:
-			return nil, usagef("shards of different builds: %s was written by %q, %s by %q; results may differ between builds, so compute every shard with one", a.dir, a.m.Version, s.dir, s.m.Version)
-		case s.m.Fingerprint != fingerprint(s.m.Command, s.m.Settings):
-			return nil, usagef("shard %s: its %s was edited (its fingerprint is not that of its settings); compute the shard again", s.dir, manifestName)
-		case s.m.Fingerprint != a.m.Fingerprint || !reflect.DeepEqual(s.m.Settings, a.m.Settings):
-			return nil, usagef("shards of different configurations: %s and %s differ in %s", a.dir, s.dir, settingDiff(a.m.Settings, s.m.Settings))
-		case !slices.Equal(resultArgs(s.m.Args), resultArgs(a.m.Args)):
-			return nil, usagef("shards of different arguments: %s has %q, %s has %q; the settings agree, so a %s was edited", a.dir, a.m.Args, s.dir, s.m.Args, manifestName)
-		case s.m.Shards != a.m.Shards:
-			return nil, usagef("shards of different splits: %s is shard %d/%d, %s is shard %d/%d", a.dir, a.m.Shard, a.m.Shards, s.dir, s.m.Shard, s.m.Shards)
-		case s.m.Units != a.m.Units || s.m.Shard < 1 || s.m.Shard > s.m.Shards:
-			return nil, usagef("shard %s: manifest inconsistent with %s (units %d and %d, shard %d/%d)", s.dir, a.dir, s.m.Units, a.m.Units, s.m.Shard, s.m.Shards)
+		if err := checkShardPair(a, s); err != nil {
+			return nil, err
 		}
 		if prev, ok := seen[s.m.Shard]; ok {
 			return nil, usagef("shard %d/%d given twice: %s and %s", s.m.Shard, s.m.Shards, prev, s.dir)
@@ -204,6 +192,37 @@ func readShards(c *cmdFlags, out string, dirs []string) ([]shardDir, error) {
 	}
 	slices.SortFunc(shards, func(x, y shardDir) int { return x.m.Shard - y.m.Shard })
 	return shards, nil
+}
+
+// checkShardPair refuses the shard s when it is not of a's command,
+// build, configuration and split. A manifest that records its
+// configuration as data (rundir.Manifest.Config) is checked by it alone:
+// its fingerprint must be the configuration's, and the arguments it
+// records are not read. An older manifest is checked by its settings and
+// arguments.
+func checkShardPair(a, s shardDir) error {
+	onData := s.m.Config != nil || a.m.Config != nil
+	switch {
+	case s.m.Command != a.m.Command:
+		return usagef("shards of different commands: %s is ptbatch %s, %s is ptbatch %s", a.dir, a.m.Command, s.dir, s.m.Command)
+	case s.m.Version != a.m.Version:
+		return usagef("shards of different builds: %s was written by %q, %s by %q; results may differ between builds, so compute every shard with one", a.dir, a.m.Version, s.dir, s.m.Version)
+	case onData && (s.m.Config == nil || s.m.CheckFingerprint() != nil):
+		return usagef("shard %s: its %s was edited (its fingerprint is not that of its configuration); compute the shard again", s.dir, manifestName)
+	case onData && s.m.Fingerprint != a.m.Fingerprint:
+		return usagef("shards of different configurations: %s and %s (fingerprints %.12s… and %.12s…)", a.dir, s.dir, a.m.Fingerprint, s.m.Fingerprint)
+	case !onData && s.m.Fingerprint != fingerprint(s.m.Command, s.m.Settings):
+		return usagef("shard %s: its %s was edited (its fingerprint is not that of its settings); compute the shard again", s.dir, manifestName)
+	case !onData && (s.m.Fingerprint != a.m.Fingerprint || !reflect.DeepEqual(s.m.Settings, a.m.Settings)):
+		return usagef("shards of different configurations: %s and %s differ in %s", a.dir, s.dir, settingDiff(a.m.Settings, s.m.Settings))
+	case !onData && !slices.Equal(resultArgs(s.m.Args), resultArgs(a.m.Args)):
+		return usagef("shards of different arguments: %s has %q, %s has %q; the settings agree, so a %s was edited", a.dir, a.m.Args, s.dir, s.m.Args, manifestName)
+	case s.m.Shards != a.m.Shards:
+		return usagef("shards of different splits: %s is shard %d/%d, %s is shard %d/%d", a.dir, a.m.Shard, a.m.Shards, s.dir, s.m.Shard, s.m.Shards)
+	case s.m.Units != a.m.Units || s.m.Shard < 1 || s.m.Shard > s.m.Shards:
+		return usagef("shard %s: manifest inconsistent with %s (units %d and %d, shard %d/%d)", s.dir, a.dir, s.m.Units, a.m.Units, s.m.Shard, s.m.Shards)
+	}
+	return nil
 }
 
 // readShardDir reads the manifest of the shard directory d and verifies

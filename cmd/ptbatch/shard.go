@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,68 +116,73 @@ func parseShardSpec(spec string) (i, n int, ok bool) {
 // count); nil outside an array. An array given as a list rather than a
 // range (--array=1,4,9) has no such positions and is refused.
 func slurmShard() (*shard, error) {
-	idText, ok := lookupEnv("SLURM_ARRAY_TASK_ID")
-	if !ok {
+	if _, ok := lookupEnv("SLURM_ARRAY_TASK_ID"); !ok {
 		return nil, nil
 	}
-	get := func(name string, def int) (int, string, error) {
-		v, ok := lookupEnv(name)
-		if !ok || strings.TrimSpace(v) == "" {
-			return def, "", nil
+	var v [5]int
+	var notes [5]string
+	for k, e := range []struct {
+		name string
+		def  int
+	}{{"SLURM_ARRAY_TASK_ID", 0}, {"SLURM_ARRAY_TASK_MIN", 0}, {"SLURM_ARRAY_TASK_STEP", 1}, {"SLURM_ARRAY_TASK_MAX", -1}, {"SLURM_ARRAY_TASK_COUNT", 0}} {
+		var err error
+		if v[k], notes[k], err = slurmInt(e.name, e.def); err != nil {
+			return nil, err
 		}
-		x, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil {
-			return 0, "", usagef("invalid %s %q: want a whole number (this task's shard comes from the Slurm job array's variables; --shard i/n overrides them)", name, v)
-		}
-		return x, name + "=" + v, nil
 	}
-	id, idNote, err := get("SLURM_ARRAY_TASK_ID", 0)
+	id, lo, step := v[0], v[1], v[2]
+	count, countNote, err := slurmCount(v, notes)
 	if err != nil {
 		return nil, err
 	}
-	lo, loNote, err := get("SLURM_ARRAY_TASK_MIN", 0)
-	if err != nil {
-		return nil, err
-	}
-	step, _, err := get("SLURM_ARRAY_TASK_STEP", 1)
-	if err != nil {
-		return nil, err
-	}
-	hi, hiNote, err := get("SLURM_ARRAY_TASK_MAX", -1)
-	if err != nil {
-		return nil, err
-	}
-	count, countNote, err := get("SLURM_ARRAY_TASK_COUNT", 0)
-	if err != nil {
-		return nil, err
-	}
-	notes := []string{idNote}
-	switch {
-	case step < 1:
-		return nil, usagef("invalid SLURM_ARRAY_TASK_STEP %d: want 1 or more", step)
-	case countNote != "" && hiNote != "" && (hi < lo || count != (hi-lo)/step+1):
-		return nil, usagef("invalid SLURM_ARRAY_TASK_COUNT %d: the array is not a range (SLURM_ARRAY_TASK_MIN %d to _MAX %d in steps of %d has %d tasks), so a task's position is unknown; shard a job array given as a range (--array=0-%d), or give --shard i/n",
-			count, lo, hi, step, (hi-lo)/step+1, max(count-1, 0))
-	case countNote != "":
-		notes = append(notes, countNote)
-	case hiNote != "":
-		if hi < lo {
-			return nil, usagef("invalid SLURM_ARRAY_TASK_MAX %d: below SLURM_ARRAY_TASK_MIN %d", hi, lo)
-		}
-		count = (hi-lo)/step + 1
-		notes = append(notes, hiNote)
-	default:
-		return nil, usagef("invalid SLURM_ARRAY_TASK_ID %q: neither SLURM_ARRAY_TASK_COUNT nor SLURM_ARRAY_TASK_MAX is set, so the number of shards is unknown (give --shard i/n)", idText)
-	}
-	if loNote != "" {
-		notes = append(notes, loNote)
+	used := []string{notes[0], countNote}
+	if notes[1] != "" {
+		used = append(used, notes[1])
 	}
 	pos := id - lo
 	if count < 1 || pos < 0 || pos%step != 0 || pos/step >= count {
 		return nil, usagef("invalid SLURM_ARRAY_TASK_ID %d: not one of the %d tasks from SLURM_ARRAY_TASK_MIN %d in steps of %d; shard a job array given as a range (--array=0-%d), or give --shard i/n",
 			id, count, lo, step, max(count-1, 0))
 	}
-	return &shard{pos/step + 1, count, strings.Join(notes, ", ")}, nil
+	return &shard{pos/step + 1, count, strings.Join(used, ", ")}, nil
+}
+
+// slurmInt reads the Slurm variable name as a whole number (def when it
+// is unset or empty), with the note "NAME=value" when it is set.
+func slurmInt(name string, def int) (int, string, error) {
+	v, ok := lookupEnv(name)
+	if !ok || strings.TrimSpace(v) == "" {
+		return def, "", nil
+	}
+	x, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return 0, "", usagef("invalid %s %q: want a whole number (this task's shard comes from the Slurm job array's variables; --shard i/n overrides them)", name, v)
+	}
+	return x, name + "=" + v, nil
+}
+
+// slurmCount returns the number of tasks of a Slurm array from the values
+// v and notes of SLURM_ARRAY_TASK_ID, _MIN, _STEP, _MAX and _COUNT (as
+// slurmShard reads them), and the note of the variable it came from.
+func slurmCount(v [5]int, notes [5]string) (int, string, error) {
+	lo, step, hi, count := v[1], v[2], v[3], v[4]
+	countNote, hiNote := notes[4], notes[3]
+	switch {
+	case step < 1:
+		return 0, "", usagef("invalid SLURM_ARRAY_TASK_STEP %d: want 1 or more", step)
+	case countNote != "" && hiNote != "" && (hi < lo || count != (hi-lo)/step+1):
+		return 0, "", usagef("invalid SLURM_ARRAY_TASK_COUNT %d: the array is not a range (SLURM_ARRAY_TASK_MIN %d to _MAX %d in steps of %d has %d tasks), so a task's position is unknown; shard a job array given as a range (--array=0-%d), or give --shard i/n",
+			count, lo, hi, step, (hi-lo)/step+1, max(count-1, 0))
+	case countNote != "":
+		return count, countNote, nil
+	case hiNote != "":
+		if hi < lo {
+			return 0, "", usagef("invalid SLURM_ARRAY_TASK_MAX %d: below SLURM_ARRAY_TASK_MIN %d", hi, lo)
+		}
+		return (hi-lo)/step + 1, hiNote, nil
+	}
+	id, _ := lookupEnv("SLURM_ARRAY_TASK_ID")
+	return 0, "", usagef("invalid SLURM_ARRAY_TASK_ID %q: neither SLURM_ARRAY_TASK_COUNT nor SLURM_ARRAY_TASK_MAX is set, so the number of shards is unknown (give --shard i/n)", id)
 }
 
 // share returns the units [lo, hi) of shard s among units in all; all of
@@ -239,6 +243,20 @@ func newManifest(command string, c *cmdFlags, extra []string, sh *shard, unit st
 	return m
 }
 
+// newManifestOf is newManifest with the fingerprint from the command's
+// configuration as data (rundir.Manifest.SetConfig): a value that
+// describes everything that changes what the command writes, such as a
+// canonical description of its batch.Config and output settings, or its
+// plan. The flags it records (Settings, Args) are then for the record
+// only: merge checks shards by the configuration and by checksums.
+func newManifestOf(command string, config any, c *cmdFlags, extra []string, sh *shard, unit string, units int) (*manifest, error) {
+	m := newManifest(command, c, extra, sh, unit, units)
+	if err := m.SetConfig(config); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
 // ignoredSettings are the flags that change neither results nor files:
 // where they go, how fast, how much is printed, which shard, where a
 // checkpoint goes.
@@ -286,45 +304,8 @@ func fingerprint(command string, settings map[string]string) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-var buildVersion = sync.OnceValue(func() string {
-	v := "devel"
-	rev, dirty := "", false
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			v = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				dirty = s.Value == "true"
-			}
-		}
-	}
-	parts := []string{"ptbatch", v}
-	if rev != "" {
-		if dirty {
-			rev += "-dirty"
-		}
-		parts = append(parts, rev)
-	}
-	parts = append(parts, runtime.Version())
-	if v == "devel" && (rev == "" || dirty) {
-		// A development build without a clean revision: the executable
-		// itself tells builds apart.
-		if exe, err := os.Executable(); err == nil {
-			if fh, err := os.Open(exe); err == nil {
-				h := sha256.New()
-				if _, err := io.Copy(h, fh); err == nil {
-					parts = append(parts, "exe:"+hex.EncodeToString(h.Sum(nil))[:12])
-				}
-				fh.Close()
-			}
-		}
-	}
-	return strings.Join(parts, " ")
-})
+// buildVersion is the build a manifest records (rundir.BuildVersion).
+func buildVersion() string { return rundir.BuildVersion("ptbatch") }
 
 // job is a command's hold on its --out directory: the lock, and the
 // manifest kept up to date as units finish.

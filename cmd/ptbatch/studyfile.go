@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
+	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/study"
+	"github.com/ptbatch/ptbatch/studydir"
 )
 
 // studyFlags are the flags of `ptbatch study FILE.toml`.
@@ -86,67 +89,68 @@ func loadStudy(file string) (*study.Plan, error) {
 	return p, nil
 }
 
-// studyShard is shard.json: which shard of how many a directory holds.
-type studyShard struct {
-	Shard  int `json:"shard"`
-	Shards int `json:"shards"`
-}
-
-// executeStudy runs the plan's shard sh (nil: all of it) into f.out,
-// which it holds through package rundir from before the first piece to
-// after the manifest's last write.
+// executeStudy runs the plan's shard sh (nil: all of it) into f.out
+// through package studydir, which holds the directory from before the
+// first piece to after the manifest's last write.
 func executeStudy(ctx context.Context, p *study.Plan, sh *shard, f studyFlags, stderr io.Writer) error {
-	which, source := studyShard{1, 1}, ""
+	which, source := studydir.Whole, ""
 	if sh != nil {
-		which, source = studyShard{sh.index, sh.count}, sh.source
-		if err := sh.check(p.Units(), studyUnit+" units"); err != nil {
+		which, source = studydir.Shard{Shard: sh.index, Shards: sh.count}, sh.source
+		if err := sh.check(p.Units(), studydir.Unit+" units"); err != nil {
 			return err
 		}
 		lo, hi := sh.share(p.Units())
-		sh.note(stderr, lo, hi, p.Units(), studyUnit+" units")
+		sh.note(stderr, lo, hi, p.Units(), studydir.Unit+" units")
 	}
-	pieces, err := p.Shard(which.Shard, which.Shards)
-	if err != nil {
+	if _, err := p.Shard(which.Shard, which.Shards); err != nil {
 		return usagef("%v", err)
 	}
-	m, err := newStudyManifest(p, which, source)
-	if err != nil {
-		return err
+	if _, err := p.Fingerprint(); err != nil {
+		return usagef("%v", err)
 	}
-	j, err := startStudy(p, which, m, f, stderr)
-	if err != nil {
-		return err
-	}
-	defer j.d.Close()
-	if j.m.Complete {
-		fmt.Fprintf(stderr, "ptbatch: the study in %s is complete; nothing to resume\n", f.out)
-		return nil
-	}
-	cells, err := study.Execute(ctx, p, pieces, j.options(p, f, stderr))
-	if errors.Is(err, study.ErrInterrupted) {
-		j.m.Interrupted = true
-		if err := j.writeManifest(); err != nil {
-			return err
-		}
-		return interruptedf("study interrupted; its finished pieces and a checkpoint are in %s: resume with --resume", f.out)
-	}
-	if err != nil {
-		return err
-	}
-	return j.finish(p, which, cells)
-}
-
-// options returns the study.Options of the job: its checkpoints, finished
-// pieces and progress lines.
-func (j *studyJob) options(p *study.Plan, f studyFlags, stderr io.Writer) study.Options {
-	o := study.Options{Workers: f.workers, Checkpoints: dirCheckpoints(j.d.File("checkpoints")),
-		CheckpointEvery: f.checkpointEvery, Done: savePiece(p, j), Skip: loadPiece(p, j.d, j.prev)}
+	o := studydir.Options{Resume: f.resume, Notes: stderr, Program: "ptbatch", Version: buildVersion(), Source: source, Figures: writeStudyFigures}
+	so := study.Options{Workers: f.workers, CheckpointEvery: f.checkpointEvery}
 	if !f.quiet {
-		o.Progress = func(pr study.Progress) {
+		so.Progress = func(pr study.Progress) {
 			if pr.Scan == pr.Scans {
 				fmt.Fprintf(stderr, "study: piece %d/%d (run %d) done\n", pr.Piece+1, pr.Pieces, pr.Run)
 			}
 		}
 	}
-	return o
+	err := studydir.Run(ctx, f.out, p, which, o, so)
+	if errors.Is(err, study.ErrInterrupted) {
+		return interruptedf("study interrupted; its finished pieces and a checkpoint are in %s: resume with --resume", f.out)
+	}
+	return studyError(f.out, err)
+}
+
+// studyError turns the refusals of package studydir into one line for
+// the command line, naming the flag (--out, --resume); other errors pass.
+func studyError(out string, err error) error {
+	var (
+		oe *studydir.OutError
+		re *studydir.ResumeError
+		me *studydir.MergeError
+		le *rundir.LockedError
+	)
+	switch {
+	case errors.As(err, &le):
+		return usagef("invalid --out %s: %v; wait for it to finish or choose another directory", out, le)
+	case errors.As(err, &oe) && oe.Link != "":
+		return usagef("invalid --out %s: %s is a symbolic link: ptbatch writes no output through a link; remove it", out, filepath.Join(out, oe.Link))
+	case errors.As(err, &oe) && oe.Lock:
+		return usagef("invalid --out %s: cannot lock the directory: %v", out, unwrapPath(oe.Err))
+	case errors.As(err, &oe):
+		return usagef("invalid --out %s: cannot read the directory: %v", out, unwrapPath(oe.Err))
+	case errors.As(err, &re) && re.Damaged != nil:
+		return usagef("invalid --resume: %v; start the study afresh (without --resume)", unwrapPath(re.Damaged))
+	case errors.As(err, &re):
+		return usagef("invalid --resume: %s does not hold this study's shard %d/%d (its plan.json, shard.json or %s differ or are missing)",
+			re.Path, re.Shard.Shard, re.Shard.Shards, rundir.ManifestName)
+	case errors.As(err, &me) && me.Dst != "":
+		return usagef("invalid --out %s: it is also one of the shards; merge into a new directory", out)
+	case errors.As(err, &me):
+		return usagef("%v", me)
+	}
+	return err
 }

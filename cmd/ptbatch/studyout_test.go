@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/studydir"
 )
 
 // smallStudy is the study file of these tests: 4 runs × 3 replicates.
@@ -62,7 +63,7 @@ func TestStudyOutManifest(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "recovered it") {
 		t.Fatalf("study: exit %d, stderr %q; want 0 and a note on the recovered lock", code, errs)
 	}
-	want := append(slices.Clone(studyOutputs), rundir.ManifestName)
+	want := append(slices.Clone(studydir.Outputs), rundir.ManifestName)
 	slices.Sort(want)
 	if got := listFiles(t, out); !slices.Equal(got, want) {
 		t.Errorf("--out holds %v, want exactly %v", got, want)
@@ -71,11 +72,11 @@ func TestStudyOutManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Command != "study" || !m.Complete || m.Done != 12 || m.Units != 12 || len(m.Files) != len(studyOutputs) {
+	if m.Command != "study" || !m.Complete || m.Done != 12 || m.Units != 12 || len(m.Files) != len(studydir.Outputs) {
 		t.Errorf("manifest: command %q, complete %v, done %d of %d, %d files; want study, complete, 12 of 12 (4 runs × 3 replicates), %d files",
-			m.Command, m.Complete, m.Done, m.Units, len(m.Files), len(studyOutputs))
+			m.Command, m.Complete, m.Done, m.Units, len(m.Files), len(studydir.Outputs))
 	}
-	for _, name := range studyOutputs {
+	for _, name := range studydir.Outputs {
 		b, err := os.ReadFile(filepath.Join(out, name))
 		if err != nil {
 			t.Fatal(err)

@@ -2,48 +2,10 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"math"
 	"path/filepath"
-	"strings"
 
 	"github.com/ptbatch/ptbatch/study"
 )
-
-// gridText returns a run's grid as "a=1, b=2", or "".
-func gridText(r *study.Run) string {
-	var parts []string
-	for _, a := range r.Grid() {
-		parts = append(parts, a.Name+"="+a.Value)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// intervalText returns "mean [lo, hi]".
-func intervalText(iv study.Interval) string {
-	if math.IsNaN(iv.Lo) {
-		return fmt.Sprintf("%.4g", iv.Mean)
-	}
-	return fmt.Sprintf("%.4g [%.4g, %.4g]", iv.Mean, iv.Lo, iv.Hi)
-}
-
-// writeStudyMarkdown writes results.md: a table of every run's means and
-// 95 % intervals.
-func writeStudyMarkdown(w io.Writer, p *study.Plan, sums []study.RunSummary) error {
-	fmt.Fprintf(w, "# Study %s\n\n", p.Name)
-	fmt.Fprintf(w, "%d runs; per run, the mean over its replicates and the 95 %% interval (Student's t).\n\n", len(p.Runs))
-	fmt.Fprintln(w, "| run | model | method | grid | seed | replicates | tail round-trip rate | barrier Λ | log Z | round trips |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
-	for _, s := range sums {
-		r := &p.Runs[s.Run]
-		_, err := fmt.Fprintf(w, "| %d | %s | %s | %s | %d | %d | %s | %s | %s | %s |\n", s.Run, r.Model.Name, r.Method.Label,
-			gridText(r), r.Seed, s.Replicates, intervalText(s.TailRate), intervalText(s.Barrier), intervalText(s.LogZ), intervalText(s.RoundTrips))
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // writeStudyFigures writes tail_rate.png/svg and barrier.png/svg (each
 // atomically, figure.save): per method a line over the model × grid ×

@@ -1,9 +1,10 @@
 // Command shardstudy runs a study of its own model through the library
 // alone: it registers a models.FromFuncs model in the registry, plans two
-// methods × two seeds, runs the plan as 3 shards that each write their
-// cells and plan to a directory of their own (as 3 machines would),
-// merges the shards' files into one study, and checks that the merged
-// files are the bytes one process writes.
+// methods × two seeds, runs the plan as 3 shards, each into a directory
+// of its own (as 3 machines would; package studydir writes the plan, the
+// cells, the manifest and the checksums), merges the shards' directories
+// into one study, and checks that the merged files are the bytes one
+// process writes.
 //
 //	go run ./examples/shardstudy -out /tmp/shardstudy
 package main
@@ -11,7 +12,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -21,6 +21,7 @@ import (
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/registry"
 	"github.com/ptbatch/ptbatch/study"
+	"github.com/ptbatch/ptbatch/studydir"
 )
 
 // The model: reference N(0, 1), target ½N(−s, 0.5²) + ½N(s, 0.5²), with
@@ -57,85 +58,36 @@ func plan() study.Plan {
 	return study.NewPlan("twomodes", specs, methods, []uint64{1, 2}, 2000, 6)
 }
 
-// runShard runs shard i of n of p and writes its plan.json and cells.csv
-// under dir.
-func runShard(ctx context.Context, p *study.Plan, i, n int, dir string) error {
-	pieces, err := p.Shard(i, n)
-	if err != nil {
-		return err
-	}
-	cells, err := study.Execute(ctx, p, pieces, study.Options{})
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	var plan, cs bytes.Buffer
-	if err := errors.Join(study.WritePlan(&plan, p), study.WriteCells(&cs, p, cells)); err != nil {
-		return err
-	}
-	return errors.Join(os.WriteFile(filepath.Join(dir, "plan.json"), plan.Bytes(), 0o644),
-		os.WriteFile(filepath.Join(dir, "cells.csv"), cs.Bytes(), 0o644))
-}
-
-// readShard reads a shard's plan and cells.
-func readShard(dir string) (*study.Plan, []study.Cell, error) {
-	pf, err := os.Open(filepath.Join(dir, "plan.json"))
-	if err != nil {
-		return nil, nil, err
-	}
-	defer pf.Close()
-	p, err := study.ReadPlan(pf)
-	if err != nil {
-		return nil, nil, err
-	}
-	cf, err := os.Open(filepath.Join(dir, "cells.csv"))
-	if err != nil {
-		return nil, nil, err
-	}
-	defer cf.Close()
-	cells, err := study.ReadCells(cf, p)
-	return p, cells, err
-}
-
-// files returns the study's cells.csv and summary.csv of cells.
-func files(p *study.Plan, cells []study.Cell) (cellsCSV, summaryCSV []byte, err error) {
-	var c, s bytes.Buffer
-	err = errors.Join(study.WriteCells(&c, p, cells), study.WriteSummary(&s, p, study.Summarize(cells)))
-	return c.Bytes(), s.Bytes(), err
-}
-
-// shardAndMerge runs the plan as n shards under dir/shard-i, merges them
-// from their files alone, and returns the merged files and one process's.
+// shardAndMerge runs the plan as n shards, each into a directory of its
+// own under dir (shard-i, as n machines would) through package studydir,
+// merges the shards' directories into dir/merged from their files alone,
+// runs the plan in one process into dir/one, and returns the merged and
+// the one process's cells.csv and summary.csv.
 func shardAndMerge(ctx context.Context, dir string, n int) (merged, one [2][]byte, err error) {
 	p := plan()
-	var shards [][]study.Cell
-	var q *study.Plan
+	var shards []string
 	for i := 1; i <= n; i++ {
 		sub := filepath.Join(dir, fmt.Sprintf("shard-%d", i))
-		if err := runShard(ctx, &p, i, n, sub); err != nil {
+		if err := studydir.Run(ctx, sub, &p, studydir.Shard{Shard: i, Shards: n}, studydir.Options{}, study.Options{}); err != nil {
 			return merged, one, err
 		}
-		var cells []study.Cell
-		if q, cells, err = readShard(sub); err != nil {
+		shards = append(shards, sub)
+	}
+	if _, err := studydir.Merge(filepath.Join(dir, "merged"), shards, studydir.Options{}); err != nil {
+		return merged, one, err
+	}
+	if err := studydir.Run(ctx, filepath.Join(dir, "one"), &p, studydir.Whole, studydir.Options{}, study.Options{}); err != nil {
+		return merged, one, err
+	}
+	for k, name := range []string{"cells.csv", "summary.csv"} {
+		if merged[k], err = os.ReadFile(filepath.Join(dir, "merged", name)); err != nil {
 			return merged, one, err
 		}
-		shards = append(shards, cells)
+		if one[k], err = os.ReadFile(filepath.Join(dir, "one", name)); err != nil {
+			return merged, one, err
+		}
 	}
-	all, err := study.Merge(q, shards...)
-	if err != nil {
-		return merged, one, err
-	}
-	if merged[0], merged[1], err = files(q, all); err != nil {
-		return merged, one, err
-	}
-	cells, err := study.Execute(ctx, &p, p.Pieces(), study.Options{})
-	if err != nil {
-		return merged, one, err
-	}
-	one[0], one[1], err = files(&p, cells)
-	return merged, one, err
+	return merged, one, nil
 }
 
 func main() {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/ptbatch/ptbatch/batch"
+	fig "github.com/ptbatch/ptbatch/figure"
 	"github.com/ptbatch/ptbatch/models"
 )
 
@@ -225,7 +226,7 @@ func (s *runStats) writeDiagnosticFiles(f *runFlags, res *batch.Result) error {
 	if err := rep.writeCSV(filepath.Join(f.out, "diagnostics.csv")); err != nil {
 		return err
 	}
-	if err := rep.saveFigure(filepath.Join(f.out, "samples")); err != nil {
+	if err := fig.SaveSamples(filepath.Join(f.out, "samples"), rep.names, rep.draws); err != nil {
 		return fmt.Errorf("samples figure: %w", err)
 	}
 	s.filesDone = true

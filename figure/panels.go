@@ -1,4 +1,4 @@
-package main
+package figure
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/ptbatch/ptbatch/rundir"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -13,9 +14,9 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// savePanels writes base.png and base.svg: the plots laid out as a grid
+// SavePanels writes base.png and base.svg: the plots laid out as a grid
 // (plots[row][col]), their axes aligned (plot.Align), on a page w × h.
-func savePanels(base string, plots [][]*plot.Plot, w, h vg.Length) error {
+func SavePanels(base string, plots [][]*plot.Plot, w, h vg.Length) error {
 	tiles := draw.Tiles{Rows: len(plots), Cols: len(plots[0]), PadX: vg.Millimeter * 3, PadY: vg.Millimeter * 3,
 		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
 	render := func(c vg.CanvasWriterTo) vg.CanvasWriterTo {
@@ -35,8 +36,8 @@ func savePanels(base string, plots [][]*plot.Plot, w, h vg.Length) error {
 		"svg": vgsvg.New(w, h),
 	} {
 		wt := render(c)
-		// Atomically, as every file (outdir.go).
-		if err := writeFileAtomic(fmt.Sprintf("%s.%s", base, ext), func(w io.Writer) error {
+		// Atomically, as every file of an output directory (rundir.WriteFile).
+		if err := rundir.WriteFile(fmt.Sprintf("%s.%s", base, ext), func(w io.Writer) error {
 			_, err := wt.WriteTo(w)
 			return err
 		}); err != nil {
@@ -46,13 +47,13 @@ func savePanels(base string, plots [][]*plot.Plot, w, h vg.Length) error {
 	return nil
 }
 
-// precTicks are plot.DefaultTicks labelled with as many decimals as the
+// PrecTicks are plot.DefaultTicks labelled with as many decimals as the
 // step between the major ticks needs (DefaultTicks may print 1.03 and 1.0
 // both as "1").
-type precTicks struct{}
+type PrecTicks struct{}
 
 // Ticks returns the ticks of [min, max].
-func (precTicks) Ticks(lo, hi float64) []plot.Tick {
+func (PrecTicks) Ticks(lo, hi float64) []plot.Tick {
 	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
 	var major []float64
 	for _, t := range ticks {

@@ -183,3 +183,11 @@ func (t *IndexTrace) Figure(cfg *batch.Config) figure.Figure {
 	}
 	return f
 }
+
+// Sync commits the flushed rows to stable storage (a checkpoint counts
+// them).
+func (r *IndexWriter) Sync() error { return r.fh.Sync() }
+
+// First returns the number of the run's first replicate, from which
+// index.csv numbers them.
+func (r *IndexWriter) First() int { return r.first }

@@ -31,6 +31,11 @@ type Record struct {
 	Restarts batch.RestartsRecord
 	ESS      *batch.ESSRecord
 	Profile  *batch.ProfileRecord
+
+	// Args is the command line that made the run, when a command made
+	// it: provenance only, never parsed. A merge compares it with the
+	// argument list a shard's manifest records, to refuse an edited one.
+	Args []string
 }
 
 // ErrFormat is returned by ReadRecord for a record of another layout.

@@ -3,6 +3,7 @@ package runout
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -85,3 +86,11 @@ func (s *SampleWriter) Close() error {
 	}
 	return s.err
 }
+
+// Sync commits the flushed rows to stable storage (a checkpoint counts
+// them).
+func (s *SampleWriter) Sync() error { return s.fh.Sync() }
+
+// Lines returns the writer of raw rows, for rows copied back whole (a
+// resumed run's rows from before its checkpoint).
+func (s *SampleWriter) Lines() io.Writer { return s.w }

@@ -1,220 +1,70 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
-	"strconv"
+	"strings"
 
 	"github.com/ptbatch/ptbatch/batch"
-	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/runout"
 )
 
-// runRecordFormat is the version of result.gob's layout.
-const runRecordFormat = 1
-
-// resultName is the file a run's exact result goes to.
-const resultName = "result.gob"
-
-// runRecord is a run's complete result, exactly (gob keeps every float's
-// bits), in result.gob beside the CSVs: what a merge rebuilds every output
-// from. Result.Config keeps only FirstReplicate and Replicates (the rest
-// comes from the flags); PerReplicate holds the statistics' per-replicate
-// rows by name ("target_means", "log_z_forward", …), and Shared the
-// values every replicate range shares ("ess_draws", "lambda_grid").
-type runRecord struct {
-	Format       int
-	Result       batch.Result
-	PerReplicate map[string][][]float64
-	Shared       map[string][]float64
-}
-
-// momentsSource gives the target moments of a run, per replicate and
-// observable: a *batch.TargetMoments, or the rows a merge read.
-type momentsSource interface {
-	Means() [][]float64
-	Vars() [][]float64
-}
-
-// storedMoments are target moments read back from result.gob.
-type storedMoments struct{ means, vars [][]float64 }
-
-func (s storedMoments) Means() [][]float64 { return s.means }
-func (s storedMoments) Vars() [][]float64  { return s.vars }
-
-// newRunRecord returns the record of res and its target moments.
-func newRunRecord(res *batch.Result, moments momentsSource) *runRecord {
-	r := &runRecord{Format: runRecordFormat, Result: *res, PerReplicate: map[string][][]float64{}, Shared: map[string][]float64{}}
-	r.Result.Config = batch.Config{FirstReplicate: res.Config.FirstReplicate, Replicates: res.Config.Replicates}
-	if moments != nil {
-		r.PerReplicate["target_means"] = padRows(moments.Means(), res.Config.Replicates)
-		r.PerReplicate["target_vars"] = padRows(moments.Vars(), res.Config.Replicates)
-	}
-	return r
-}
-
-// padRows returns rows with exactly n rows (nil rows added).
-func padRows(rows [][]float64, n int) [][]float64 {
-	for len(rows) < n {
-		rows = append(rows, nil)
-	}
-	return rows
-}
-
-// readRunRecord reads a result.gob.
-func readRunRecord(path string) (*runRecord, error) {
-	var r runRecord
-	if err := rundir.ReadRecord(path, &r); err != nil {
-		return nil, err
-	}
-	if r.Format != runRecordFormat {
-		return nil, fmt.Errorf("%s: format %d, this ptbatch reads %d", path, r.Format, runRecordFormat)
-	}
-	return &r, nil
-}
-
-// perReplicateFields are batch.Result's fields indexed by replicate,
-// concatenated by a merge (empty in every part, or with an entry per
-// replicate in every part); Elapsed and TuningFraction are timings; every
-// other field must be equal in every part, so that a merge refuses a
-// field it does not know how to join rather than drop it.
-var perReplicateFields = map[string]bool{
-	"RoundTrips": true, "RoundTripRates": true, "Rejections": true, "Schedules": true, "Knots": true, "History": true,
-	"TuningRounds": true, "TuningIterations": true, "TuningFrozen": true,
-}
-
-// concatRecords joins the records of consecutive replicate ranges, in
-// order, into the record of all of them: per-replicate fields and rows
-// concatenated, elapsed times summed, the tuning fraction their
-// time-weighted mean, and every other field checked equal.
-func concatRecords(parts []*runRecord) (*runRecord, error) {
-	out := &runRecord{Format: runRecordFormat, PerReplicate: map[string][][]float64{}, Shared: parts[0].Shared}
-	next := parts[0].Result.Config.FirstReplicate
-	var tuning float64
-	for _, p := range parts {
-		if p.Result.Config.FirstReplicate != next {
-			return nil, fmt.Errorf("replicates %d and on missing (the next part starts at %d)", next, p.Result.Config.FirstReplicate)
-		}
-		next += p.Result.Config.Replicates
-		tuning += p.Result.TuningFraction * p.Result.Elapsed.Seconds()
-		out.Result.Elapsed += p.Result.Elapsed
-	}
-	out.Result.Config = batch.Config{FirstReplicate: parts[0].Result.Config.FirstReplicate, Replicates: next - parts[0].Result.Config.FirstReplicate}
-	if s := out.Result.Elapsed.Seconds(); s > 0 {
-		out.Result.TuningFraction = tuning / s
-	}
-	dst := reflect.ValueOf(&out.Result).Elem()
-	t := dst.Type()
-	for i := 0; i < t.NumField(); i++ {
-		name := t.Field(i).Name
-		switch name {
-		case "Config", "Elapsed", "TuningFraction":
-			continue
-		}
-		f := dst.Field(i)
-		for k, p := range parts {
-			v := reflect.ValueOf(&p.Result).Elem().Field(i)
-			switch {
-			case perReplicateFields[name]:
-				empty := reflect.ValueOf(&parts[0].Result).Elem().Field(i).Len() == 0
-				if (empty && v.Len() != 0) || (!empty && v.Len() != p.Result.Config.Replicates) {
-					return nil, fmt.Errorf("part %d: Result.%s has %d entries for %d replicates", k, name, v.Len(), p.Result.Config.Replicates)
-				}
-				f.Set(reflect.AppendSlice(f, v))
-			case k == 0:
-				f.Set(v)
-			case !reflect.DeepEqual(f.Interface(), v.Interface()):
-				return nil, fmt.Errorf("the parts differ in Result.%s (%v and %v)", name, f.Interface(), v.Interface())
-			}
-		}
-	}
-	for k, p := range parts {
-		if !sameShared(p.Shared, out.Shared) {
-			return nil, fmt.Errorf("part %d: the statistics' shared values (%v) differ from part 0's (%v)", k, p.Shared, out.Shared)
-		}
-	}
-	for name := range parts[0].PerReplicate {
-		for k, p := range parts {
-			rows, ok := p.PerReplicate[name]
-			if !ok || len(rows) != p.Result.Config.Replicates {
-				return nil, fmt.Errorf("part %d: %s has %d rows for %d replicates", k, name, len(rows), p.Result.Config.Replicates)
-			}
-			out.PerReplicate[name] = append(out.PerReplicate[name], rows...)
-		}
-	}
-	return out, nil
-}
-
-// mergeRun writes the merged output of the shards of a run: the CSVs and
-// summary.json from the joined result.gob (by the functions a run uses),
-// and samples.csv by joining the shards' rows scan by scan.
+// mergeRun writes the merged output of the shards of a run from data
+// alone: the shards' records (result.gob) merged by runout.Merge (each
+// statistic merges itself), samples.csv and index.csv joined scan by scan
+// (runout.MergeStreamed), then every other file written by
+// runout.WriteFiles, the writer of a run. The command line a manifest
+// records is never parsed: a shard whose manifest's argument list is not
+// the one its record was written with is refused (joinRunRecords).
 func mergeRun(shards []shardDir, out string, m *manifest) error {
-	// An edited manifest is refused with one line, exit 2 (issue 26, cause 8).
-	edited := func(err error) error {
-		return usagef("shard %s: %s does not rebuild the run its shards computed (edited?): %v", shards[0].dir, manifestName, err)
-	}
-	f, err := parseRunFlags(append(slices.Clone(m.Args), "--out", out), io.Discard)
-	if err != nil {
-		return edited(err)
-	}
-	limit := f.maxMemory
-	f.maxMemory = noMemoryLimit // a merge runs nothing
-	cfg, err := f.config()
-	f.maxMemory = limit
-	if err == nil && cfg.Replicates != m.Units {
-		err = fmt.Errorf("its args give %d replicates, its units are %d", cfg.Replicates, m.Units)
-	}
-	if err == nil {
-		err = checkArgs(m, f.flags) // after config, which derives --scans of --tuning auto
-	}
-	if err != nil {
-		return edited(err)
-	}
 	rec, err := joinRunRecords(shards)
 	if err != nil {
 		return err
 	}
-	res := rec.Result
-	res.Config = cfg
-	moments := storedMoments{rec.PerReplicate["target_means"], rec.PerReplicate["target_vars"]}
-	if err := writeCSVs(out, f, &res); err != nil {
-		return err
+	cfg := rec.Result.Config
+	if rec.Settings == nil || cfg.Scans < 1 || cfg.Replicates != m.Units {
+		return usagef("shard %s: its %s holds no run of the %d replicates its %s counts (a record of another command?)", shards[0].dir, resultName, m.Units, manifestName)
 	}
-	stats := mergedRunStats(rec, cfg)
-	if err := stats.writeFiles(out, &res); err != nil {
-		return err
-	}
-	perScan := cfg.Iterations / cfg.Scans
-	if err := mergeStreamed(shards, out, "samples.csv", perScan); err != nil {
-		return err
-	}
-	if f.record == "index" {
-		if err := mergeStreamed(shards, out, "index.csv", perScan); err != nil {
+	for _, name := range []string{"samples.csv", "index.csv"} {
+		streams, err := shardStreams(shards, name)
+		if err != nil {
 			return err
 		}
-		if err := indexFigureFrom(filepath.Join(out, "index.csv"), f.indexSpec(&cfg).replicas).figure(&res).save(filepath.Join(out, "index")); err != nil {
-			return fmt.Errorf("index figure: %w", err)
+		if err := runout.MergeStreamed(out, name, cfg.Iterations/cfg.Scans, streams); err != nil {
+			if errors.Is(err, runout.ErrShard) {
+				return usagef("%v", err)
+			}
+			return err
 		}
 	}
-	var js bytes.Buffer
-	if err := writeJSON(&js, f, &res, moments, stats); err != nil {
-		return err
-	}
-	if err := writeBytesAtomic(filepath.Join(out, "summary.json"), js.Bytes()); err != nil {
-		return err
-	}
-	rec.Result.Config = batch.Config{Replicates: cfg.Replicates}
-	return rundir.WriteRecord(filepath.Join(out, resultName), rec)
+	_, err = runout.WriteFiles(out, rec, runout.Extras{})
+	return err
 }
 
-// joinRunRecords reads the shards' result.gob and joins them.
+// shardStreams returns the shards' copies of the streamed file name, a
+// path only where the shard has one (which its manifest must record).
+func shardStreams(shards []shardDir, name string) ([]runout.Stream, error) {
+	var out []runout.Stream
+	for _, s := range shards {
+		st := runout.Stream{Dir: s.dir}
+		if _, err := os.Lstat(filepath.Join(s.dir, name)); !errors.Is(err, os.ErrNotExist) {
+			path, err := shardFile(s, name)
+			if err != nil {
+				return nil, err
+			}
+			st.Path = path
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// joinRunRecords reads the shards' result.gob, checks each against its
+// shard's manifest (its replicates, and the argument list it was written
+// with), and merges them.
 func joinRunRecords(shards []shardDir) (*runRecord, error) {
 	var parts []*runRecord
 	for _, s := range shards {
@@ -222,7 +72,7 @@ func joinRunRecords(shards []shardDir) (*runRecord, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := readRunRecord(path)
+		r, err := runout.ReadRecord(path)
 		if err != nil {
 			return nil, usagef("shard %s: %v", s.dir, err)
 		}
@@ -230,298 +80,69 @@ func joinRunRecords(shards []shardDir) (*runRecord, error) {
 			return nil, usagef("shard %s: %s holds replicates %d to %d, its manifest says %d to %d", s.dir, resultName,
 				got.FirstReplicate, got.FirstReplicate+got.Replicates-1, s.m.First, s.m.End-1)
 		}
+		if !slices.Equal(r.Args, s.m.Args) {
+			return nil, usagef("shard %s: its %s records the arguments %q, its %s was written by %q: the manifest was edited (%s); compute the shards again",
+				s.dir, manifestName, s.m.Args, resultName, r.Args, argDiff(r.Args, s.m.Args))
+		}
 		parts = append(parts, r)
 	}
-	rec, err := concatRecords(parts)
+	rec, err := runout.Merge(parts)
 	if err != nil {
 		return nil, fmt.Errorf("merging %s: %w", resultName, err)
 	}
 	return rec, nil
 }
 
-// mergeStreamed joins the shards' files name (samples.csv, index.csv),
-// which a run writes scan by scan — rows `replicate,iteration,…`, each
-// scan's replicate by replicate — so the rows of scan s are shard 1's rows
-// of scan s, then shard 2's, and so on; lines are copied unchanged.
-func mergeStreamed(shards []shardDir, out, name string, perScan int) error {
-	var readers []*bufio.Reader
-	var header []byte
-	for _, s := range shards {
-		if _, err := os.Lstat(filepath.Join(s.dir, name)); errors.Is(err, os.ErrNotExist) {
-			if len(readers) > 0 {
-				return usagef("shard %s has no %s, the others have one", s.dir, name)
-			}
+// argDiff names the first argument that differs between the lists a
+// (the record's) and b (the manifest's): "--name (x and y)" when both
+// give the flag another value.
+func argDiff(a, b []string) string {
+	for i := 0; i < max(len(a), len(b)); i++ {
+		if i >= len(a) || i >= len(b) {
+			return "one list is longer"
+		}
+		if a[i] == b[i] {
 			continue
 		}
-		path, err := shardFile(s, name)
-		if err != nil {
-			return err
+		na, va, _ := strings.Cut(a[i], "=")
+		nb, vb, _ := strings.Cut(b[i], "=")
+		if na == nb {
+			return fmt.Sprintf("%s (%s and %s)", na, va, vb)
 		}
-		fh, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer fh.Close()
-		r := bufio.NewReaderSize(fh, 1<<16)
-		h, err := r.ReadBytes('\n')
-		if err != nil {
-			return usagef("shard %s: %s has no header", s.dir, name)
-		}
-		if header != nil && !bytes.Equal(h, header) {
-			return usagef("shard %s: %s's header %q differs from %q", s.dir, name, bytes.TrimSpace(h), bytes.TrimSpace(header))
-		}
-		header = h
-		readers = append(readers, r)
+		return fmt.Sprintf("%s and %s", a[i], b[i])
 	}
-	if len(readers) == 0 {
-		return nil
-	}
-	if len(readers) != len(shards) {
-		return usagef("some shards have %s and some do not", name)
-	}
-	// scanOf returns the scan of a row (from its iteration), -1 at the end.
-	pending := make([][]byte, len(readers))
-	scanOf := func(k int) (int, error) {
-		if pending[k] == nil {
-			line, err := readers[k].ReadBytes('\n')
-			if errors.Is(err, io.EOF) && len(line) == 0 {
-				return -1, nil
-			}
-			if err != nil && !errors.Is(err, io.EOF) {
-				return 0, err
-			}
-			pending[k] = line
-		}
-		fields := bytes.SplitN(pending[k], []byte(","), 3)
-		if len(fields) < 2 {
-			return 0, usagef("shard %s: %s has a malformed row %q", shards[k].dir, name, bytes.TrimSpace(pending[k]))
-		}
-		it, err := strconv.Atoi(string(bytes.TrimSpace(fields[1])))
-		if err != nil || it < 1 {
-			return 0, usagef("shard %s: %s has a malformed row %q", shards[k].dir, name, bytes.TrimSpace(pending[k]))
-		}
-		return (it-1)/perScan + 1, nil
-	}
-	return writeFileAtomic(filepath.Join(out, name), func(w io.Writer) error {
-		if _, err := w.Write(header); err != nil {
-			return err
-		}
-		for {
-			scan := math.MaxInt
-			for k := range readers {
-				s, err := scanOf(k)
-				if err != nil {
-					return err
-				}
-				if s >= 0 && s < scan {
-					scan = s
-				}
-			}
-			if scan == math.MaxInt {
-				return nil
-			}
-			for k := range readers {
-				for {
-					s, err := scanOf(k)
-					if err != nil {
-						return err
-					}
-					if s != scan {
-						break
-					}
-					if _, err := w.Write(pending[k]); err != nil {
-						return err
-					}
-					pending[k] = nil
-				}
-			}
-		}
-	})
+	return "none"
 }
 
-// indexFigureFrom reads replicate 0's records from index.csv
-// (`replicate,iteration,replica,chain`, k rows per record) for the figure
-// of the index process, as the run keeps them.
-func indexFigureFrom(path string, replicas []int) *indexRecord {
-	r := &indexRecord{replicas: replicas}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return r
-	}
-	k := len(replicas)
-	var row int
-	for _, line := range bytes.Split(b, []byte("\n"))[1:] {
-		f := bytes.Split(line, []byte(","))
-		if len(f) != 4 || string(f[0]) != "0" {
-			continue
-		}
-		m, _ := strconv.Atoi(string(f[1]))
-		n, _ := strconv.Atoi(string(f[3]))
-		if row%max(k, 1) == 0 {
-			r.iters = append(r.iters, m)
-		}
-		r.chains = append(r.chains, n)
-		row++
+// The records of reproduce's runs are runout's Records, without
+// settings; these are the names shard.go reads and writes them with.
+type runRecord = runout.Record
+
+const (
+	runRecordFormat = runout.RecordFormat
+	resultName      = runout.RecordName
+)
+
+// momentsSource gives the target moments of a run, per replicate and
+// observable (a *batch.TargetMoments).
+type momentsSource interface {
+	Means() [][]float64
+	Vars() [][]float64
+}
+
+// newRunRecord returns the record of res and its target moments (nil:
+// none), without statistics.
+func newRunRecord(res *batch.Result, moments momentsSource) *runRecord {
+	r := runout.NewRecord(res, nil)
+	if moments != nil {
+		r.SetMoments(batch.MomentsRecord{Mean: moments.Means(), Var: moments.Vars()})
 	}
 	return r
 }
 
-// mergedRunStats returns the statistics of a run with the values of rec.
-func mergedRunStats(rec *runRecord, cfg batch.Config) *runStats {
-	v := restoreStats(rec)
-	return &runStats{logZ: v.logZ, restarts: v.restarts, ess: v.ess, profile: v.profile, model: cfg.Model}
-}
+// readRunRecord reads a result record (runout.ReadRecord).
+func readRunRecord(path string) (*runRecord, error) { return runout.ReadRecord(path) }
 
-// sameShared reports whether two records' shared values are equal bit
-// for bit.
-func sameShared(a, b map[string][]float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, x := range a {
-		y, ok := b[k]
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if math.Float64bits(x[i]) != math.Float64bits(y[i]) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// The statistics of runStats and reproduceStats are read through these
-// interfaces, which the batch statistics satisfy, so that a merge can give
-// them the values joined from the shards (the stored types below).
-type (
-	logZValues interface {
-		Forward() []float64
-		Reverse() []float64
-		Estimates() []float64
-		Differences() []float64
-	}
-	restartValues interface {
-		Counts() []int
-		ScanRates() []float64
-	}
-	essValues interface {
-		Values() [][]float64
-		Draws() int
-	}
-	profileValues interface {
-		Grid() []float64
-		Local() [][]float64
-		Cumulative() [][]float64
-	}
-)
-
-// statValues are the statistics a record keeps; nil ones are absent.
-type statValues struct {
-	logZ     logZValues
-	restarts restartValues
-	ess      essValues
-	profile  profileValues
-}
-
-// column returns xs as rows of one value.
-func column(xs []float64) [][]float64 {
-	out := make([][]float64, len(xs))
-	for i, x := range xs {
-		out[i] = []float64{x}
-	}
-	return out
-}
-
-// uncolumn is column's inverse.
-func uncolumn(rows [][]float64) []float64 {
-	out := make([]float64, len(rows))
-	for i, r := range rows {
-		if len(r) > 0 {
-			out[i] = r[0]
-		}
-	}
-	return out
-}
-
-// record adds the statistics' values to r.
-func (v statValues) record(r *runRecord) {
-	if v.logZ != nil {
-		r.PerReplicate["log_z_forward"] = column(v.logZ.Forward())
-		r.PerReplicate["log_z_reverse"] = column(v.logZ.Reverse())
-		r.PerReplicate["log_z_estimates"] = column(v.logZ.Estimates())
-		r.PerReplicate["log_z_differences"] = column(v.logZ.Differences())
-	}
-	if v.restarts != nil {
-		counts := v.restarts.Counts()
-		c := make([]float64, len(counts))
-		for b, n := range counts {
-			c[b] = float64(n)
-		}
-		r.PerReplicate["restarts"] = column(c)
-		r.PerReplicate["restart_scan_rates"] = column(v.restarts.ScanRates())
-	}
-	if v.ess != nil {
-		r.PerReplicate["ess"] = v.ess.Values()
-		r.Shared["ess_draws"] = []float64{float64(v.ess.Draws())}
-	}
-	if v.profile != nil {
-		r.PerReplicate["lambda_local"] = v.profile.Local()
-		r.PerReplicate["lambda_cumulative"] = v.profile.Cumulative()
-		r.Shared["lambda_grid"] = v.profile.Grid()
-	}
-}
-
-// restoreStats returns the statistics recorded in r.
-func restoreStats(r *runRecord) statValues {
-	var v statValues
-	p := r.PerReplicate
-	if _, ok := p["log_z_forward"]; ok {
-		v.logZ = storedLogZ{uncolumn(p["log_z_forward"]), uncolumn(p["log_z_reverse"]), uncolumn(p["log_z_estimates"]), uncolumn(p["log_z_differences"])}
-	}
-	if _, ok := p["restarts"]; ok {
-		c := uncolumn(p["restarts"])
-		counts := make([]int, len(c))
-		for b, x := range c {
-			counts[b] = int(x)
-		}
-		v.restarts = storedRestarts{counts, uncolumn(p["restart_scan_rates"])}
-	}
-	if d, ok := r.Shared["ess_draws"]; ok && len(d) == 1 {
-		v.ess = storedESS{p["ess"], int(d[0])}
-	}
-	if g, ok := r.Shared["lambda_grid"]; ok {
-		v.profile = storedProfile{g, p["lambda_local"], p["lambda_cumulative"]}
-	}
-	return v
-}
-
-// The stored statistics: values read back from records.
-type (
-	storedLogZ     struct{ fwd, rev, est, diff []float64 }
-	storedRestarts struct {
-		counts    []int
-		scanRates []float64
-	}
-	storedESS struct {
-		values [][]float64
-		draws  int
-	}
-	storedProfile struct {
-		grid       []float64
-		local, cum [][]float64
-	}
-)
-
-func (s storedLogZ) Forward() []float64         { return slices.Clone(s.fwd) }
-func (s storedLogZ) Reverse() []float64         { return slices.Clone(s.rev) }
-func (s storedLogZ) Estimates() []float64       { return slices.Clone(s.est) }
-func (s storedLogZ) Differences() []float64     { return slices.Clone(s.diff) }
-func (s storedRestarts) Counts() []int          { return slices.Clone(s.counts) }
-func (s storedRestarts) ScanRates() []float64   { return slices.Clone(s.scanRates) }
-func (s storedESS) Values() [][]float64         { return s.values }
-func (s storedESS) Draws() int                  { return s.draws }
-func (s storedProfile) Grid() []float64         { return slices.Clone(s.grid) }
-func (s storedProfile) Local() [][]float64      { return s.local }
-func (s storedProfile) Cumulative() [][]float64 { return s.cum }
+// concatRecords merges the records of consecutive replicate ranges
+// (runout.Merge).
+func concatRecords(parts []*runRecord) (*runRecord, error) { return runout.Merge(parts) }

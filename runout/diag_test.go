@@ -22,4 +22,3 @@ func TestTuningWarningAuto(t *testing.T) {
 		t.Errorf("every replicate stopped: warnings %q", w)
 	}
 }
-

@@ -2,7 +2,6 @@ package runout
 
 import (
 	"encoding/json"
-	"math"
 
 	"github.com/ptbatch/ptbatch/batch"
 )
@@ -68,6 +67,3 @@ func NewIndexSpec(window, thin, k int, cfg *batch.Config) IndexSpec {
 	}
 	return s
 }
-
-// hasExactLogZ reports whether s has a closed-form log(Z1/Z0).
-func (s *Settings) hasExactLogZ() bool { return !math.IsNaN(s.ExactLogZ) }

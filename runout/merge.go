@@ -67,6 +67,9 @@ func MergeStreamed(dir, name string, perScan int, shards []Stream) error {
 	if len(readers) != len(shards) {
 		return &shardError{fmt.Sprintf("some shards have %s and some do not", name)}
 	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
 	return rundir.WriteFile(filepath.Join(dir, name), func(w io.Writer) error {
 		if _, err := w.Write(header); err != nil {
 			return err

@@ -3,6 +3,7 @@ package batch
 import (
 	"errors"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/ptbatch/ptbatch/models"
@@ -75,5 +76,27 @@ func TestRecordsMergeRefuses(t *testing.T) {
 		if !errors.Is(err, ErrRecordMismatch) {
 			t.Errorf("case %d: %v, want ErrRecordMismatch", i+1, err)
 		}
+	}
+}
+
+// TestMeanSD checks MeanSD against the closed form for {1, 2, 3, 4}: mean
+// 2.5, squares about it 2.25+0.25+0.25+2.25 = 5, sd √(5/3); MeanSE is
+// sd/√4; one value has sd 0 and no standard error; none gives NaN.
+func TestMeanSD(t *testing.T) {
+	x := []float64{1, 2, 3, 4}
+	if m, sd := MeanSD(x); m != 2.5 || sd != math.Sqrt(5.0/3) {
+		t.Errorf("MeanSD = %v, %v, want 2.5, √(5/3)", m, sd)
+	}
+	if m, se := MeanSE(x); m != 2.5 || se != math.Sqrt(5.0/3)/2 {
+		t.Errorf("MeanSE = %v, %v, want 2.5, √(5/3)/2", m, se)
+	}
+	if m, sd := MeanSD([]float64{7}); m != 7 || sd != 0 {
+		t.Errorf("one value: %v, %v", m, sd)
+	}
+	if _, se := MeanSE([]float64{7}); !math.IsNaN(se) {
+		t.Errorf("one value's se %v, want NaN", se)
+	}
+	if m, _ := MeanSD(nil); !math.IsNaN(m) {
+		t.Errorf("no values: mean %v, want NaN", m)
 	}
 }

@@ -1,6 +1,6 @@
 package figure
 
-import "math"
+import "github.com/ptbatch/ptbatch/batch"
 
 // Band returns the series of the mean over rows of ys at each x, with a
 // band of one standard deviation (n-1 in the denominator) either side;
@@ -15,30 +15,11 @@ func Band(name string, xs []float64, ys [][]float64) Series {
 		for b, y := range ys {
 			col[b] = y[i]
 		}
-		mean, sd := meanSD(col)
+		mean, sd := batch.MeanSD(col)
 		s.Ys[i] = mean
 		if s.Lo != nil {
 			s.Lo[i], s.Hi[i] = mean-sd, mean+sd
 		}
 	}
 	return s
-}
-
-// meanSD returns the mean of xs and their sample standard deviation (0
-// for one value, NaN for none).
-func meanSD(xs []float64) (mean, sd float64) {
-	if len(xs) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	if len(xs) < 2 {
-		return mean, 0
-	}
-	for _, x := range xs {
-		sd += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(sd / float64(len(xs)-1))
 }

@@ -46,15 +46,20 @@ func (f Figure) Save(base string) error {
 		if err != nil {
 			return err
 		}
-		// Atomically, as every file of an output directory (rundir.WriteFile).
-		if err := rundir.WriteFile(fmt.Sprintf("%s.%s", base, ext), func(w io.Writer) error {
-			_, err := wt.WriteTo(w)
-			return err
-		}); err != nil {
+		if err := saveAs(base, ext, wt); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// saveAs writes base.ext with the bytes of wt, atomically, as every file
+// of an output directory (rundir.WriteFile).
+func saveAs(base, ext string, wt io.WriterTo) error {
+	return rundir.WriteFile(fmt.Sprintf("%s.%s", base, ext), func(w io.Writer) error {
+		_, err := wt.WriteTo(w)
+		return err
+	})
 }
 
 // Height is the height of a figure saved alone.

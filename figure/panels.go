@@ -1,12 +1,9 @@
 package figure
 
 import (
-	"fmt"
-	"io"
 	"math"
 	"strconv"
 
-	"github.com/ptbatch/ptbatch/rundir"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -35,12 +32,7 @@ func SavePanels(base string, plots [][]*plot.Plot, w, h vg.Length) error {
 		"png": vgimg.PngCanvas{Canvas: vgimg.New(w, h)},
 		"svg": vgsvg.New(w, h),
 	} {
-		wt := render(c)
-		// Atomically, as every file of an output directory (rundir.WriteFile).
-		if err := rundir.WriteFile(fmt.Sprintf("%s.%s", base, ext), func(w io.Writer) error {
-			_, err := wt.WriteTo(w)
-			return err
-		}); err != nil {
+		if err := saveAs(base, ext, render(c)); err != nil {
 			return err
 		}
 	}

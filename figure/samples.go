@@ -62,13 +62,9 @@ func tracePlot(name string, chains [][]float64) (*plot.Plot, error) {
 		for i := 0; i < len(c); i += step {
 			pts = append(pts, plotter.XY{X: float64(i), Y: c[i]})
 		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
+		if err := addReplicate(p, pts, b, vg.Points(0.5)); err != nil {
 			return nil, err
 		}
-		l.Color = plotutil.Color(b)
-		l.Width = vg.Points(0.5)
-		p.Add(l)
 	}
 	return p, nil
 }
@@ -108,13 +104,22 @@ func densityPlot(name string, chains [][]float64) (*plot.Plot, error) {
 		for i, n := range counts {
 			pts[i] = plotter.XY{X: lo + (float64(i)+0.5)*width, Y: n / (float64(len(c)) * width)}
 		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
+		if err := addReplicate(p, pts, b, vg.Points(1)); err != nil {
 			return nil, err
 		}
-		l.Color = plotutil.Color(b)
-		l.Width = vg.Points(1)
-		p.Add(l)
 	}
 	return p, nil
+}
+
+// addReplicate adds replicate b's line through pts to p, in the b-th
+// colour of plotutil's palette.
+func addReplicate(p *plot.Plot, pts plotter.XYs, b int, width vg.Length) error {
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return err
+	}
+	l.Color = plotutil.Color(b)
+	l.Width = width
+	p.Add(l)
+	return nil
 }

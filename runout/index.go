@@ -1,16 +1,13 @@
 package runout
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/figure"
-	"github.com/ptbatch/ptbatch/rundir"
 )
 
 // IndexFigureIterations is the number of recorded iterations of the
@@ -22,16 +19,13 @@ const IndexFigureIterations = 2000
 // iteration and followed replica; replicates numbered from the run's
 // first, iterations counted over the whole run), written as each scan
 // ends so that memory holds one scan's records, and keeps the first
-// replicate's last IndexFigureIterations records for index.png.
+// replicate's last IndexFigureIterations records for index.png. Close
+// ends the file, and Sync commits the flushed rows to stable storage.
 type IndexWriter struct {
-	Stat   *batch.IndexProcess // the statistic to add to the run
-	fh     *rundir.File
-	w      *bufio.Writer
-	buf    []byte
-	closed bool
-	err    error
-	first  int
-	trace  IndexTrace
+	*streamFile
+	Stat  *batch.IndexProcess // the statistic to add to the run
+	first int
+	trace IndexTrace
 }
 
 // IndexTrace is the first replicate's recorded index process: its
@@ -46,21 +40,17 @@ type IndexTrace struct {
 // NewIndexWriter creates dir/index.csv with its header; the run's
 // replicate b is numbered first+b.
 func NewIndexWriter(dir string, spec IndexSpec, first int) (*IndexWriter, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	fh, err := rundir.Create(filepath.Join(dir, "index.csv"))
+	f, err := createStream(dir, "index.csv", "replicate,iteration,replica,chain\n")
 	if err != nil {
 		return nil, err
 	}
-	r := &IndexWriter{fh: fh, w: bufio.NewWriterSize(fh, 1<<16), first: first, trace: IndexTrace{First: first, Replicas: spec.Replicas}}
-	r.w.WriteString("replicate,iteration,replica,chain\n")
+	r := &IndexWriter{streamFile: f, first: first, trace: IndexTrace{First: first, Replicas: spec.Replicas}}
 	window := spec.Window
 	if spec.From == 1 {
 		window = 0 // the whole run
 	}
 	r.Stat = &batch.IndexProcess{Replicas: spec.Replicas, Thin: spec.Thin, From: spec.From, Window: window,
-		Write: r.write, Flush: r.flush}
+		Write: r.write, Flush: r.Flush}
 	return r, nil
 }
 
@@ -78,9 +68,8 @@ func (r *IndexWriter) write(b, m int, chains []int) error {
 		r.buf = append(r.buf, ',')
 		r.buf = strconv.AppendInt(r.buf, int64(n), 10)
 		r.buf = append(r.buf, '\n')
-		if _, err := r.w.Write(r.buf); err != nil {
-			r.err = fmt.Errorf("writing index.csv: %w", err)
-			return r.err
+		if err := r.writeRow(); err != nil {
+			return err
 		}
 	}
 	if b == 0 {
@@ -101,31 +90,6 @@ func (t *IndexTrace) keep(m int, chains []int) {
 	}
 	t.Iters = append(t.Iters, m)
 	t.Chains = append(t.Chains, chains...)
-}
-
-// flush writes the buffered rows; it is batch.IndexProcess.Flush.
-func (r *IndexWriter) flush() error {
-	if r.err == nil {
-		if err := r.w.Flush(); err != nil {
-			r.err = fmt.Errorf("writing index.csv: %w", err)
-		}
-	}
-	return r.err
-}
-
-// Close flushes and closes index.csv; later calls do nothing.
-func (r *IndexWriter) Close() error {
-	if r.closed {
-		return r.err
-	}
-	r.closed = true
-	if err := r.w.Flush(); err != nil && r.err == nil {
-		r.err = fmt.Errorf("writing index.csv: %w", err)
-	}
-	if err := r.fh.Close(); err != nil && r.err == nil {
-		r.err = err
-	}
-	return r.err
 }
 
 // Trace returns the first replicate's records kept for the figure.
@@ -183,10 +147,6 @@ func (t *IndexTrace) Figure(cfg *batch.Config) figure.Figure {
 	}
 	return f
 }
-
-// Sync commits the flushed rows to stable storage (a checkpoint counts
-// them).
-func (r *IndexWriter) Sync() error { return r.fh.Sync() }
 
 // First returns the number of the run's first replicate, from which
 // index.csv numbers them.

@@ -8,6 +8,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/ptbatch/ptbatch/batch"
 )
 
 // Num returns x, or nil (JSON null) when x is NaN or infinite.
@@ -36,29 +38,10 @@ func NumRows(xs [][]float64) [][]any {
 	return out
 }
 
-// MeanSD returns the mean of xs and their sample standard deviation (0
-// for one value, NaN for none).
-func MeanSD(xs []float64) (mean, sd float64) {
-	if len(xs) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	if len(xs) < 2 {
-		return mean, 0
-	}
-	for _, x := range xs {
-		sd += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(sd / float64(len(xs)-1))
-}
-
 // jsonMeanSE returns the mean of xs and its standard error sd/√n, as JSON
 // numbers (nil for NaN, and for the standard error of fewer than two).
 func jsonMeanSE(xs []float64) (mean, se any) {
-	m, sd := MeanSD(xs)
+	m, sd := batch.MeanSD(xs)
 	if len(xs) < 2 {
 		return Num(m), nil
 	}

@@ -7,14 +7,14 @@ import "github.com/ptbatch/ptbatch/batch"
 // mean of the reverse minus the forward estimates.
 func SummarizeLogZ(lz batch.LogZRecord) (mean, se, diff float64) {
 	mean, se = batch.MeanSE(lz.Estimates())
-	diff, _ = MeanSD(lz.Differences())
+	diff, _ = batch.MeanSD(lz.Differences())
 	return mean, se, diff
 }
 
 // RestartRate returns the mean over replicates of the restarts per
 // iteration in the last scan, comparable with the round-trip rate.
 func RestartRate(r batch.RestartsRecord) float64 {
-	mean, _ := MeanSD(r.ScanRates())
+	mean, _ := batch.MeanSD(r.ScanRates())
 	return mean
 }
 

@@ -13,8 +13,8 @@ import (
 // num returns x, or nil (JSON null) when x is NaN or infinite.
 func num(x float64) any { return runout.Num(x) }
 
-// meanSD is runout.MeanSD.
-func meanSD(xs []float64) (mean, sd float64) { return runout.MeanSD(xs) }
+// meanSD is batch.MeanSD.
+func meanSD(xs []float64) (mean, sd float64) { return batch.MeanSD(xs) }
 
 // writeCSV writes rows to path atomically (runout.WriteCSV).
 func writeCSV(path string, rows [][]string) error { return runout.WriteCSV(path, rows) }

@@ -28,6 +28,7 @@ func mergeRun(shards []shardDir, out string, m *manifest) error {
 	if rec.Settings == nil || cfg.Scans < 1 || cfg.Replicates != m.Units {
 		return usagef("shard %s: its %s holds no run of the %d replicates its %s counts (a record of another command?)", shards[0].dir, resultName, m.Units, manifestName)
 	}
+	rec.Settings.Workers = effectiveWorkers(cfg.Workers, cfg.Replicates) // config.workers: the merging machine's
 	for _, name := range []string{"samples.csv", "index.csv"} {
 		streams, err := shardStreams(shards, name)
 		if err != nil {

@@ -5,7 +5,8 @@
 //
 // A run's outputs are written from data: a Record holds the Result, the
 // records of its statistics (batch.LogZRecord, …) and the Settings that
-// shape the files, and WriteFiles writes every file from it. The record
+// shape the files (NewSettings gives those of a batch.Config), and
+// WriteFiles writes every file from it. The record
 // itself goes to result.gob, so that a merge reads the shards' records,
 // merges them (Merge: each statistic merges itself) and writes the
 // outputs through the same WriteFiles, without the command line that

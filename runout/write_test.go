@@ -38,8 +38,12 @@ func libRun(t *testing.T, dir string, first, n int) (*Record, Extras) {
 	if err := sw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	set := &Settings{Model: "gaussian", Path: "spline", Gradient: "block", Thin: 1, Workers: 1,
-		Params: map[string]json.RawMessage{"dim": json.RawMessage("2")}, ExactLogZ: 2 * (math.Log(0.3) - math.Log(0.5))}
+	set := NewSettings("gaussian", "spline", &cfg)
+	set.Params = map[string]json.RawMessage{"dim": json.RawMessage("2")}
+	// The Gaussian's closed form (ExactLogZ's doc): d·(ln σ1 - ln σ0).
+	if want := 2 * (math.Log(0.3) - math.Log(0.5)); set.ExactLogZ != want || set.Workers != 1 || set.Thin != 1 {
+		t.Fatalf("NewSettings: %+v, want log_z_exact %v, 1 worker, thin 1", set, want)
+	}
 	rec := NewRecord(res, set)
 	rec.SetMoments(mom.Record())
 	rec.LogZ, rec.Restarts = lz.Record(), rs.Record()

@@ -3,10 +3,20 @@ package batch
 import "math"
 
 // MeanSE returns the mean of x and its standard error across the values,
-// sd/√n (sd with divisor n−1): the error bar of a quantity measured once
-// per independent replicate. The mean is NaN for no values, the standard
-// error for fewer than two.
+// sd/√n (sd with divisor n−1, MeanSD): the error bar of a quantity
+// measured once per independent replicate. The mean is NaN for no values,
+// the standard error for fewer than two.
 func MeanSE(x []float64) (mean, se float64) {
+	mean, sd := MeanSD(x)
+	if len(x) < 2 {
+		return mean, math.NaN()
+	}
+	return mean, sd / math.Sqrt(float64(len(x)))
+}
+
+// MeanSD returns the mean of x and their sample standard deviation (with
+// divisor n−1): NaN for no values, 0 for one.
+func MeanSD(x []float64) (mean, sd float64) {
 	n := float64(len(x))
 	if len(x) == 0 {
 		return math.NaN(), math.NaN()
@@ -16,13 +26,13 @@ func MeanSE(x []float64) (mean, se float64) {
 	}
 	mean /= n
 	if len(x) < 2 {
-		return mean, math.NaN()
+		return mean, 0
 	}
 	var ss float64
 	for _, v := range x {
 		ss += (v - mean) * (v - mean)
 	}
-	return mean, math.Sqrt(ss/(n-1)) / math.Sqrt(n)
+	return mean, math.Sqrt(ss / (n - 1))
 }
 
 // TailRoundTripRate returns the mean over replicates of

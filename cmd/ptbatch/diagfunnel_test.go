@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/ptbatch/ptbatch/runout"
 )
 
 // funnelBudget is the run of TestFunnelWarnings: Neal's funnel in 10
@@ -43,9 +45,9 @@ func TestFunnelWarnings(t *testing.T) {
 		rhat, bulk, warnings := floats(t, obj["rhat"])[0], floats(t, obj["ess_bulk"])[0], obj["warnings"].([]any)
 		t.Logf("%s: R-hat of v %.4f, bulk-ESS %.0f over 8 replicates, %d warnings", c.explorer, rhat, bulk, len(warnings))
 		switch {
-		case c.warn && (!strings.Contains(errs, "ptbatch: warning: R-hat of v") || rhat <= rhatLimit || bulk >= 8*essPerReplicate):
+		case c.warn && (!strings.Contains(errs, "ptbatch: warning: R-hat of v") || rhat <= runout.RhatLimit || bulk >= 8*runout.ESSPerReplicate):
 			t.Errorf("%s: R-hat of v %.4f, bulk-ESS %.0f, and no warning about them:\n%s", c.explorer, rhat, bulk, errs)
-		case !c.warn && (errs != "" || len(warnings) != 0 || rhat > rhatLimit):
+		case !c.warn && (errs != "" || len(warnings) != 0 || rhat > runout.RhatLimit):
 			t.Errorf("%s: R-hat of v %.4f, warnings:\n%s", c.explorer, rhat, errs)
 		}
 	}

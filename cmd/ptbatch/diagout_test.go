@@ -9,6 +9,7 @@ import (
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/diag"
+	"github.com/ptbatch/ptbatch/runout"
 )
 
 // TestRunDiagnosticsMatchSamples checks the diagnostics of `ptbatch run
@@ -29,7 +30,7 @@ func TestRunDiagnosticsMatchSamples(t *testing.T) {
 		t.Errorf("JSON does not open with tail_round_trip_rate: %.80q", out)
 	}
 	obj := decodeJSON(t, out)
-	draws, err := readSampleDraws(filepath.Join(dir, "samples.csv"), 10)
+	draws, err := runout.ReadSampleDraws(filepath.Join(dir, "samples.csv"), 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestRunDiagnosticsMatchSamples(t *testing.T) {
 	}
 	for k := range draws {
 		for b, x := range draws[k] {
-			if draws[k][b] = batch.KeepDraws(x, diagMaxDraws); len(draws[k][b]) != 1125 {
+			if draws[k][b] = batch.KeepDraws(x, runout.DiagMaxDraws); len(draws[k][b]) != 1125 {
 				t.Fatalf("KeepDraws kept %d of 2250, want every 2nd", len(draws[k][b]))
 			}
 		}
@@ -126,7 +127,7 @@ func TestTableLeadsWithHeadlines(t *testing.T) {
 		t.Fatalf("--json: exit %d: %s", code, errs)
 	}
 	jl := strings.Split(js, "\n")
-	for i, k := range jsonLead {
+	for i, k := range runout.SummaryLead {
 		if !strings.HasPrefix(jl[i+1], "  \""+k+"\": ") {
 			t.Errorf("JSON line %d is %q, want field %q (the headlines, then the warnings, lead in that order)", i+1, jl[i+1], k)
 		}
@@ -153,22 +154,6 @@ func TestRunWarnsWhenTuningUnsettled(t *testing.T) {
 	}
 	if _, errs, _ = runCLI(append(args, "--scans", "10", "--iterations", "5000")...); strings.Contains(errs, want) {
 		t.Errorf("10 scans of 500 iterations: %s", errs)
-	}
-}
-
-// TestTuningWarningAuto checks the automatic tuning's branch of
-// tuningWarnings on results built by hand (a complete run's tuner always
-// stops before the kept scans, so only a run interrupted earlier has
-// replicates still tuning): a warning naming 1 of 2 replicates when one
-// has not stopped, none when both have.
-func TestTuningWarningAuto(t *testing.T) {
-	res := &batch.Result{Scans: 5, Config: batch.Config{Tuning: batch.AutoTuning}, TuningFrozen: []bool{true, false}}
-	if w := tuningWarnings(res); len(w) != 1 || !strings.Contains(w[0], "had not stopped in 1 of 2 replicates") {
-		t.Errorf("one replicate still tuning: warnings %q", w)
-	}
-	res.TuningFrozen[1] = true
-	if w := tuningWarnings(res); len(w) != 0 {
-		t.Errorf("every replicate stopped: warnings %q", w)
 	}
 }
 

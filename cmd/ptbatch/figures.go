@@ -1,242 +1,33 @@
 package main
 
-import (
-	"fmt"
-	"image/color"
-	"io"
-	"math"
-	"strings"
-	"unicode/utf8"
+import fig "github.com/ptbatch/ptbatch/figure"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-)
-
-// series is one line of a figure.
+// series is one line of a figure: figure.Series with the field names
+// sweep, reproduce and study write it with.
 type series struct {
-	name   string
-	xs, ys []float64
-	dashed bool // drawn dashed (bounds and references)
-	points bool // mark the data points
-	// lo and hi, when not nil, are drawn as a translucent band around the
-	// line (such as mean ± sd over replicates).
-	lo, hi []float64
+	name           string
+	xs, ys         []float64
+	dashed, points bool
+	lo, hi         []float64
 }
 
-// figure is a titled plot with labelled axes, saved as PNG and SVG.
+// figure is a titled plot, figure.Figure with the field names sweep,
+// reproduce and study write it with.
 type figure struct {
 	title, xlabel, ylabel string
 	logX, logY            bool
 	lines                 []series
-	noLegend              bool // too many lines to name
+	noLegend              bool
 }
 
-// save writes base.png and base.svg, 7 × 4.5 inches.
-func (f figure) save(base string) error {
-	p, err := f.plot(figureHeight)
-	if err != nil {
-		return err
-	}
-	for _, ext := range []string{"png", "svg"} {
-		wt, err := p.WriterTo(7*vg.Inch, figureHeight, ext)
-		if err != nil {
-			return err
-		}
-		// Atomically, as every file (outdir.go).
-		if err := writeFileAtomic(fmt.Sprintf("%s.%s", base, ext), func(w io.Writer) error {
-			_, err := wt.WriteTo(w)
-			return err
-		}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// save writes base.png and base.svg (figure.Figure.Save).
+func (f figure) save(base string) error { return f.lib().Save(base) }
 
-// figureHeight is the height of a figure saved alone.
-const figureHeight = 4.5 * vg.Inch
-
-// plot returns the figure's plot, for a page of height h: with a legend,
-// the y-axis is extended upwards so that the legend, in the top left
-// corner, sits above every line (legendHeadroom).
-func (f figure) plot(h vg.Length) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = wrapTitle(f.title, titleWidth)
-	p.X.Label.Text = f.xlabel
-	p.Y.Label.Text = f.ylabel
-	p.Legend.Top = true
-	p.Legend.Left = true
-	p.X.Tick.Marker, p.Y.Tick.Marker = precTicks{}, precTicks{}
-	if f.logX {
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+// lib returns f as a fig.Figure.
+func (f figure) lib() fig.Figure {
+	g := fig.Figure{Title: f.title, XLabel: f.xlabel, YLabel: f.ylabel, LogX: f.logX, LogY: f.logY, NoLegend: f.noLegend}
+	for _, s := range f.lines {
+		g.Lines = append(g.Lines, fig.Series{Name: s.name, Xs: s.xs, Ys: s.ys, Dashed: s.dashed, Points: s.points, Lo: s.lo, Hi: s.hi})
 	}
-	if f.logY {
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	}
-	p.Add(plotter.NewGrid())
-	entries, err := f.addLines(p)
-	if err != nil {
-		return nil, err
-	}
-	// LogTicks labels powers of ten only: widen a log axis to whole decades
-	// so that it always has labels.
-	if f.logX && p.X.Min > 0 {
-		p.X.Min, p.X.Max = decades(p.X.Min, p.X.Max)
-	}
-	if f.logY && p.Y.Min > 0 {
-		p.Y.Min, p.Y.Max = decades(p.Y.Min, p.Y.Max)
-	}
-	if entries > 0 {
-		legendHeadroom(p, f.logY, entries, h)
-	}
-	return p, nil
-}
-
-// addLines adds the figure's lines (and bands and points) to p, and
-// returns the number of legend entries.
-func (f figure) addLines(p *plot.Plot) (entries int, err error) {
-	for i, s := range f.lines {
-		pts := make(plotter.XYs, 0, len(s.xs))
-		for k := range s.xs {
-			x, y := s.xs[k], s.ys[k]
-			if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) ||
-				(f.logX && x <= 0) || (f.logY && y <= 0) {
-				continue
-			}
-			pts = append(pts, plotter.XY{X: x, Y: y})
-		}
-		if len(pts) == 0 {
-			continue
-		}
-		if s.lo != nil {
-			if err := addBand(p, f, s, plotutil.Color(i)); err != nil {
-				return 0, err
-			}
-		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
-			return 0, err
-		}
-		l.Color = plotutil.Color(i)
-		l.Width = vg.Points(1.5)
-		if s.dashed {
-			l.Color = color.Black
-			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-		}
-		p.Add(l)
-		if !f.noLegend {
-			p.Legend.Add(s.name, l)
-			entries++
-		}
-		if s.points {
-			sc, err := plotter.NewScatter(pts)
-			if err != nil {
-				return 0, err
-			}
-			sc.Color = l.Color
-			sc.Shape = draw.CircleGlyph{}
-			p.Add(sc)
-		}
-	}
-	return entries, nil
-}
-
-// legendHeadroom raises the top of p's y-axis so that a legend of n
-// entries in the top left corner lies above the data: the legend takes
-// about n rows of 1.3 times its font's size, plus a margin, of the data
-// area (the page height h less about 1.1 inch of title and x-axis), and
-// the data are kept to the rest (less the title's second line, if any).
-func legendHeadroom(p *plot.Plot, logY bool, n int, h vg.Length) {
-	row := 1.3 * float64(p.Legend.TextStyle.Font.Size)
-	titleLines := float64(strings.Count(p.Title.Text, "\n"))
-	area := float64(h-1.1*vg.Inch) - titleLines*row
-	frac := math.Min(0.6, (float64(n)*row+float64(vg.Points(10)))/area)
-	lo, hi := p.Y.Min, p.Y.Max
-	if logY && lo > 0 {
-		lo, hi = math.Log10(lo), math.Log10(hi)
-	}
-	if !(hi > lo) {
-		return
-	}
-	top := lo + (hi-lo)/(1-frac)
-	if logY && p.Y.Min > 0 {
-		top = math.Pow(10, top)
-	}
-	p.Y.Max = top
-}
-
-// addBand adds the band between s.lo and s.hi, in a translucent c, to p:
-// one polygon per run of finite points.
-func addBand(p *plot.Plot, f figure, s series, c color.Color) error {
-	r, g, b, _ := c.RGBA()
-	fill := color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 60}
-	ok := func(k int) bool {
-		for _, v := range []float64{s.xs[k], s.lo[k], s.hi[k]} {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return false
-			}
-		}
-		return !(f.logX && s.xs[k] <= 0) && !(f.logY && (s.lo[k] <= 0 || s.hi[k] <= 0))
-	}
-	for k := 0; k < len(s.xs); {
-		if !ok(k) {
-			k++
-			continue
-		}
-		end := k
-		for end < len(s.xs) && ok(end) {
-			end++
-		}
-		if end-k >= 2 {
-			ring := make(plotter.XYs, 0, 2*(end-k))
-			for j := k; j < end; j++ {
-				ring = append(ring, plotter.XY{X: s.xs[j], Y: s.hi[j]})
-			}
-			for j := end - 1; j >= k; j-- {
-				ring = append(ring, plotter.XY{X: s.xs[j], Y: s.lo[j]})
-			}
-			poly, err := plotter.NewPolygon(ring)
-			if err != nil {
-				return err
-			}
-			poly.Color = fill
-			poly.LineStyle.Width = 0
-			p.Add(poly)
-		}
-		k = end
-	}
-	return nil
-}
-
-// decades returns the powers of ten at or below lo and at or above hi.
-func decades(lo, hi float64) (float64, float64) {
-	return math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)))
-}
-
-// titleWidth is the most characters of a title line that fit a 7-inch
-// figure.
-const titleWidth = 80
-
-// wrapTitle breaks title into lines of at most width characters, at
-// spaces (a longer word stays whole).
-func wrapTitle(title string, width int) string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(title) {
-		if line != "" && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) > width {
-			lines = append(lines, line)
-			line = w
-			continue
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	return strings.Join(append(lines, line), "\n")
+	return g
 }

@@ -1,13 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/runout"
 )
 
 // runStats are the statistics of issue 10 that `ptbatch run` adds to every
@@ -25,30 +26,38 @@ import (
 // are the only ones of the final path and schedule that were sampled (the
 // schedule reported in "schedule" is the one tuned after it).
 //
-// The statistics are read through interfaces (merge.go) that the batch
-// types satisfy, so that ptbatch merge can give them the values joined
-// from the shards.
+// The files are written by package runout from the run's record
+// (record), which result.gob keeps for ptbatch merge.
 type runStats struct {
-	logZ     logZValues
-	restarts restartValues
-	ess      essValues
-	profile  profileValues // nil without --out
+	logZ     *batch.LogZ
+	restarts *batch.Restarts
+	ess      *batch.ESS
+	profile  *batch.BarrierProfile // nil without --out
 	index    *indexRecord
 	props    *batch.Proposals // nil for a model that does not count proposals (explorer.go)
 	model    models.Model
-	first    int // Config.FirstReplicate: the CSVs number replicates from it
 
-	// diag keeps the kept samples for the multi-chain diagnostics (nil in
-	// ptbatch merge, which reads them from samples.csv); report is what
-	// they computed, once (diagout.go); filesDone is set once
-	// diagnostics.csv and samples.png are written.
+	// settings are the run's file settings (runout.Settings) and args its
+	// command line, kept in its record.
+	settings *runout.Settings
+	args     []string
+
+	// diag keeps the kept samples for the multi-chain diagnostics; report
+	// is what they computed, once; filesDone is set once diagnostics.csv
+	// and samples.png are written.
 	diag      *batch.Diagnostics
-	report    *diagReport
+	report    *runout.Diagnostics
 	filesDone bool
 }
 
 // lambdaPoints is the number of grid points of lambda.csv per replicate.
 const lambdaPoints = 100
+
+// The diagnostics' limits (runout's), for statsMemory.
+const (
+	maxDiagObservables = runout.MaxDiagObservables
+	diagMaxDraws       = runout.DiagMaxDraws
+)
 
 // newRunStats adds the statistics to cfg; close must be called when the
 // run is over.
@@ -57,7 +66,11 @@ func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
 	// The diagnostics keep the states samples.csv holds (every --thin-th),
 	// so that ptbatch merge computes the same from the merged file.
 	dg := &batch.Diagnostics{Thin: f.thin, Observables: maxDiagObservables, MaxDraws: diagMaxDraws}
-	s := &runStats{logZ: logZ, restarts: restarts, ess: ess, model: cfg.Model, first: cfg.FirstReplicate, diag: dg}
+	set, err := f.outSettings(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &runStats{logZ: logZ, restarts: restarts, ess: ess, model: cfg.Model, diag: dg, settings: set, args: argsOf(f.flags)}
 	if !f.jsonOut && f.out == "" {
 		ess.Observables = 1 // the table shows the first observable's (--out's summary.json is the JSON)
 		dg.Observables = 1
@@ -65,9 +78,8 @@ func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
 	cfg.Statistics = append(cfg.Statistics, logZ, restarts, ess, dg)
 	s.props = addProposals(cfg) // explorer.go
 	if f.out != "" {
-		profile := &batch.BarrierProfile{Points: lambdaPoints}
-		s.profile = profile
-		cfg.Statistics = append(cfg.Statistics, profile)
+		s.profile = &batch.BarrierProfile{Points: lambdaPoints}
+		cfg.Statistics = append(cfg.Statistics, s.profile)
 	}
 	if f.record == "index" {
 		ix, err := newIndexRecord(f.out, f.indexSpec(cfg), cfg.FirstReplicate)
@@ -75,7 +87,33 @@ func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
 			return nil, err
 		}
 		s.index = ix
-		cfg.Statistics = append(cfg.Statistics, ix.stat)
+		cfg.Statistics = append(cfg.Statistics, ix.Stat)
+	}
+	return s, nil
+}
+
+// outSettings returns the run's settings that shape its files, as data.
+func (f *runFlags) outSettings(cfg *batch.Config) (*runout.Settings, error) {
+	exact, _ := exactLogZ(cfg.Model)
+	s := &runout.Settings{Model: f.model, Path: f.path, Gradient: f.gradient, Params: map[string]json.RawMessage{},
+		Thin: f.thin, MaxMemory: f.maxMemory, Workers: effectiveWorkers(cfg.Workers, cfg.Replicates),
+		Record: f.record, IndexWindow: f.indexWindow, ExactLogZ: exact}
+	for k, v := range modelSettings(f, cfg.Model) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("setting %s: %w", k, err)
+		}
+		s.Params[k] = b
+	}
+	if f.record != "" {
+		s.Index = f.indexSpec(cfg).lib()
+	}
+	if f.chainsChoice != nil {
+		b, err := json.Marshal(chainsAutoJSON(f.chainsChoice)) // auto.go
+		if err != nil {
+			return nil, err
+		}
+		s.ChainsAuto = b
 	}
 	return s, nil
 }
@@ -88,92 +126,36 @@ func (s *runStats) close() error {
 	return s.index.close()
 }
 
-// logZSummary is summarizeLogZ of the run's LogZ.
-func (s *runStats) logZSummary() (mean, se, diff float64) { return summarizeLogZ(s.logZ) }
-
-// summarizeLogZ returns the mean over replicates of lz's estimates, its
-// standard error across replicates (sd/√R; NaN for one replicate) and the
-// mean of the reverse minus the forward estimates.
-func summarizeLogZ(lz logZValues) (mean, se, diff float64) {
-	mean, se = batch.MeanSE(lz.Estimates())
-	diff, _ = meanSD(lz.Differences())
-	return mean, se, diff
+// record returns the run's record: res, its target moments (nil: none)
+// and the statistics' records, with the run's settings.
+func (s *runStats) record(res *batch.Result, moments momentsSource) *runout.Record {
+	rec := runout.NewRecord(res, s.settings)
+	rec.Args = s.args
+	if moments != nil {
+		rec.SetMoments(batch.MomentsRecord{Mean: moments.Means(), Var: moments.Vars()})
+	}
+	rec.LogZ, rec.Restarts = s.logZ.Record(), s.restarts.Record()
+	ess := s.ess.Record()
+	rec.ESS = &ess
+	if s.profile != nil {
+		p := s.profile.Record()
+		rec.Profile = &p
+	}
+	return rec
 }
 
-// restartRate returns the mean over replicates of the restarts per
-// iteration in the last scan, comparable with round_trip_rate.
-func (s *runStats) restartRate() float64 {
-	mean, _ := meanSD(s.restarts.ScanRates())
-	return mean
-}
-
-// keptRoundTrips returns, per replicate, the round trips during the kept
-// scans: the number of independent excursions of the target chain's state
-// to the reference and back, the ceiling of the ESS of a target whose local
-// exploration mixes slowly.
-func keptRoundTrips(res *batch.Result) []int {
-	out := make([]int, len(res.History))
-	first := res.Scans - res.KeptScans // scans before the kept ones
-	if res.KeptScans == 0 {
-		return out
+// diagnostics returns the run's diagnostics, computed once.
+func (s *runStats) diagnostics(res *batch.Result) *runout.Diagnostics {
+	if s.report == nil {
+		s.report = runout.NewDiagnostics(res.Observables, runout.DrawsOf(s.diag), res)
 	}
-	for b, hist := range res.History {
-		out[b] = hist[res.Scans-1].RoundTrips
-		if first > 0 {
-			out[b] -= hist[first-1].RoundTrips
-		}
-	}
-	return out
-}
-
-// essPerSecond returns, per observable, the sum over replicates of the ESS
-// divided by the run's elapsed seconds (the whole run, burn-in included).
-func (s *runStats) essPerSecond(res *batch.Result) []float64 {
-	values := s.ess.Values()
-	if len(values) == 0 {
-		return nil
-	}
-	out := make([]float64, len(values[0]))
-	for _, v := range values {
-		for k, x := range v {
-			out[k] += x
-		}
-	}
-	for k := range out {
-		out[k] /= res.Elapsed.Seconds()
-	}
-	return out
-}
-
-// addJSON adds the statistics' fields to the JSON object of `ptbatch run
-// --json` (README, "JSON fields"), the diagnostics' among them.
-func (s *runStats) addJSON(out map[string]any, f *runFlags, res *batch.Result) error {
-	rep, err := s.diagnostics(f, res)
-	if err != nil {
-		return err
-	}
-	rep.addJSON(out)
-	mean, se, diff := s.logZSummary()
-	exact, _ := exactLogZ(s.model)
-	out["log_z"] = num(mean)
-	out["log_z_se"] = num(se)
-	out["log_z_replicates"] = nums(s.logZ.Estimates())
-	out["log_z_reverse_minus_forward"] = num(diff)
-	out["log_z_exact"] = num(exact)
-	out["restarts"] = s.restarts.Counts()
-	out["restart_rate"] = num(s.restartRate())
-	out["ess"] = numRows(s.ess.Values())
-	out["ess_draws"] = s.ess.Draws()
-	out["ess_per_second"] = nums(s.essPerSecond(res))
-	out["ess_round_trip_ceiling"] = keptRoundTrips(res)
-	s.addProposalsJSON(out) // explorer.go
-	return nil
+	return s.report
 }
 
 // addHeadline adds the line of log Z ± se, which the table leads with
 // after the tail round-trip rate.
 func (s *runStats) addHeadline(tw io.Writer, res *batch.Result) {
-	mean, se, diff := s.logZSummary()
+	mean, se, diff := runout.SummarizeLogZ(s.logZ.Record())
 	exact := ""
 	if x, ok := exactLogZ(s.model); ok {
 		exact = fmt.Sprintf("; exact %.10g", x)
@@ -183,12 +165,12 @@ func (s *runStats) addHeadline(tw io.Writer, res *batch.Result) {
 
 // addTable adds the statistics' lines to the human table, the
 // diagnostics' among them.
-func (s *runStats) addTable(tw io.Writer, f *runFlags, res *batch.Result) {
+func (s *runStats) addTable(tw io.Writer, res *batch.Result) {
 	total := 0
 	for _, c := range s.restarts.Counts() {
 		total += c
 	}
-	fmt.Fprintf(tw, "restarts (all scans, all replicates)\t%d (last scan: %.5f per iteration)\n", total, s.restartRate())
+	fmt.Fprintf(tw, "restarts (all scans, all replicates)\t%d (last scan: %.5f per iteration)\n", total, runout.RestartRate(s.restarts.Record()))
 	values := s.ess.Values()
 	if len(values) > 0 && len(values[0]) > 0 && len(res.Observables) > 0 {
 		first := make([]float64, len(values))
@@ -196,105 +178,42 @@ func (s *runStats) addTable(tw io.Writer, f *runFlags, res *batch.Result) {
 			first[b] = v[0]
 		}
 		m, _ := meanSD(first)
-		kept := keptRoundTrips(res)
+		kept := runout.KeptRoundTrips(res)
 		trips := make([]float64, len(kept))
 		for b, t := range kept {
 			trips[b] = float64(t)
 		}
 		tm, _ := meanSD(trips)
 		fmt.Fprintf(tw, "ESS of %s (kept scans)\t%.4g of %d draws, %.4g round trips in them (the ceiling when local moves mix slowly), means over replicates; %.3g per second over all replicates; per replicate, from its own draws: see the diagnostics below\n",
-			res.Observables[0], m, s.ess.Draws(), tm, s.essPerSecond(res)[0])
+			res.Observables[0], m, s.ess.Draws(), tm, runout.ESSPerSecond(s.ess.Record(), res)[0])
 	}
-	if rep, err := s.diagnostics(f, res); err != nil {
-		fmt.Fprintf(tw, "diagnostics\t%v\n", err)
-	} else {
-		rep.addTable(tw)
-	}
-}
-
-// writeDiagnosticFiles writes diagnostics.csv and the figure samples.png/svg
-// into --out, once.
-func (s *runStats) writeDiagnosticFiles(f *runFlags, res *batch.Result) error {
-	if s.filesDone {
-		return nil
-	}
-	rep, err := s.diagnostics(f, res)
-	if err != nil {
-		return err
-	}
-	if err := rep.writeCSV(filepath.Join(f.out, "diagnostics.csv")); err != nil {
-		return err
-	}
-	if err := rep.saveFigure(filepath.Join(f.out, "samples")); err != nil {
-		return fmt.Errorf("samples figure: %w", err)
-	}
-	s.filesDone = true
-	return nil
+	addDiagTable(tw, s.diagnostics(res)) // diagjson.go
 }
 
 // printWarnings prints the diagnostics' warnings on w, one line each.
-func (s *runStats) printWarnings(w io.Writer, f *runFlags, res *batch.Result) error {
-	rep, err := s.diagnostics(f, res)
-	if err != nil {
-		return err
-	}
-	for _, msg := range rep.warnings {
+func (s *runStats) printWarnings(w io.Writer, _ *runFlags, res *batch.Result) error {
+	for _, msg := range s.diagnostics(res).Warnings {
 		fmt.Fprintf(w, "ptbatch: warning: %s\n", msg)
 	}
 	return nil
 }
 
 // writeFiles writes logz.csv, lambda.csv and the figure lambda.png/svg
-// into dir, and the index process figure when recorded.
+// into dir, and the index process figure when recorded
+// (runout.WriteStatFiles).
 func (s *runStats) writeFiles(dir string, res *batch.Result) error {
-	if err := writeLogZCSV(filepath.Join(dir, "logz.csv"), s.logZ, s.first); err != nil {
-		return err
-	}
-	if s.profile != nil {
-		if err := writeLambda(dir, s.profile, s.first); err != nil {
-			return err
-		}
-	}
+	var trace *runout.IndexTrace
 	if s.index != nil {
 		if err := s.index.close(); err != nil {
 			return err
 		}
-		if err := s.index.figure(res).save(filepath.Join(dir, "index")); err != nil {
-			return fmt.Errorf("index figure: %w", err)
-		}
+		trace = s.index.Trace()
 	}
-	return nil
+	return runout.WriteStatFiles(dir, s.record(res, nil), trace)
 }
 
-// exactLogZ returns log(Z1/Z0), Z_i = ∫ exp(W_i), for the built-in models
-// with a closed form, with W0 and W1 as package models defines them:
-//
-//	Gaussian:       W_i = -Σ_d (x_d-μ_i)²/(2σ_i²), Z_i = (2πσ_i²)^{d/2},
-//	                log(Z1/Z0) = d·(ln σ1 - ln σ0);
-//	Beta-binomial:  W0 = (A-1) ln p + (B-1) ln(1-p), W1 = W0 + S ln p + F ln(1-p),
-//	                log(Z1/Z0) = ln B(A+S, B+F) - ln B(A, B),
-//
-// the Beta-binomial's being its log marginal likelihood without the
-// binomial coefficients. The mixtures (galaxy, mixture) have a normalised
-// W0, so log(Z1/Z0) is their log evidence, which has no closed form: ok is
-// false.
-func exactLogZ(m models.Model) (logZ float64, ok bool) {
-	switch m := m.(type) {
-	case *models.Gaussian:
-		return float64(m.Dim) * (math.Log(m.Sigma1) - math.Log(m.Sigma0)), true
-	case *models.BetaBinomial:
-		return lnBeta(m.A+float64(m.Successes), m.B+float64(m.Failures)) - lnBeta(m.A, m.B), true
-	}
-	return math.NaN(), false
-}
-
-// lnBeta returns ln B(a, b) = ln Γ(a) + ln Γ(b) - ln Γ(a+b).
-func lnBeta(a, b float64) float64 {
-	x, _ := math.Lgamma(a)
-	y, _ := math.Lgamma(b)
-	z, _ := math.Lgamma(a + b)
-	return x + y - z
-}
+// exactLogZ is runout.ExactLogZ.
+func exactLogZ(m models.Model) (logZ float64, ok bool) { return runout.ExactLogZ(m) }
 
 // statsMemory estimates the bytes the statistics of runStats and their
 // output add to a run of cfg (batch.EstimateMemory does not count them):
@@ -381,8 +300,10 @@ func newReproduceStats(cfg *batch.Config) *reproduceStats {
 	return &reproduceStats{logZ: logZ, restarts: restarts, profile: profile}
 }
 
-// logZSummary is summarizeLogZ of the run's LogZ.
-func (s *reproduceStats) logZSummary() (mean, se, diff float64) { return summarizeLogZ(s.logZ) }
+// logZSummary is runout.SummarizeLogZ of the run's LogZ.
+func (s *reproduceStats) logZSummary() (mean, se, diff float64) {
+	return runout.SummarizeLogZ(batch.LogZRecord{Fwd: s.logZ.Forward(), Rev: s.logZ.Reverse()})
+}
 
 // restartsSummary returns the mean over replicates of the restarts of the
 // whole run and of the last scan's restarts per iteration.

@@ -1,85 +1,35 @@
 package main
 
 import (
-	"bufio"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
+	"io"
 
-	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/runout"
 )
 
-// sampleWriter streams samples.csv: a header `replicate,iteration,x0,…`
-// and one row per kept target-chain state, flushed after every scan so
-// that an interrupted run keeps every finished scan's rows.
+// sampleWriter is runout.SampleWriter under the names runcmd.go and
+// checkpoint.go use: write, flush and close, fh.Sync, w for raw rows, and
+// first, the number of the run's replicate 0, set before the run.
 type sampleWriter struct {
-	fh     *rundir.File
-	w      *bufio.Writer
-	buf    []byte
-	first  int // the replicate number of the run's first replicate
-	closed bool
-	err    error
+	*runout.SampleWriter
+	first int
+	fh    interface{ Sync() error }
+	w     io.Writer
 }
 
 // newSampleWriter creates dir/samples.csv with its header.
 func newSampleWriter(dir string, observables []string) (*sampleWriter, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	fh, err := rundir.Create(filepath.Join(dir, "samples.csv"))
+	s, err := runout.NewSampleWriter(dir, observables, 0)
 	if err != nil {
 		return nil, err
 	}
-	s := &sampleWriter{fh: fh, w: bufio.NewWriterSize(fh, 1<<16)}
-	s.w.WriteString("replicate,iteration")
-	for _, name := range observables {
-		s.w.WriteString("," + name)
-	}
-	s.w.WriteString("\n")
-	return s, nil
+	return &sampleWriter{SampleWriter: s, fh: s, w: s.Lines()}, nil
 }
 
 // write appends one row; it is batch.Samples.Write.
-func (s *sampleWriter) write(b, m int, x []float64) error {
-	if s.err != nil {
-		return s.err
-	}
-	s.buf = strconv.AppendInt(s.buf[:0], int64(s.first+b), 10)
-	s.buf = append(s.buf, ',')
-	s.buf = strconv.AppendInt(s.buf, int64(m), 10)
-	for _, v := range x {
-		s.buf = append(s.buf, ',')
-		s.buf = strconv.AppendFloat(s.buf, v, 'g', -1, 64)
-	}
-	s.buf = append(s.buf, '\n')
-	if _, err := s.w.Write(s.buf); err != nil {
-		s.err = fmt.Errorf("writing samples.csv: %w", err)
-	}
-	return s.err
-}
+func (s *sampleWriter) write(b, m int, x []float64) error { return s.Write(s.first+b, m, x) }
 
-// flush writes the buffered rows to the file; it is batch.Samples.Flush.
-func (s *sampleWriter) flush() error {
-	if s.err == nil {
-		if err := s.w.Flush(); err != nil {
-			s.err = fmt.Errorf("writing samples.csv: %w", err)
-		}
-	}
-	return s.err
-}
+// flush is batch.Samples.Flush.
+func (s *sampleWriter) flush() error { return s.Flush() }
 
 // close flushes and closes the file; later calls do nothing.
-func (s *sampleWriter) close() error {
-	if s.closed {
-		return s.err
-	}
-	s.closed = true
-	if err := s.w.Flush(); err != nil && s.err == nil {
-		s.err = fmt.Errorf("writing samples.csv: %w", err)
-	}
-	if err := s.fh.Close(); err != nil && s.err == nil {
-		s.err = err
-	}
-	return s.err
-}
+func (s *sampleWriter) close() error { return s.Close() }

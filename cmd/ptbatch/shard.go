@@ -405,8 +405,7 @@ func (j *job) finishRun(res *batch.Result, moments momentsSource, stats *runStat
 	if err := writeBytesAtomic(j.dir.file("summary.json"), js.Bytes()); err != nil {
 		return err
 	}
-	rec := newRunRecord(res, moments)
-	statValues{stats.logZ, stats.restarts, stats.ess, stats.profile}.record(rec)
+	rec := stats.record(res, moments) // runstats.go
 	if err := rundir.WriteRecord(j.dir.file(resultName), rec); err != nil {
 		return err
 	}

@@ -1,8 +1,6 @@
-package main
+package figure
 
 import (
-	"fmt"
-	"io"
 	"math"
 	"strconv"
 
@@ -13,9 +11,9 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// savePanels writes base.png and base.svg: the plots laid out as a grid
+// SavePanels writes base.png and base.svg: the plots laid out as a grid
 // (plots[row][col]), their axes aligned (plot.Align), on a page w × h.
-func savePanels(base string, plots [][]*plot.Plot, w, h vg.Length) error {
+func SavePanels(base string, plots [][]*plot.Plot, w, h vg.Length) error {
 	tiles := draw.Tiles{Rows: len(plots), Cols: len(plots[0]), PadX: vg.Millimeter * 3, PadY: vg.Millimeter * 3,
 		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
 	render := func(c vg.CanvasWriterTo) vg.CanvasWriterTo {
@@ -34,25 +32,20 @@ func savePanels(base string, plots [][]*plot.Plot, w, h vg.Length) error {
 		"png": vgimg.PngCanvas{Canvas: vgimg.New(w, h)},
 		"svg": vgsvg.New(w, h),
 	} {
-		wt := render(c)
-		// Atomically, as every file (outdir.go).
-		if err := writeFileAtomic(fmt.Sprintf("%s.%s", base, ext), func(w io.Writer) error {
-			_, err := wt.WriteTo(w)
-			return err
-		}); err != nil {
+		if err := saveAs(base, ext, render(c)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// precTicks are plot.DefaultTicks labelled with as many decimals as the
+// PrecTicks are plot.DefaultTicks labelled with as many decimals as the
 // step between the major ticks needs (DefaultTicks may print 1.03 and 1.0
 // both as "1").
-type precTicks struct{}
+type PrecTicks struct{}
 
 // Ticks returns the ticks of [min, max].
-func (precTicks) Ticks(lo, hi float64) []plot.Tick {
+func (PrecTicks) Ticks(lo, hi float64) []plot.Tick {
 	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
 	var major []float64
 	for _, t := range ticks {

@@ -1,4 +1,4 @@
-package main
+package figure
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// Limits of samples.png: the observables drawn, the points of a
+// Limits of SaveSamples' figure: the observables drawn, the points of a
 // replicate's trace (every k-th kept state beyond them), and the bins of
 // a density.
 const (
@@ -19,22 +19,23 @@ const (
 	densityBins       = 40
 )
 
-// saveFigure writes samples.png/svg: per observable (the first
+// SaveSamples writes base.png/svg, the figure of kept samples
+// draws[observable][replicate][state] named by names: per observable (the first
 // figureObservables), the trace of the kept samples (left) and their
 // density, a histogram drawn as a line (right), one colour per replicate
 // and no legend (replicates are many, and are told apart by colour
 // alone). Nothing is written when no samples were kept.
-func (r *diagReport) saveFigure(base string) error {
+func SaveSamples(base string, names []string, draws [][][]float64) error {
 	var rows [][]*plot.Plot
-	for k := 0; k < min(len(r.names), figureObservables); k++ {
-		if len(r.draws[k]) == 0 || len(r.draws[k][0]) < 2 {
+	for k := 0; k < min(len(names), figureObservables); k++ {
+		if len(draws[k]) == 0 || len(draws[k][0]) < 2 {
 			continue
 		}
-		trace, err := tracePlot(r.names[k], r.draws[k])
+		trace, err := tracePlot(names[k], draws[k])
 		if err != nil {
 			return err
 		}
-		dens, err := densityPlot(r.names[k], r.draws[k])
+		dens, err := densityPlot(names[k], draws[k])
 		if err != nil {
 			return err
 		}
@@ -43,7 +44,7 @@ func (r *diagReport) saveFigure(base string) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	return savePanels(base, rows, 9*vg.Inch, vg.Length(1+2.2*float64(len(rows)))*vg.Inch)
+	return SavePanels(base, rows, 9*vg.Inch, vg.Length(1+2.2*float64(len(rows)))*vg.Inch)
 }
 
 // tracePlot returns the trace of every replicate's draws against the kept
@@ -53,7 +54,7 @@ func tracePlot(name string, chains [][]float64) (*plot.Plot, error) {
 	p.Title.Text = fmt.Sprintf("%s: trace of the kept samples, one colour per replicate (%d)", name, len(chains))
 	p.X.Label.Text = "kept state"
 	p.Y.Label.Text = name
-	p.Y.Tick.Marker = precTicks{}
+	p.Y.Tick.Marker = PrecTicks{}
 	p.Add(plotter.NewGrid())
 	for b, c := range chains {
 		step := max(1, (len(c)+tracePoints-1)/tracePoints)
@@ -61,13 +62,9 @@ func tracePlot(name string, chains [][]float64) (*plot.Plot, error) {
 		for i := 0; i < len(c); i += step {
 			pts = append(pts, plotter.XY{X: float64(i), Y: c[i]})
 		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
+		if err := addReplicate(p, pts, b, vg.Points(0.5)); err != nil {
 			return nil, err
 		}
-		l.Color = plotutil.Color(b)
-		l.Width = vg.Points(0.5)
-		p.Add(l)
 	}
 	return p, nil
 }
@@ -94,7 +91,7 @@ func densityPlot(name string, chains [][]float64) (*plot.Plot, error) {
 	p.Title.Text = fmt.Sprintf("%s: density per replicate", name)
 	p.X.Label.Text = name
 	p.Y.Label.Text = "density"
-	p.X.Tick.Marker = precTicks{}
+	p.X.Tick.Marker = PrecTicks{}
 	p.Add(plotter.NewGrid())
 	for b, c := range chains {
 		counts := make([]float64, densityBins)
@@ -107,13 +104,22 @@ func densityPlot(name string, chains [][]float64) (*plot.Plot, error) {
 		for i, n := range counts {
 			pts[i] = plotter.XY{X: lo + (float64(i)+0.5)*width, Y: n / (float64(len(c)) * width)}
 		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
+		if err := addReplicate(p, pts, b, vg.Points(1)); err != nil {
 			return nil, err
 		}
-		l.Color = plotutil.Color(b)
-		l.Width = vg.Points(1)
-		p.Add(l)
 	}
 	return p, nil
+}
+
+// addReplicate adds replicate b's line through pts to p, in the b-th
+// colour of plotutil's palette.
+func addReplicate(p *plot.Plot, pts plotter.XYs, b int, width vg.Length) error {
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return err
+	}
+	l.Color = plotutil.Color(b)
+	l.Width = width
+	p.Add(l)
+	return nil
 }

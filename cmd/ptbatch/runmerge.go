@@ -1,0 +1,149 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/runout"
+)
+
+// mergeRun writes the merged output of the shards of a run from data
+// alone: the shards' records (result.gob) merged by runout.Merge (each
+// statistic merges itself), samples.csv and index.csv joined scan by scan
+// (runout.MergeStreamed), then every other file written by
+// runout.WriteFiles, the writer of a run. The command line a manifest
+// records is never parsed: a shard whose manifest's argument list is not
+// the one its record was written with is refused (joinRunRecords).
+func mergeRun(shards []shardDir, out string, m *manifest) error {
+	rec, err := joinRunRecords(shards)
+	if err != nil {
+		return err
+	}
+	cfg := rec.Result.Config
+	if rec.Settings == nil || cfg.Scans < 1 || cfg.Replicates != m.Units {
+		return usagef("shard %s: its %s holds no run of the %d replicates its %s counts (a record of another command?)", shards[0].dir, resultName, m.Units, manifestName)
+	}
+	rec.Settings.Workers = effectiveWorkers(cfg.Workers, cfg.Replicates) // config.workers: the merging machine's
+	for _, name := range []string{"samples.csv", "index.csv"} {
+		streams, err := shardStreams(shards, name)
+		if err != nil {
+			return err
+		}
+		if err := runout.MergeStreamed(out, name, cfg.Iterations/cfg.Scans, streams); err != nil {
+			if errors.Is(err, runout.ErrShard) {
+				return usagef("%v", err)
+			}
+			return err
+		}
+	}
+	_, err = runout.WriteFiles(out, rec, runout.Extras{})
+	return err
+}
+
+// shardStreams returns the shards' copies of the streamed file name, a
+// path only where the shard has one (which its manifest must record).
+func shardStreams(shards []shardDir, name string) ([]runout.Stream, error) {
+	var out []runout.Stream
+	for _, s := range shards {
+		st := runout.Stream{Dir: s.dir}
+		if _, err := os.Lstat(filepath.Join(s.dir, name)); !errors.Is(err, os.ErrNotExist) {
+			path, err := shardFile(s, name)
+			if err != nil {
+				return nil, err
+			}
+			st.Path = path
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// joinRunRecords reads the shards' result.gob, checks each against its
+// shard's manifest (its replicates, and the argument list it was written
+// with), and merges them.
+func joinRunRecords(shards []shardDir) (*runRecord, error) {
+	var parts []*runRecord
+	for _, s := range shards {
+		path, err := shardFile(s, resultName)
+		if err != nil {
+			return nil, err
+		}
+		r, err := runout.ReadRecord(path)
+		if err != nil {
+			return nil, usagef("shard %s: %v", s.dir, err)
+		}
+		if got := r.Result.Config; got.FirstReplicate != s.m.First || got.Replicates != s.m.End-s.m.First {
+			return nil, usagef("shard %s: %s holds replicates %d to %d, its manifest says %d to %d", s.dir, resultName,
+				got.FirstReplicate, got.FirstReplicate+got.Replicates-1, s.m.First, s.m.End-1)
+		}
+		if !slices.Equal(r.Args, s.m.Args) {
+			return nil, usagef("shard %s: its %s records the arguments %q, its %s was written by %q: the manifest was edited (%s); compute the shards again",
+				s.dir, manifestName, s.m.Args, resultName, r.Args, argDiff(r.Args, s.m.Args))
+		}
+		parts = append(parts, r)
+	}
+	rec, err := runout.Merge(parts)
+	if err != nil {
+		return nil, fmt.Errorf("merging %s: %w", resultName, err)
+	}
+	return rec, nil
+}
+
+// argDiff names the first argument that differs between the lists a
+// (the record's) and b (the manifest's): "--name (x and y)" when both
+// give the flag another value.
+func argDiff(a, b []string) string {
+	for i := 0; i < max(len(a), len(b)); i++ {
+		if i >= len(a) || i >= len(b) {
+			return "one list is longer"
+		}
+		if a[i] == b[i] {
+			continue
+		}
+		na, va, _ := strings.Cut(a[i], "=")
+		nb, vb, _ := strings.Cut(b[i], "=")
+		if na == nb {
+			return fmt.Sprintf("%s (%s and %s)", na, va, vb)
+		}
+		return fmt.Sprintf("%s and %s", a[i], b[i])
+	}
+	return "none"
+}
+
+// The records of reproduce's runs are runout's Records, without
+// settings; these are the names shard.go reads and writes them with.
+type runRecord = runout.Record
+
+const (
+	runRecordFormat = runout.RecordFormat
+	resultName      = runout.RecordName
+)
+
+// momentsSource gives the target moments of a run, per replicate and
+// observable (a *batch.TargetMoments).
+type momentsSource interface {
+	Means() [][]float64
+	Vars() [][]float64
+}
+
+// newRunRecord returns the record of res and its target moments (nil:
+// none), without statistics.
+func newRunRecord(res *batch.Result, moments momentsSource) *runRecord {
+	r := runout.NewRecord(res, nil)
+	if moments != nil {
+		r.SetMoments(batch.MomentsRecord{Mean: moments.Means(), Var: moments.Vars()})
+	}
+	return r
+}
+
+// readRunRecord reads a result record (runout.ReadRecord).
+func readRunRecord(path string) (*runRecord, error) { return runout.ReadRecord(path) }
+
+// concatRecords merges the records of consecutive replicate ranges
+// (runout.Merge).
+func concatRecords(parts []*runRecord) (*runRecord, error) { return runout.Merge(parts) }

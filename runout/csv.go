@@ -1,0 +1,93 @@
+package runout
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/figure"
+	"github.com/ptbatch/ptbatch/rundir"
+)
+
+// FullFloat formats x with the fewest digits that read back as x.
+func FullFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// WriteCSV writes rows to path atomically (rundir.WriteFile).
+func WriteCSV(path string, rows [][]string) error {
+	return rundir.WriteFile(path, func(w io.Writer) error { return csv.NewWriter(w).WriteAll(rows) })
+}
+
+// WriteTables writes scans.csv (one row per replicate × scan), knots.csv
+// and schedules.csv (final values per replicate) of res into dir;
+// replicates are numbered from res.Config.FirstReplicate.
+func WriteTables(dir string, res *batch.Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	first := res.Config.FirstReplicate
+	ff := FullFloat
+	scans := [][]string{{"replicate", "scan", "round_trips", "barrier", "nonasymptotic_barrier", "skl", "mean_rejection"}}
+	for r, hist := range res.History {
+		for _, s := range hist {
+			scans = append(scans, []string{strconv.Itoa(first + r), strconv.Itoa(s.Scan), strconv.Itoa(s.RoundTrips),
+				ff(s.Barrier), ff(s.NonAsymptoticBarrier), ff(s.SKL), ff(s.MeanRejection)})
+		}
+	}
+	knots := [][]string{{"replicate", "knot", "eta0", "eta1"}}
+	for r, ks := range res.Knots {
+		for k, kn := range ks {
+			knots = append(knots, []string{strconv.Itoa(first + r), strconv.Itoa(k), ff(kn[0]), ff(kn[1])})
+		}
+	}
+	sched := [][]string{{"replicate", "chain", "t"}}
+	for r, ts := range res.Schedules {
+		for n, t := range ts {
+			sched = append(sched, []string{strconv.Itoa(first + r), strconv.Itoa(n), ff(t)})
+		}
+	}
+	for name, rows := range map[string][][]string{"scans.csv": scans, "knots.csv": knots, "schedules.csv": sched} {
+		if err := WriteCSV(filepath.Join(dir, name), rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteLogZ writes logz.csv to path: per replicate (numbered from first)
+// the forward and the reverse stepping-stone estimates of log(Z1/Z0) of
+// the last scan, their average (the estimate) and the reverse minus the
+// forward one.
+func WriteLogZ(path string, lz batch.LogZRecord, first int) error {
+	fwd, rev := lz.Forward(), lz.Reverse()
+	est, diff := lz.Estimates(), lz.Differences()
+	rows := [][]string{{"replicate", "forward", "reverse", "log_z", "reverse_minus_forward"}}
+	for b := range est {
+		rows = append(rows, []string{strconv.Itoa(first + b), FullFloat(fwd[b]), FullFloat(rev[b]), FullFloat(est[b]), FullFloat(diff[b])})
+	}
+	return WriteCSV(path, rows)
+}
+
+// WriteLambda writes lambda.csv into dir,
+// `replicate,t,local_barrier,cumulative_barrier` (the profile's grid
+// points per replicate, numbered from first), and the figure
+// lambda.png/svg (figure.SaveBarrierProfile).
+func WriteLambda(dir string, p batch.ProfileRecord, first int) error {
+	grid, loc, cum := p.Grid(), p.Local(), p.Cumulative()
+	rows := [][]string{{"replicate", "t", "local_barrier", "cumulative_barrier"}}
+	for b := range cum {
+		for i, t := range grid {
+			rows = append(rows, []string{strconv.Itoa(first + b), FullFloat(t), FullFloat(loc[b][i]), FullFloat(cum[b][i])})
+		}
+	}
+	if err := WriteCSV(filepath.Join(dir, "lambda.csv"), rows); err != nil {
+		return err
+	}
+	if err := figure.SaveBarrierProfile(filepath.Join(dir, "lambda"), grid, loc, cum); err != nil {
+		return fmt.Errorf("lambda figure: %w", err)
+	}
+	return nil
+}

@@ -3,6 +3,7 @@ package models
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/ptbatch/ptbatch/kernel"
@@ -142,5 +143,81 @@ func TestIsingBlockState(t *testing.T) {
 	data[len(data)-1] = 2 // a byte of spins that is neither 0 nor 1
 	if err := restored.UnmarshalBinary(data); err == nil {
 		t.Error("a corrupt word of spins was accepted")
+	}
+}
+
+// TestIsingKaufmanMatchesEnumeration checks Kaufman's closed form against
+// the direct sum over the 2^N configurations at zero field on every
+// lattice from 1 × 1 to 4 × 4, square and not (rows ≠ cols exercises the
+// roles of m and n), below, near and above the critical coupling
+// K_c = ln(1 + √2)/2 = 0.4407 (Kramers–Wannier), to 1e-12 relative: both
+// are exact, and only rounding separates them.
+func TestIsingKaufmanMatchesEnumeration(t *testing.T) {
+	for _, k := range []float64{0.05, 0.3, 0.4406867935097715, 0.44, 0.6, 1.5} {
+		for rows := 1; rows <= 4; rows++ {
+			for cols := 1; cols <= 4; cols++ {
+				want := enumerateRect(rows, cols, k, 0)
+				got := IsingKaufmanLogZ(rows, cols, k)
+				if math.Abs(got-want) > 1e-12*math.Abs(want) {
+					t.Errorf("K=%v %d×%d: Kaufman log Z %.15g, enumeration %.15g", k, rows, cols, got, want)
+				}
+			}
+		}
+	}
+	if got, want := IsingKaufmanLogZ(3, 5, 0), 15*math.Ln2; got != want {
+		t.Errorf("K=0: log Z %v, want 15 log 2 = %v", got, want)
+	}
+}
+
+// enumerateRect is log Σ_s exp(K·Σ_<ij> s_i s_j + h·Σ_i s_i) on the
+// periodic rows × cols lattice, each site bonded to its right and lower
+// neighbour, summed over all configurations (the plainest possible
+// oracle).
+func enumerateRect(rows, cols int, k, h float64) float64 {
+	n := rows * cols
+	terms := make([]float64, 0, 1<<n)
+	for cfg := 0; cfg < 1<<n; cfg++ {
+		spin := func(x, y int) float64 { return float64(2*(cfg>>((y%rows)*cols+x%cols)&1) - 1) }
+		e := 0.0
+		for y := 0; y < rows; y++ {
+			for x := 0; x < cols; x++ {
+				e += k*spin(x, y)*(spin(x+1, y)+spin(x, y+1)) + h*spin(x, y)
+			}
+		}
+		terms = append(terms, e)
+	}
+	hi := slices.Max(terms)
+	sum := 0.0
+	for _, v := range terms {
+		sum += math.Exp(v - hi)
+	}
+	return hi + math.Log(sum)
+}
+
+// TestIsingExactLogZ checks the model's oracle log(Z1/Z0) = log Z1 − N·log 2
+// against the plain enumeration of enumerateRect on L = 2, 3, 4: at zero
+// field (Kaufman's form), at non-zero field (the model's own counting
+// enumeration), and at negative β (the sublattice flip on even L, the
+// enumeration on odd L); and that it is NaN where nothing exact is known
+// (L = 5 with a field, 2^25 configurations).
+func TestIsingExactLogZ(t *testing.T) {
+	for size := 2; size <= 4; size++ {
+		for _, c := range [][2]float64{{0.3, 0}, {0.44, 0}, {0.6, 0}, {0.44, 0.1}, {0.3, -0.7}, {-0.5, 0}, {-0.5, 0.2}} {
+			m, err := NewIsing(size, c[0], c[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := enumerateRect(size, size, c[0], c[1]) - float64(size*size)*math.Ln2
+			if got := m.ExactLogZ(); math.Abs(got-want) > 1e-12*math.Abs(want) {
+				t.Errorf("L=%d β=%v h=%v: ExactLogZ %.15g, enumeration %.15g", size, c[0], c[1], got, want)
+			}
+		}
+	}
+	m, err := NewIsing(5, 0.3, 0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.ExactLogZ(); !math.IsNaN(got) {
+		t.Errorf("L=5 h=0.1: ExactLogZ %v, want NaN (no exact value)", got)
 	}
 }

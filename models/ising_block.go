@@ -156,32 +156,33 @@ func (b *isingBlock) laneTables(r int, rows Rows) {
 // the kernel of Explore; isingScalar.sweep is its scalar twin.
 func isingSweepLine(sp []uint64, size, y, x0 int, u []float64, t *[layout.Lanes]laneTable) {
 	const L = layout.Lanes
-	up := sp[((y+size-1)%size)*size : ((y+size-1)%size+1)*size]
 	row := sp[y*size : (y+1)*size]
-	down := sp[((y+1)%size)*size : ((y+1)%size+1)*size]
-	for x, k := x0, 0; x < size; x, k = x+2, k+1 {
+	up := sp[((y+size-1)%size)*size:][:len(row)]
+	down := sp[((y+1)%size)*size:][:len(row)]
+	for x := x0; x < len(row); x += 2 {
 		xl, xr := x-1, x+1
 		if xl < 0 {
-			xl = size - 1
+			xl = len(row) - 1
 		}
-		if xr == size {
+		if xr >= len(row) {
 			xr = 0
 		}
 		s := row[x]
 		// Per byte: 5·s + the count of misaligned neighbours, 0 to 9.
 		idx := s<<2 + s + (s ^ row[xl]) + (s ^ row[xr]) + (s ^ up[x]) + (s ^ down[x])
-		uk := (*[L]float64)(u[k*L : (k+1)*L])
-		// Per lane: bit 8j of rej is 1 when u_j > p_j (bits(p) − bits(u)
-		// negative), a rejection.
-		var rej uint64
-		rej |= (t[0][idx&15] - math.Float64bits(uk[0])) >> 63
-		rej |= (t[1][idx>>8&15] - math.Float64bits(uk[1])) >> 63 << 8
-		rej |= (t[2][idx>>16&15] - math.Float64bits(uk[2])) >> 63 << 16
-		rej |= (t[3][idx>>24&15] - math.Float64bits(uk[3])) >> 63 << 24
-		rej |= (t[4][idx>>32&15] - math.Float64bits(uk[4])) >> 63 << 32
-		rej |= (t[5][idx>>40&15] - math.Float64bits(uk[5])) >> 63 << 40
-		rej |= (t[6][idx>>48&15] - math.Float64bits(uk[6])) >> 63 << 48
-		rej |= (t[7][idx>>56&15] - math.Float64bits(uk[7])) >> 63 << 56
+		uk := u[:L:L]
+		u = u[L:]
+		// Per lane: 1 when u_j > p_j (bits(p) − bits(u) negative), a
+		// rejection.
+		r0 := (t[0][idx&15] - math.Float64bits(uk[0])) >> 63
+		r1 := (t[1][idx>>8&15] - math.Float64bits(uk[1])) >> 63
+		r2 := (t[2][idx>>16&15] - math.Float64bits(uk[2])) >> 63
+		r3 := (t[3][idx>>24&15] - math.Float64bits(uk[3])) >> 63
+		r4 := (t[4][idx>>32&15] - math.Float64bits(uk[4])) >> 63
+		r5 := (t[5][idx>>40&15] - math.Float64bits(uk[5])) >> 63
+		r6 := (t[6][idx>>48&15] - math.Float64bits(uk[6])) >> 63
+		r7 := (t[7][idx>>56&15] - math.Float64bits(uk[7])) >> 63
+		rej := r0 | r1<<8 | r2<<16 | r3<<24 | r4<<32 | r5<<40 | r6<<48 | r7<<56
 		row[x] = s ^ rej ^ laneBytes
 	}
 }

@@ -12,9 +12,9 @@ import (
 // float64 and every acceptance test stays meaningful (exp(−8·50) is
 // still a normal float64).
 const (
-	MinIsingSize     = 2
-	MaxIsingSize     = 512
-	MaxIsingCoupling = 50
+	MinIsingSize     = 2   // smallest side L
+	MaxIsingSize     = 512 // largest side L
+	MaxIsingCoupling = 50  // largest |β| and |h|
 )
 
 // Ising is the 2-D ferromagnetic Ising model on the periodic Size × Size

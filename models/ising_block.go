@@ -1,0 +1,241 @@
+package models
+
+import (
+	"math"
+
+	"github.com/ptbatch/ptbatch/kernel"
+	"github.com/ptbatch/ptbatch/layout"
+)
+
+// Layout of an Ising block: the spins of row r are N = L² words, site
+// (x, y) at r·N + y·L + x, and byte j of a word (bits 8j to 8j+7) holds
+// lane j's spin, 1 for +1 and 0 for −1. One word thus holds a site of all
+// layout.Lanes replicates, and the counting of a site's misaligned
+// neighbours is done for every lane at once, bytewise (no byte exceeds
+// 9, so no carry crosses a byte).
+//
+// Order of a lane's random numbers, the same for the block and the scalar
+// reference (isingScalar):
+//   - Init: for each row in order, for each site in row-major order, one
+//     uniform u; the spin is +1 when u ≤ 1/2 (probability exactly 1/2 for
+//     the draws ((k + 1/2)·2⁻⁵³) of kernel.Stream).
+//   - Explore: for each row in order, for colour c = 0 then 1, for each
+//     lattice row y = 0, …, L−1, for each x ≡ y + c (mod 2) in increasing
+//     order, one uniform u; the spin flips when u ≤ its table entry
+//     min(1, exp(η1·ΔW1)) (isingTable).
+//
+// Every lane draws the same count whatever its coefficients, so a
+// replicate's draws never depend on its lane or on the other lanes.
+
+// laneBytes has 1 in every byte: the +1 spin of every lane.
+const laneBytes = 0x0101010101010101
+
+// NewBlock allocates a block of spec.Rows lattices × layout.Lanes
+// replicates.
+func (m *Ising) NewBlock(spec BlockSpec) Block {
+	const L = layout.Lanes
+	n := m.Size * m.Size
+	b := &isingBlock{
+		m:     m,
+		rows:  spec.Rows,
+		spins: make([]uint64, spec.Rows*n),
+		bonds: make([]int64, spec.Rows*L),
+		mag:   make([]int64, spec.Rows*L),
+		tabs:  make([]isingTable, spec.Rows),
+		keys:  make([]float64, spec.Rows),
+		u:     layout.Float64s(m.Size * L),
+	}
+	for i := range b.keys {
+		b.keys[i] = math.NaN() // no table computed yet
+	}
+	return b
+}
+
+type isingBlock struct {
+	m          *Ising
+	rows       int
+	spins      []uint64                // rows × N words, see the layout above
+	bonds, mag []int64                 // per row and lane: Σ_<ij> s_i s_j and Σ s_i
+	tabs       []isingTable            // per chain: acceptance table computed at keys[c]
+	keys       []float64               // per chain: the η1 of tabs[c] (NaN: none)
+	lanes      [layout.Lanes]laneTable // scratch: the tables of one row's lanes
+	u          []float64               // scratch: the uniforms of one lattice row
+}
+
+// laneTable is an isingTable as the bit patterns of its entries, with 0
+// for NaN: for a uniform u in (0, 1] and an entry p in [0, 1], u ≤ p
+// exactly when bits(u) ≤ bits(p) (both non-negative floats), and u ≤ 0
+// never holds, as u ≤ NaN never holds.
+type laneTable [16]uint64
+
+// Observe writes the mean spin and the mean bond of row row, lane lane.
+func (b *isingBlock) Observe(dst []float64, row, lane int) {
+	n := float64(b.m.Size * b.m.Size)
+	i := row*layout.Lanes + lane
+	dst[0] = float64(b.mag[i]) / n
+	if len(dst) > 1 {
+		dst[1] = float64(b.bonds[i]) / (2 * n)
+	}
+}
+
+// Init draws every row from the reference, uniform independent spins.
+func (b *isingBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
+	const L = layout.Lanes
+	size := b.m.Size
+	half := math.Float64bits(0.5)
+	for r := 0; r < b.rows; r++ {
+		sp := b.spins[r*size*size : (r+1)*size*size]
+		for y := 0; y < size; y++ {
+			rng.Uniform(b.u)
+			for x := 0; x < size; x++ {
+				var w uint64
+				for j := 0; j < L; j++ {
+					w |= (1 ^ (half-math.Float64bits(b.u[x*L+j]))>>63) << (8 * j)
+				}
+				sp[y*size+x] = w
+			}
+		}
+	}
+	b.energies(rows, out)
+}
+
+// Explore runs one checkerboard Metropolis sweep on every row r, lane j,
+// targeting exp(Eta1[r·L+j]·W1) (W0 = 0, so Eta0 plays no part), and
+// writes the energies of the new states. A row with a non-finite η1 keeps
+// its spins (its draws are made and wasted) and gets NaN energies.
+func (b *isingBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
+	const L = layout.Lanes
+	n := b.rows * L
+	if len(rows.Eta1) != n || len(out.W0) != n || len(out.W1) != n {
+		panic("models: slice lengths do not match")
+	}
+	size := b.m.Size
+	for r := 0; r < b.rows; r++ {
+		b.laneTables(r, rows)
+		sp := b.spins[r*size*size : (r+1)*size*size]
+		for c := 0; c < 2; c++ {
+			for y := 0; y < size; y++ {
+				x0 := (y + c) & 1
+				u := b.u[:(size-x0+1)/2*L]
+				rng.Uniform(u)
+				isingSweepLine(sp, size, y, x0, u, &b.lanes)
+			}
+		}
+	}
+	b.energies(rows, out)
+}
+
+// laneTables sets b.lanes to the tables of row r's lanes, recomputing a
+// chain's table when its coefficient changed (once a scan for the
+// engine's coefficients). A lane whose Chain is missing or out of range
+// uses the slot's own cache entry r; any lane gets the table of its own η1,
+// whatever the cache holds.
+func (b *isingBlock) laneTables(r int, rows Rows) {
+	const L = layout.Lanes
+	for j := 0; j < L; j++ {
+		i := r*L + j
+		c := r
+		if rows.Chain != nil && int(rows.Chain[i]) >= 0 && int(rows.Chain[i]) < b.rows {
+			c = int(rows.Chain[i])
+		}
+		if eta := rows.Eta1[i]; b.keys[c] != eta {
+			b.tabs[c], b.keys[c] = b.m.table(eta), eta
+		}
+		for k, p := range b.tabs[c] {
+			b.lanes[j][k] = 0
+			if p > 0 {
+				b.lanes[j][k] = math.Float64bits(p)
+			}
+		}
+	}
+}
+
+// isingSweepLine runs the Metropolis moves of sites x0, x0+2, … of lattice
+// row y of sp (an L × L lattice of lane words), site k of them taking the
+// uniforms u[k·Lanes : (k+1)·Lanes], lane j with the table t[j]. It is
+// the kernel of Explore; isingScalar.sweep is its scalar twin.
+func isingSweepLine(sp []uint64, size, y, x0 int, u []float64, t *[layout.Lanes]laneTable) {
+	const L = layout.Lanes
+	row := sp[y*size : (y+1)*size]
+	up := sp[((y+size-1)%size)*size:][:len(row)]
+	down := sp[((y+1)%size)*size:][:len(row)]
+	for x := x0; x < len(row); x += 2 {
+		xl, xr := x-1, x+1
+		if xl < 0 {
+			xl = len(row) - 1
+		}
+		if xr >= len(row) {
+			xr = 0
+		}
+		s := row[x]
+		// Per byte: 5·s + the count of misaligned neighbours, 0 to 9.
+		idx := s<<2 + s + (s ^ row[xl]) + (s ^ row[xr]) + (s ^ up[x]) + (s ^ down[x])
+		uk := u[:L:L]
+		u = u[L:]
+		// Per lane: 1 when u_j > p_j (bits(p) − bits(u) negative), a
+		// rejection.
+		r0 := (t[0][idx&15] - math.Float64bits(uk[0])) >> 63
+		r1 := (t[1][idx>>8&15] - math.Float64bits(uk[1])) >> 63
+		r2 := (t[2][idx>>16&15] - math.Float64bits(uk[2])) >> 63
+		r3 := (t[3][idx>>24&15] - math.Float64bits(uk[3])) >> 63
+		r4 := (t[4][idx>>32&15] - math.Float64bits(uk[4])) >> 63
+		r5 := (t[5][idx>>40&15] - math.Float64bits(uk[5])) >> 63
+		r6 := (t[6][idx>>48&15] - math.Float64bits(uk[6])) >> 63
+		r7 := (t[7][idx>>56&15] - math.Float64bits(uk[7])) >> 63
+		rej := r0 | r1<<8 | r2<<16 | r3<<24 | r4<<32 | r5<<40 | r6<<48 | r7<<56
+		row[x] = s ^ rej ^ laneBytes
+	}
+}
+
+// energies recounts every row's bond sum and magnetisation from its spins
+// and writes W0 = 0 and W1 = β·bonds + h·mag, NaN both for a lane whose η1
+// is not finite.
+func (b *isingBlock) energies(rows Rows, out Energies) {
+	const L = layout.Lanes
+	n := b.m.Size * b.m.Size
+	for r := 0; r < b.rows; r++ {
+		isingCount(b.spins[r*n:(r+1)*n], b.m.Size, b.bonds[r*L:(r+1)*L], b.mag[r*L:(r+1)*L])
+		for j := 0; j < L; j++ {
+			i := r*L + j
+			out.W0[i], out.W1[i] = 0, b.m.energy(b.bonds[i], b.mag[i])
+			if math.IsNaN(rows.Eta1[i]) || math.IsInf(rows.Eta1[i], 0) {
+				out.W0[i], out.W1[i] = math.NaN(), math.NaN()
+			}
+		}
+	}
+}
+
+// isingCount writes, per lane j, the bond sum Σ_<ij> s_i s_j = 2N − 2·(the
+// misaligned bonds) to bonds[j] and the magnetisation Σ s_i = 2·(the +1
+// spins) − N to mag[j] of the lattice sp. The counts are summed bytewise
+// a lattice row at a time, and at most 100 sites between emptyings into
+// the totals (at most 2 misaligned bonds and 1 spin a site, so no byte
+// passes 200).
+func isingCount(sp []uint64, size int, bonds, mag []int64) {
+	const L = layout.Lanes
+	var mis, up [L]int64
+	for y := 0; y < size; y++ {
+		row := sp[y*size : (y+1)*size]
+		down := sp[((y+1)%size)*size : ((y+1)%size+1)*size]
+		for x0 := 0; x0 < size; x0 += 100 {
+			var accM, accU uint64
+			for x := x0; x < min(x0+100, size); x++ {
+				s, right := row[x], row[0]
+				if x+1 < size {
+					right = row[x+1]
+				}
+				accM += (s ^ right) + (s ^ down[x])
+				accU += s
+			}
+			for j := 0; j < L; j++ {
+				mis[j] += int64(accM >> (8 * j) & 0xff)
+				up[j] += int64(accU >> (8 * j) & 0xff)
+			}
+		}
+	}
+	n := int64(len(sp))
+	for j := 0; j < L; j++ {
+		bonds[j] = 2*n - 2*mis[j]
+		mag[j] = 2*up[j] - n
+	}
+}

@@ -1,0 +1,87 @@
+package registry_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/registry"
+)
+
+// engineRun is what an oracle test reads from one run: log Z ± se over
+// replicates from the kept scans, and the result.
+type engineRun struct {
+	logZ, logZSE float64
+	res          *batch.Result
+}
+
+// runEngine runs the registered model name with values under ptbatch
+// run's defaults (batch.DefaultConfig) but for chains, replicates,
+// iterations and, with linear, the linear path with the schedule alone
+// tuned; samples, if not nil, receives the kept target-chain states.
+func runEngine(t *testing.T, name string, v registry.Values, chains, replicates, iterations int, linear bool, samples *batch.Samples) engineRun {
+	t.Helper()
+	m, err := registry.New(name, v, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := batch.DefaultConfig(m, iterations)
+	cfg.Chains, cfg.Replicates = chains, replicates
+	if linear {
+		cfg.Knots, cfg.TunePath = 1, false
+	}
+	lz := &batch.LogZ{FromScan: cfg.Scans - cfg.KeepScansInEffect() + 1}
+	cfg.Statistics = []batch.Statistic{lz}
+	if samples != nil {
+		cfg.Statistics = append(cfg.Statistics, samples)
+	}
+	res, err := batch.Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean, se := lz.Estimate()
+	return engineRun{mean, se, res}
+}
+
+// checkWithin fails t unless |got − want| ≤ 4·se and se ≤ maxSE.
+func checkWithin(t *testing.T, what string, got, se, want, maxSE float64) {
+	t.Helper()
+	if !(math.Abs(got-want) <= 4*se) || !(se <= maxSE) {
+		t.Errorf("%s = %.5g ± %.2g, exact %.5g (want within 4 se, se ≤ %g)", what, got, se, want, maxSE)
+	} else {
+		t.Logf("%s = %.5g ± %.2g, exact %.5g", what, got, se, want)
+	}
+}
+
+// TestToyMVNOracles runs toymvn in d = 4 with precision 100 (its own
+// parameters, not the defaults: log Z = −2 ln 100 = −9.21, Λ = 3.45) on
+// the linear path with 40 chains, 32 replicates, 40000 iterations. log Z
+// must be within 4 se of ExactLogZ with se ≤ 0.02: then a log Z off by
+// 0.08 fails, far less than ½ ln 100 = 2.3, what a dimension off by one
+// would change. The barrier, Σ_n r_n of the last scan (mean ± se over
+// replicates), must be within 4 se of ExactBarrier plus the
+// discretisation allowance 0.01 (r_n = Λ(t_n, t_{n+1}) + O(Δt³), Syed et
+// al. 2021 Thm 2, so the sum errs by O(Δt²) ≈ 1/40² times a constant of
+// order Λ), with se ≤ 0.025: then a barrier off by 3.5% fails, while the
+// closed form at d = 5 instead of 4 is 12% higher.
+func TestToyMVNOracles(t *testing.T) {
+	v := registry.Values{"dim": 4, "precision": 100}
+	r := runEngine(t, registry.ToyMVN, v, 40, 32, 40000, true, nil)
+	m, _ := registry.New(registry.ToyMVN, v, 1)
+	checkWithin(t, "toymvn log Z", r.logZ, r.logZSE, m.(models.ExactLogZ).ExactLogZ(), 0.02)
+	sums := make([]float64, len(r.res.Rejections))
+	for b, rej := range r.res.Rejections {
+		for _, x := range rej {
+			sums[b] += x
+		}
+	}
+	mean, se := batch.MeanSE(sums)
+	exact := m.(models.ExactBarrier).ExactBarrier()
+	if !(math.Abs(mean-exact) <= 4*se+0.01) || !(se <= 0.025) {
+		t.Errorf("toymvn Λ = %.5g ± %.2g, exact %.5g", mean, se, exact)
+	} else {
+		t.Logf("toymvn Λ = %.5g ± %.2g, exact %.5g", mean, se, exact)
+	}
+}

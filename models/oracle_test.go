@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-		"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/models"
 )
 
 // simpson returns ∫_a^b f by the composite Simpson rule on n (even)

@@ -85,3 +85,17 @@ func TestToyMVNOracles(t *testing.T) {
 		t.Logf("toymvn Λ = %.5g ± %.2g, exact %.5g", mean, se, exact)
 	}
 }
+
+// TestUnidLogZ runs unid with n = 1000, y = 300 (its own parameters; log Z
+// = −6.72, LogZPath(1)) with the random walk (the cheapest explorer: the
+// slice sampler takes ten times longer), ptbatch run's automatic tuning
+// and spline path, 16 chains, 16 replicates. log Z must be within 4 se of
+// ExactLogZ with se ≤ 0.03: then an estimate off by 0.12 fails, while
+// leaving out the −ln s density of the product (a uniform prior on s
+// instead of on p1, p2) would move log Z by ln(ψ(n+2) − ψ(y+1)) = 0.18.
+func TestUnidLogZ(t *testing.T) {
+	v := registry.Values{"n": 1000, "y": 300, "explorer": 0}
+	r := runEngine(t, registry.Unid, v, 16, 16, 6000, false, nil)
+	m, _ := registry.New(registry.Unid, v, 1)
+	checkWithin(t, "unid log Z", r.logZ, r.logZSE, m.(models.ExactLogZ).ExactLogZ(), 0.03)
+}

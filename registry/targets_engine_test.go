@@ -99,3 +99,45 @@ func TestUnidLogZ(t *testing.T) {
 	m, _ := registry.New(registry.Unid, v, 1)
 	checkWithin(t, "unid log Z", r.logZ, r.logZSE, m.(models.ExactLogZ).ExactLogZ(), 0.03)
 }
+
+// TestCornerMixOracles runs cornermix in d = 3 with μ = 2.5, sd = 0.4 (its
+// own parameters: 8 modes 12.5 sd apart, log Z = −3.4) with the random
+// walk, which never crosses between modes by itself, on ptbatch run's
+// automatic tuning, 20 chains, 16 replicates. log Z must be within 4 se of
+// ExactLogZ with se ≤ 0.03 (one mode lost would move log Z by ln(7/8) =
+// −0.13). Each replicate's kept target samples give its fraction in each
+// of the 8 orthants; their mean over replicates must be within 4 se of
+// OrthantMass = 1/8 with se ≤ 0.01, so that an orthant visited at half
+// its rate (off by 0.0625) fails.
+func TestCornerMixOracles(t *testing.T) {
+	v := registry.Values{"dim": 3, "mu": 2.5, "sd": 0.4, "explorer": 0}
+	const reps = 16
+	counts := make([][8]float64, reps)
+	samples := &batch.Samples{Write: func(replicate, _ int, x []float64) error {
+		o := 0
+		for i, xi := range x[:3] {
+			if xi >= 0 {
+				o |= 1 << i
+			}
+		}
+		counts[replicate][o]++
+		return nil
+	}}
+	r := runEngine(t, registry.CornerMix, v, 20, reps, 6000, false, samples)
+	m, _ := registry.New(registry.CornerMix, v, 1)
+	c := m.(*models.CornerMix)
+	checkWithin(t, "cornermix log Z", r.logZ, r.logZSE, c.ExactLogZ(), 0.03)
+	for o := range 8 {
+		frac := make([]float64, reps)
+		for b := range counts {
+			total := 0.0
+			for _, n := range counts[b] {
+				total += n
+			}
+			frac[b] = counts[b][o] / total
+		}
+		corner := []float64{float64(o&1)*2 - 1, float64(o>>1&1)*2 - 1, float64(o>>2&1)*2 - 1}
+		mean, se := batch.MeanSE(frac)
+		checkWithin(t, "cornermix mass of orthant "+string(rune('0'+o)), mean, se, c.OrthantMass(corner), 0.01)
+	}
+}

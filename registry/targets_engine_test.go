@@ -141,3 +141,60 @@ func TestCornerMixOracles(t *testing.T) {
 		checkWithin(t, "cornermix mass of orthant "+string(rune('0'+o)), mean, se, c.OrthantMass(corner), 0.01)
 	}
 }
+
+// TestBananaOracles runs the banana in d = 3 with curvature 0.05 (its own
+// parameters) with the random walk on ptbatch run's automatic tuning, 16
+// chains, 16 replicates. log Z must be within 4 se of ExactLogZ = 0 with
+// se ≤ 0.03. Each replicate's kept target samples give its fraction below
+// four points of each of x1 and x2 (the exact marginals' 10%, 30%, 60% and
+// 90% quantiles, found by bisection on MarginalCDF); their mean over
+// replicates must be within 4 se of the exact CDF there, with se ≤ 0.02,
+// so that a marginal CDF off by 0.08 fails: the untwisted reference's x2
+// ~ N(0, 1) is off by more than 0.1 at its 10% quantile.
+// (Replicates are independent, so these are valid tests where a KS test
+// on a replicate's autocorrelated draws would not be.)
+func TestBananaOracles(t *testing.T) {
+	v := registry.Values{"dim": 3, "curvature": 0.05, "explorer": 0}
+	m, _ := registry.New(registry.Banana, v, 1)
+	ban := m.(*models.Banana)
+	var points [2][4]float64
+	for i := range 2 {
+		for k, q := range []float64{0.1, 0.3, 0.6, 0.9} {
+			lo, hi := -1000.0, 1000.0
+			for range 60 {
+				if mid := (lo + hi) / 2; ban.MarginalCDF(i, mid) < q {
+					lo = mid
+				} else {
+					hi = mid
+				}
+			}
+			points[i][k] = (lo + hi) / 2
+		}
+	}
+	const reps = 16
+	below := make([][2][4]float64, reps)
+	kept := make([]float64, reps)
+	samples := &batch.Samples{Write: func(b, _ int, x []float64) error {
+		kept[b]++
+		for i := range 2 {
+			for k, a := range points[i] {
+				if x[i] <= a {
+					below[b][i][k]++
+				}
+			}
+		}
+		return nil
+	}}
+	r := runEngine(t, registry.Banana, v, 16, reps, 12000, false, samples)
+	checkWithin(t, "banana log Z", r.logZ, r.logZSE, ban.ExactLogZ(), 0.03)
+	for i := range 2 {
+		for k, a := range points[i] {
+			frac := make([]float64, reps)
+			for b := range frac {
+				frac[b] = below[b][i][k] / kept[b]
+			}
+			mean, se := batch.MeanSE(frac)
+			checkWithin(t, "banana P(x"+string(rune('1'+i))+" ≤ quantile)", mean, se, ban.MarginalCDF(i, a), 0.02)
+		}
+	}
+}

@@ -143,3 +143,28 @@ func TestCornerMixOraclesByQuadrature(t *testing.T) {
 		}
 	}
 }
+
+// TestFunnelExactLogZByQuadrature checks the funnel's ExactLogZ in D = 2
+// against a two-dimensional Simpson rule on Z1 = ∫∫ exp(W1) dx dv (W1
+// written out from NewFunnel's definition) over v ∈ ±12·scale and, at
+// each v, x ∈ ±12e^{v/2} (12 standard deviations of x | v), 800 intervals
+// each way; Z0 = 2π. Tolerance 1e-7 on log Z, the rule's accuracy here.
+func TestFunnelExactLogZByQuadrature(t *testing.T) {
+	for _, scale := range []float64{0.5, 1.5} {
+		m, err := models.NewFunnel(2, scale, models.RandomWalk{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w1 := func(v, x float64) float64 {
+			return math.Exp(-v*v/(2*scale*scale) - x*x*math.Exp(-v)/2 - v/2)
+		}
+		z1 := simpson(func(v float64) float64 {
+			h := 12 * math.Exp(v/2)
+			return simpson(func(x float64) float64 { return w1(v, x) }, -h, h, 800)
+		}, -12*scale, 12*scale, 800)
+		want := math.Log(z1 / (2 * math.Pi))
+		if got := m.(models.ExactLogZ).ExactLogZ(); math.Abs(got-want) > 1e-7 {
+			t.Errorf("scale %g: ExactLogZ = %.12g, quadrature %.12g", scale, got, want)
+		}
+	}
+}

@@ -198,3 +198,59 @@ func TestBananaOracles(t *testing.T) {
 		}
 	}
 }
+
+// TestUnidLogZPathByEngine checks Unid.LogZPath at t = 0.25 by sampling:
+// the model whose target is unid's π_t, W0 + t·ln L with the likelihood
+// written out here, on p = σ(u) (n = 1000, y = 300), is run like
+// TestUnidLogZ (random walk, automatic tuning, 16 chains, 16 replicates),
+// and its log Z must be within 4 se of LogZPath(0.25) = −3.34 with se ≤
+// 0.02: the curve's slope there, the mean log likelihood under π_t, is
+// −5.6 (LogZPath's central difference), so that a curve off by 0.02 in t
+// would move log Z by 0.11 and fail.
+func TestUnidLogZPathByEngine(t *testing.T) {
+	const n, y, tt = 1000.0, 300.0, 0.25
+	lc := func() float64 {
+		a, _ := math.Lgamma(n + 1)
+		b, _ := math.Lgamma(y + 1)
+		c, _ := math.Lgamma(n - y + 1)
+		return a - b - c
+	}()
+	logPrior := func(x []float64) float64 {
+		s := 0.0
+		for _, u := range x {
+			p := 1 / (1 + math.Exp(-u))
+			s += math.Log(p) + math.Log1p(-p)
+		}
+		return s
+	}
+	m, err := models.FromFuncs(models.Funcs{
+		Dim:          2,
+		LogReference: logPrior,
+		LogTarget: func(x []float64) float64 {
+			s := 1 / (1 + math.Exp(-x[0])) / (1 + math.Exp(-x[1]))
+			return logPrior(x) + tt*(lc+y*math.Log(s)+(n-y)*math.Log1p(-s))
+		},
+		SampleReference: func(r models.Rand, x []float64) {
+			for i := range x {
+				v := r.Uniform()
+				for v >= 1 {
+					v = r.Uniform()
+				}
+				x[i] = math.Log(v / (1 - v))
+			}
+		},
+	}, models.RandomWalk{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := batch.DefaultConfig(m, 6000)
+	cfg.Chains, cfg.Replicates = 16, 16
+	lz := &batch.LogZ{FromScan: cfg.Scans - cfg.KeepScansInEffect() + 1}
+	cfg.Statistics = []batch.Statistic{lz}
+	if _, err := batch.Run(context.Background(), cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	u, _ := models.NewUnid(n, y, models.RandomWalk{})
+	mean, se := lz.Estimate()
+	checkWithin(t, "unid log Z(0.25)", mean, se, u.LogZPath(tt), 0.02)
+}

@@ -22,8 +22,8 @@ const MaxBananaCurvature = 10
 // independent standard normals. The target is drawn exactly by
 // SampleTarget.
 type Banana struct {
-	Dim       int
-	Curvature float64
+	Dim       int     // dimension d ≥ 2
+	Curvature float64 // twist b; read-only after NewBanana
 	*funcsModel
 }
 

@@ -26,8 +26,8 @@ const (
 // stays in one, and only the swaps of parallel tempering move a replica
 // between them.
 type CornerMix struct {
-	Dim    int
-	Mu, SD float64
+	Dim    int     // dimension d: 2^d components
+	Mu, SD float64 // corners ±μ and components' sd; read-only after NewCornerMix
 	*funcsModel
 }
 

@@ -22,7 +22,7 @@ const (
 // the linear path (ExactBarrier).
 type ToyMVN struct {
 	*Gaussian
-	Precision float64
+	Precision float64 // the target's precision P, the reference's being 1
 }
 
 // NewToyMVN returns the toy_mvn target in dim ≥ 1 coordinates whose target

@@ -23,7 +23,7 @@ const MaxUnidTrials = 1 << 52
 // with p_i = σ(u_i). Z0 = 1, so log(Z1/Z0) is the log evidence (LogZPath
 // at t = 1). The observables are "logit_p1" and "logit_p2".
 type Unid struct {
-	N, Y int64
+	N, Y int64 // trials n and successes y; read-only after NewUnid
 	*funcsModel
 	lnChoose float64 // ln C(n, y)
 }

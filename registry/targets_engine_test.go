@@ -254,3 +254,26 @@ func TestUnidLogZPathByEngine(t *testing.T) {
 	mean, se := lz.Estimate()
 	checkWithin(t, "unid log Z(0.25)", mean, se, u.LogZPath(tt), 0.02)
 }
+
+// TestGaussianAndBetaBinomialLogZ checks the two older closed forms now
+// behind models.ExactLogZ by sampling, on parameters of their own: the
+// Gaussian pair in d = 3 from N(−1, 1) to N(1, 0.3²) (log Z = 3 ln 0.3 =
+// −3.61) and the Beta-binomial with prior Beta(2, 3) and 70 successes in
+// 100 trials (log Z = ln B(72, 33) − ln B(2, 3) = −63.51), each with 24
+// chains, 16 replicates and 4000 iterations of exact draws. Each must be
+// within 4 se with se ≤ 0.02: a dimension off by one (ln 0.3 = −1.2) or a
+// success or failure miscounted (about ln(0.3) or ln(0.7) = −0.36 at the
+// posterior mean 0.69) would fail.
+func TestGaussianAndBetaBinomialLogZ(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		v    registry.Values
+	}{
+		{registry.Gaussian, registry.Values{"dim": 3, "mu0": -1, "mu1": 1, "sigma0": 1, "sigma1": 0.3}},
+		{registry.BetaBinomial, registry.Values{"prior-a": 2, "prior-b": 3, "successes": 70, "total-trials": 100}},
+	} {
+		r := runEngine(t, c.name, c.v, 24, 16, 4000, false, nil)
+		m, _ := registry.New(c.name, c.v, 1)
+		checkWithin(t, c.name+" log Z", r.logZ, r.logZSE, m.(models.ExactLogZ).ExactLogZ(), 0.02)
+	}
+}

@@ -7,24 +7,15 @@ import (
 	"github.com/ptbatch/ptbatch/batch"
 )
 
-// perReplicateFields are batch.Result's fields indexed by replicate,
-// concatenated by a merge (empty in every part, or with an entry per
-// replicate in every part); Elapsed and TuningFraction are timings;
-// Config's replicate range is joined. Every other field must be equal in
-// every part, so that a merge refuses a field it does not know how to
-// join rather than drop it.
-var perReplicateFields = map[string]bool{
-	"RoundTrips": true, "RoundTripRates": true, "Rejections": true, "Schedules": true, "Knots": true, "History": true,
-	"TuningRounds": true, "TuningIterations": true, "TuningFrozen": true,
-}
-
 // mergeResults joins the Results of consecutive replicate ranges, in
-// order: per-replicate fields concatenated, elapsed times summed, the
-// tuning fraction their time-weighted mean, the configuration's range
-// joined, and every other field checked equal.
+// order: the per-replicate fields concatenated (joinPerReplicate),
+// elapsed times summed, the tuning fraction their time-weighted mean,
+// the configuration's range joined, and every other field checked equal
+// (sameFields). TestMergeKnowsEveryResultField fails when batch.Result
+// gains a field that is none of these.
 func mergeResults(parts []*Record) (batch.Result, error) {
-	var out batch.Result
-	out.Config = parts[0].Result.Config
+	out := parts[0].Result
+	out.Elapsed = 0
 	next := out.Config.FirstReplicate
 	var tuning float64
 	for _, p := range parts {
@@ -36,51 +27,80 @@ func mergeResults(parts []*Record) (batch.Result, error) {
 		out.Elapsed += p.Result.Elapsed
 	}
 	out.Config.Replicates = next - out.Config.FirstReplicate
+	out.TuningFraction = 0
 	if s := out.Elapsed.Seconds(); s > 0 {
 		out.TuningFraction = tuning / s
 	}
-	if err := joinFields(&out, parts); err != nil {
+	if err := sameFields(parts, out.Config); err != nil {
 		return out, err
 	}
-	for k, p := range parts {
-		c := p.Result.Config
-		// Shards of one run may use other workers (the results do not
-		// depend on them).
-		c.FirstReplicate, c.Replicates, c.Workers = out.Config.FirstReplicate, out.Config.Replicates, out.Config.Workers
-		if !reflect.DeepEqual(c, out.Config) {
-			return out, fmt.Errorf("part %d: its configuration differs from part 0's", k)
-		}
-	}
-	return out, nil
+	return out, joinPerReplicate(&out, parts)
 }
 
-// joinFields sets out's fields but Config, Elapsed and TuningFraction
-// from the parts: per-replicate fields concatenated, the others equal.
-func joinFields(out *batch.Result, parts []*Record) error {
-	dst := reflect.ValueOf(out).Elem()
-	t := dst.Type()
-	for i := 0; i < t.NumField(); i++ {
-		name := t.Field(i).Name
-		switch name {
-		case "Config", "Elapsed", "TuningFraction":
-			continue
-		}
-		f := dst.Field(i)
-		for k, p := range parts {
-			v := reflect.ValueOf(&p.Result).Elem().Field(i)
-			switch {
-			case perReplicateFields[name]:
-				empty := reflect.ValueOf(&parts[0].Result).Elem().Field(i).Len() == 0
-				if (empty && v.Len() != 0) || (!empty && v.Len() != p.Result.Config.Replicates) {
-					return fmt.Errorf("part %d: Result.%s has %d entries for %d replicates", k, name, v.Len(), p.Result.Config.Replicates)
-				}
-				f.Set(reflect.AppendSlice(f, v))
-			case k == 0:
-				f.Set(v)
-			case !reflect.DeepEqual(f.Interface(), v.Interface()):
-				return fmt.Errorf("the parts differ in Result.%s (%v and %v)", name, f.Interface(), v.Interface())
+// sameFields checks that the parts agree in every field of batch.Result
+// that is not per replicate or a timing, and in their configuration but
+// for its replicate range and workers (the results do not depend on
+// them).
+func sameFields(parts []*Record, cfg batch.Config) error {
+	a := &parts[0].Result
+	for k, p := range parts {
+		b := &p.Result
+		for _, f := range []struct {
+			name string
+			x, y any
+		}{{"Scans", a.Scans, b.Scans}, {"Iterations", a.Iterations, b.Iterations}, {"Interrupted", a.Interrupted, b.Interrupted},
+			{"Observables", a.Observables, b.Observables}, {"KeptScans", a.KeptScans, b.KeptScans}} {
+			if !reflect.DeepEqual(f.x, f.y) {
+				return fmt.Errorf("the parts differ in Result.%s (%v and %v)", f.name, f.x, f.y)
 			}
+		}
+		c := b.Config
+		c.FirstReplicate, c.Replicates, c.Workers = cfg.FirstReplicate, cfg.Replicates, cfg.Workers
+		if !reflect.DeepEqual(c, cfg) {
+			return fmt.Errorf("part %d: its configuration differs from part 0's", k)
 		}
 	}
 	return nil
+}
+
+// joiner concatenates one per-replicate field of the parts after another,
+// keeping the first error.
+type joiner struct {
+	parts []*Record
+	err   error
+}
+
+// joinField returns the concatenation of the field get of every part: each
+// part has an entry per replicate, or every part has none (nil then).
+func joinField[T any](j *joiner, name string, get func(*batch.Result) []T) []T {
+	if j.err != nil {
+		return nil
+	}
+	var out []T
+	empty := len(get(&j.parts[0].Result)) == 0
+	for k, p := range j.parts {
+		v, n := get(&p.Result), p.Result.Config.Replicates
+		if (empty && len(v) != 0) || (!empty && len(v) != n) {
+			j.err = fmt.Errorf("part %d: Result.%s has %d entries for %d replicates", k, name, len(v), n)
+			return nil
+		}
+		out = append(out, v...)
+	}
+	return out
+}
+
+// joinPerReplicate sets out's per-replicate fields to the parts'
+// concatenated.
+func joinPerReplicate(out *batch.Result, parts []*Record) error {
+	j := &joiner{parts: parts}
+	out.RoundTrips = joinField(j, "RoundTrips", func(r *batch.Result) []int { return r.RoundTrips })
+	out.RoundTripRates = joinField(j, "RoundTripRates", func(r *batch.Result) []float64 { return r.RoundTripRates })
+	out.Rejections = joinField(j, "Rejections", func(r *batch.Result) [][]float64 { return r.Rejections })
+	out.Schedules = joinField(j, "Schedules", func(r *batch.Result) [][]float64 { return r.Schedules })
+	out.Knots = joinField(j, "Knots", func(r *batch.Result) [][][2]float64 { return r.Knots })
+	out.History = joinField(j, "History", func(r *batch.Result) [][]batch.ScanStats { return r.History })
+	out.TuningRounds = joinField(j, "TuningRounds", func(r *batch.Result) []int { return r.TuningRounds })
+	out.TuningIterations = joinField(j, "TuningIterations", func(r *batch.Result) []int { return r.TuningIterations })
+	out.TuningFrozen = joinField(j, "TuningFrozen", func(r *batch.Result) []bool { return r.TuningFrozen })
+	return j.err
 }

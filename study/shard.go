@@ -2,7 +2,8 @@ package study
 
 import (
 	"fmt"
-	"math/bits"
+
+	"github.com/ptbatch/ptbatch/rundir"
 )
 
 // Piece is the part of one run that a shard holds: replicates [First,
@@ -22,20 +23,7 @@ func (p *Plan) Shard(i, n int) ([]Piece, error) {
 	if n < 1 || i < 1 || i > n {
 		return nil, fmt.Errorf("study: shard %d/%d: want 1 ≤ i ≤ n", i, n)
 	}
-	return p.Range(Share(i, n, p.Units())), nil
-}
-
-// Share returns the units [lo, hi) = [⌊(i−1)U/n⌋, ⌊iU/n⌋) of shard i of n
-// of U units (1 ≤ i ≤ n): shards 1..n tile [0, U) contiguously, in order,
-// their sizes differing by at most one. The products are exact (128-bit)
-// for every int.
-func Share(i, n, units int) (lo, hi int) {
-	at := func(k int) int {
-		h, l := bits.Mul64(uint64(k), uint64(units))
-		q, _ := bits.Div64(h, l, uint64(n))
-		return int(q)
-	}
-	return at(i - 1), at(i)
+	return p.Range(rundir.Share(i, n, p.Units())), nil
 }
 
 // Range returns the pieces of the units [lo, hi) of the plan, cut at the

@@ -19,7 +19,6 @@ import (
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/rundir"
-	"github.com/ptbatch/ptbatch/study"
 )
 
 // Shards. Replicate b of a run draws from the stream of (seed, b) alone
@@ -191,7 +190,7 @@ func (s *shard) share(units int) (lo, hi int) {
 	if s == nil {
 		return 0, units
 	}
-	return study.Share(s.index, s.count, units)
+	return rundir.Share(s.index, s.count, units)
 }
 
 // check refuses a shard that would get no unit.

@@ -2,9 +2,9 @@ package rundir
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -14,13 +14,13 @@ import (
 // the shard's share of the units, complete unless partial.
 func writeShard(t *testing.T, root string, i, n int, partial bool) string {
 	t.Helper()
-	dir := filepath.Join(root, fmt.Sprintf("shard-%d", i))
+	dir := filepath.Join(root, "shard-"+strconv.Itoa(i))
 	d, err := Open(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if err := WriteBytes(d.File("data.csv"), []byte(fmt.Sprintf("shard,%d\n", i))); err != nil {
+	if err := WriteBytes(d.File("data.csv"), []byte("shard,"+strconv.Itoa(i)+"\n")); err != nil {
 		t.Fatal(err)
 	}
 	m := &Manifest{Format: ManifestFormat, Command: "run", Version: "test", Shard: i, Shards: n, Unit: "replicate", Units: 10}

@@ -52,18 +52,9 @@ func (e *ResumeError) Error() string {
 // Unwrap returns the damage, if any.
 func (e *ResumeError) Unwrap() error { return e.Damaged }
 
-// A MergeError refuses a merge: a shard that is not a complete, intact
-// shard of the plan the others are of, or a set of shards that is not
-// every shard once. Dst is set when the destination is itself a shard.
-type MergeError struct {
-	Dst string
-	Msg string
-}
-
-// Error describes the refusal in one line.
-func (e *MergeError) Error() string { return e.Msg }
-
-// refuse returns a *MergeError with the formatted message.
+// refuse returns the *rundir.ShardError of a refused merge: a shard that
+// is not a complete, intact shard of the plan the others are of, or a set
+// of shards that is not every shard once.
 func refuse(format string, args ...any) error {
-	return &MergeError{Msg: fmt.Sprintf(format, args...)}
+	return &rundir.ShardError{Msg: fmt.Sprintf(format, args...)}
 }

@@ -40,7 +40,7 @@ type Merged struct {
 // Merge merges the directories of the shards of one study into dst, on
 // their data: each shard's plan.json and cells.csv, read after checking
 // every file its manifest records against its length and SHA-256. It
-// refuses (a *MergeError, with nothing written) a shard that is dst, is
+// refuses (a *rundir.ShardError, with nothing written) a shard that is dst, is
 // being written, is not complete, is damaged, or whose manifest does not
 // describe its plan.json and shard.json, and shards that are not every
 // shard of one plan, of one build, once. The arguments and settings a
@@ -122,7 +122,7 @@ func readShards(dst string, dirs []string) (shards []shardDir, release func(), e
 // read before its checksums are.
 func checkShard(dst, dir string) (*rundir.Manifest, error) {
 	if a, b := absPath(dst), absPath(dir); a == b || sameDir(dst, dir) {
-		return nil, &MergeError{Dst: dst, Msg: dst + " is also one of the shards; merge into a new directory"}
+		return nil, &rundir.ShardError{Dst: true, Msg: dst + " is also one of the shards; merge into a new directory"}
 	}
 	m, err := rundir.ReadManifest(dir)
 	switch {

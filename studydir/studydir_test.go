@@ -143,9 +143,9 @@ func TestMergeIgnoresRecordedArguments(t *testing.T) {
 	sameFiles(t, want, got)
 	editManifest(t, dirs[1], func(m *rundir.Manifest) { m.Fingerprint = strings.Repeat("0", 64) })
 	_, err := Merge(filepath.Join(root, "refused"), dirs, Options{})
-	var me *MergeError
+	var me *rundir.ShardError
 	if !errors.As(err, &me) || !strings.Contains(me.Msg, "does not describe its plan.json") {
-		t.Errorf("merge with an edited fingerprint: %v; want a *MergeError that the manifest does not describe the plan", err)
+		t.Errorf("merge with an edited fingerprint: %v; want a *rundir.ShardError that the manifest does not describe the plan", err)
 	}
 }
 
@@ -153,7 +153,7 @@ func TestMergeIgnoresRecordedArguments(t *testing.T) {
 // manifest: a shard given twice (and so one missing), a shard whose
 // cells.csv has one byte changed (same length: only the SHA-256 tells),
 // shards of two plans, and the destination being a shard. Each is a
-// *MergeError, and the destination is not created.
+// *rundir.ShardError, and the destination is not created.
 func TestMergeRefuses(t *testing.T) {
 	root, p := t.TempDir(), testPlan()
 	dirs := runShards(t, p, root, 2)
@@ -183,9 +183,9 @@ func TestMergeRefuses(t *testing.T) {
 			dst = dirs[1]
 		}
 		_, err := Merge(dst, c.dirs, Options{})
-		var me *MergeError
+		var me *rundir.ShardError
 		if !errors.As(err, &me) || !strings.Contains(me.Msg, c.want) {
-			t.Errorf("%s: %v; want a *MergeError with %q", c.name, err, c.want)
+			t.Errorf("%s: %v; want a *rundir.ShardError with %q", c.name, err, c.want)
 		}
 		if _, err := os.Lstat(dst); err == nil && c.name != "dst is a shard" {
 			t.Errorf("%s: a refused merge created %s", c.name, dst)

@@ -29,9 +29,11 @@ import (
 // configuration, one build, each shard 1..n once, each complete, and
 // every file each records with the length and SHA-256 it was written
 // with (rundir.VerifyFiles), before anything is read or written. A
-// refused merge removes what it wrote. The outputs are still rebuilt by
-// parsing the arguments a manifest records, but only after checking that
-// they give the settings it records (checkArgs).
+// refused merge removes what it wrote (rundir.ReadShards). A manifest
+// that records its configuration as data (newManifestOf) is checked by
+// it alone; the outputs of one that does not are still rebuilt by parsing
+// the arguments it records, but only after checking that they give the
+// settings it records (checkArgs).
 
 const mergeIntro = `Usage: ptbatch merge --out DIR SHARD_DIR...
 

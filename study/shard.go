@@ -1,6 +1,10 @@
 package study
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ptbatch/ptbatch/rundir"
+)
 
 // Piece is the part of one run that a shard holds: replicates [First,
 // First+Replicates) of run Run.
@@ -19,8 +23,7 @@ func (p *Plan) Shard(i, n int) ([]Piece, error) {
 	if n < 1 || i < 1 || i > n {
 		return nil, fmt.Errorf("study: shard %d/%d: want 1 ≤ i ≤ n", i, n)
 	}
-	u := int64(p.Units())
-	return p.Range(int((int64(i)-1)*u/int64(n)), int(int64(i)*u/int64(n))), nil
+	return p.Range(rundir.Share(i, n, p.Units())), nil
 }
 
 // Range returns the pieces of the units [lo, hi) of the plan, cut at the

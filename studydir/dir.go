@@ -94,8 +94,7 @@ func NewManifest(p *study.Plan, which Shard, source, version string) (*rundir.Ma
 	if err != nil {
 		return nil, err
 	}
-	u := int64(p.Units())
-	lo, hi := int((int64(which.Shard)-1)*u/int64(which.Shards)), int(int64(which.Shard)*u/int64(which.Shards))
+	lo, hi := rundir.Share(which.Shard, which.Shards, p.Units())
 	return &rundir.Manifest{Format: rundir.ManifestFormat, Command: "study", Version: version, Fingerprint: fp,
 		Settings: map[string]string{"study": p.Name}, Shard: which.Shard, Shards: which.Shards, ShardSource: source,
 		Unit: Unit, Units: p.Units(), First: lo, End: hi, Done: lo}, nil

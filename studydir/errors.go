@@ -1,9 +1,9 @@
 package studydir
 
 import (
-	"errors"
 	"fmt"
-	"os"
+
+	"github.com/ptbatch/ptbatch/rundir"
 )
 
 // An OutError refuses the output directory itself: another process holds
@@ -23,9 +23,9 @@ func (e *OutError) Error() string {
 	case e.Link != "":
 		return fmt.Sprintf("%s: %s is a symbolic link: a study writes no output through a link", e.Path, e.Link)
 	case e.Lock:
-		return fmt.Sprintf("%s: cannot lock the directory: %v", e.Path, PathError(e.Err))
+		return fmt.Sprintf("%s: cannot lock the directory: %v", e.Path, rundir.PathError(e.Err))
 	default:
-		return fmt.Sprintf("%s: cannot read the directory: %v", e.Path, PathError(e.Err))
+		return fmt.Sprintf("%s: cannot read the directory: %v", e.Path, rundir.PathError(e.Err))
 	}
 }
 
@@ -44,7 +44,7 @@ type ResumeError struct {
 // Error describes the refusal.
 func (e *ResumeError) Error() string {
 	if e.Damaged != nil {
-		return fmt.Sprintf("cannot resume: %v", PathError(e.Damaged))
+		return fmt.Sprintf("cannot resume: %v", rundir.PathError(e.Damaged))
 	}
 	return fmt.Sprintf("%s does not hold this study's shard %d/%d", e.Path, e.Shard.Shard, e.Shard.Shards)
 }
@@ -52,28 +52,9 @@ func (e *ResumeError) Error() string {
 // Unwrap returns the damage, if any.
 func (e *ResumeError) Unwrap() error { return e.Damaged }
 
-// A MergeError refuses a merge: a shard that is not a complete, intact
-// shard of the plan the others are of, or a set of shards that is not
-// every shard once. Dst is set when the destination is itself a shard.
-type MergeError struct {
-	Dst string
-	Msg string
-}
-
-// Error describes the refusal in one line.
-func (e *MergeError) Error() string { return e.Msg }
-
-// refuse returns a *MergeError with the formatted message.
+// refuse returns the *rundir.ShardError of a refused merge: a shard that
+// is not a complete, intact shard of the plan the others are of, or a set
+// of shards that is not every shard once.
 func refuse(format string, args ...any) error {
-	return &MergeError{Msg: fmt.Sprintf(format, args...)}
-}
-
-// PathError returns err with an *os.PathError inside it, if any, as "op
-// path: cause" and without the text wrapped around it.
-func PathError(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s %s: %w", pe.Op, pe.Path, pe.Err)
-	}
-	return err
+	return &rundir.ShardError{Msg: fmt.Sprintf(format, args...)}
 }

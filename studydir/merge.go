@@ -40,7 +40,7 @@ type Merged struct {
 // Merge merges the directories of the shards of one study into dst, on
 // their data: each shard's plan.json and cells.csv, read after checking
 // every file its manifest records against its length and SHA-256. It
-// refuses (a *MergeError, with nothing written) a shard that is dst, is
+// refuses (a *rundir.ShardError, with nothing written) a shard that is dst, is
 // being written, is not complete, is damaged, or whose manifest does not
 // describe its plan.json and shard.json, and shards that are not every
 // shard of one plan, of one build, once. The arguments and settings a
@@ -104,7 +104,7 @@ func readShards(dst string, dirs []string) (shards []shardDir, release func(), e
 	for _, d := range dirs {
 		r, err := rundir.ReadLock(d)
 		if err != nil {
-			return nil, release, refuse("shard %s: %v; merge it when that process ends", d, PathError(err))
+			return nil, release, refuse("shard %s: %v; merge it when that process ends", d, rundir.PathError(err))
 		}
 		releases = append(releases, r)
 		s, err := readShard(dst, d)
@@ -122,14 +122,14 @@ func readShards(dst string, dirs []string) (shards []shardDir, release func(), e
 // read before its checksums are.
 func checkShard(dst, dir string) (*rundir.Manifest, error) {
 	if a, b := absPath(dst), absPath(dir); a == b || sameDir(dst, dir) {
-		return nil, &MergeError{Dst: dst, Msg: dst + " is also one of the shards; merge into a new directory"}
+		return nil, &rundir.ShardError{Dst: true, Msg: dst + " is also one of the shards; merge into a new directory"}
 	}
 	m, err := rundir.ReadManifest(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, refuse("shard %s has no %s: not the --out of a finished ptbatch study", dir, rundir.ManifestName)
 	case err != nil:
-		return nil, refuse("shard %s: unreadable %s: %v", dir, rundir.ManifestName, PathError(err))
+		return nil, refuse("shard %s: unreadable %s: %v", dir, rundir.ManifestName, rundir.PathError(err))
 	case m.Format != rundir.ManifestFormat:
 		return nil, refuse("shard %s: manifest format %d, this ptbatch reads format %d: merge with the ptbatch that wrote it", dir, m.Format, rundir.ManifestFormat)
 	case m.Command != "study":
@@ -144,7 +144,7 @@ func checkShard(dst, dir string) (*rundir.Manifest, error) {
 		}
 	}
 	if err := rundir.VerifyFiles(dir, m); err != nil {
-		return nil, refuse("shard %s is damaged: %v; compute the shard again", dir, PathError(err))
+		return nil, refuse("shard %s is damaged: %v; compute the shard again", dir, rundir.PathError(err))
 	}
 	return m, nil
 }
@@ -164,21 +164,21 @@ func readShard(dst, dir string) (shardDir, error) {
 		s.plan, err = study.ReadPlan(bytes.NewReader(planBytes))
 	}
 	if err != nil {
-		return s, refuse("shard %s: plan.json: %v", dir, PathError(err))
+		return s, refuse("shard %s: plan.json: %v", dir, rundir.PathError(err))
 	}
 	sh, err := os.ReadFile(filepath.Join(dir, "shard.json"))
 	if err == nil {
 		err = json.Unmarshal(sh, &s.which)
 	}
 	if err != nil {
-		return s, refuse("shard %s: shard.json: %v", dir, PathError(err))
+		return s, refuse("shard %s: shard.json: %v", dir, rundir.PathError(err))
 	}
 	if fp, err := s.plan.Fingerprint(); err != nil || fp != m.Fingerprint || s.which != (Shard{m.Shard, m.Shards}) {
 		return s, refuse("shard %s: its %s does not describe its plan.json and shard.json (edited?); compute the shard again", dir, rundir.ManifestName)
 	}
 	f, err := os.Open(filepath.Join(dir, "cells.csv"))
 	if err != nil {
-		return s, refuse("shard %s: %v", dir, PathError(err))
+		return s, refuse("shard %s: %v", dir, rundir.PathError(err))
 	}
 	defer f.Close()
 	if s.cells, err = study.ReadCells(f, s.plan); err != nil {

@@ -3,7 +3,6 @@ package studydir
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -34,14 +33,19 @@ func testPlan() *study.Plan {
 var wholeFiles = []string{"cells.csv", "summary.csv", "summary.json", "results.md", "plan.json", "shard.json"}
 
 // sameFiles fails the test when a file of wholeFiles differs between the
-// directories a and b.
+// directories a and b, or is missing from either.
 func sameFiles(t *testing.T, a, b string) {
 	t.Helper()
+	read := func(dir, name string) []byte {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Error(err)
+		}
+		return data
+	}
 	for _, f := range wholeFiles {
-		x, err1 := os.ReadFile(filepath.Join(a, f))
-		y, err2 := os.ReadFile(filepath.Join(b, f))
-		if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
-			t.Errorf("%s differs between %s and %s (%v, %v)", f, a, b, err1, err2)
+		if !bytes.Equal(read(a, f), read(b, f)) {
+			t.Errorf("%s differs between %s and %s", f, a, b)
 		}
 	}
 }
@@ -95,16 +99,21 @@ func TestShardsMergeToOneProcess(t *testing.T) {
 	}
 }
 
-// editManifest rewrites the manifest of dir through edit.
+// editManifest rewrites the manifest of dir through edit, holding the
+// directory as a writer would (rundir.Open, Dir.WriteManifest).
 func editManifest(t *testing.T, dir string, edit func(*rundir.Manifest)) {
 	t.Helper()
+	d, err := rundir.Open(dir, rundir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
 	m, err := rundir.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	edit(m)
-	b, _ := json.MarshalIndent(m, "", "  ")
-	if err := os.WriteFile(filepath.Join(dir, rundir.ManifestName), b, 0o644); err != nil {
+	if err := d.WriteManifest(m); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -134,9 +143,9 @@ func TestMergeIgnoresRecordedArguments(t *testing.T) {
 	sameFiles(t, want, got)
 	editManifest(t, dirs[1], func(m *rundir.Manifest) { m.Fingerprint = strings.Repeat("0", 64) })
 	_, err := Merge(filepath.Join(root, "refused"), dirs, Options{})
-	var me *MergeError
+	var me *rundir.ShardError
 	if !errors.As(err, &me) || !strings.Contains(me.Msg, "does not describe its plan.json") {
-		t.Errorf("merge with an edited fingerprint: %v; want a *MergeError that the manifest does not describe the plan", err)
+		t.Errorf("merge with an edited fingerprint: %v; want a *rundir.ShardError that the manifest does not describe the plan", err)
 	}
 }
 
@@ -144,7 +153,7 @@ func TestMergeIgnoresRecordedArguments(t *testing.T) {
 // manifest: a shard given twice (and so one missing), a shard whose
 // cells.csv has one byte changed (same length: only the SHA-256 tells),
 // shards of two plans, and the destination being a shard. Each is a
-// *MergeError, and the destination is not created.
+// *rundir.ShardError, and the destination is not created.
 func TestMergeRefuses(t *testing.T) {
 	root, p := t.TempDir(), testPlan()
 	dirs := runShards(t, p, root, 2)
@@ -174,9 +183,9 @@ func TestMergeRefuses(t *testing.T) {
 			dst = dirs[1]
 		}
 		_, err := Merge(dst, c.dirs, Options{})
-		var me *MergeError
+		var me *rundir.ShardError
 		if !errors.As(err, &me) || !strings.Contains(me.Msg, c.want) {
-			t.Errorf("%s: %v; want a *MergeError with %q", c.name, err, c.want)
+			t.Errorf("%s: %v; want a *rundir.ShardError with %q", c.name, err, c.want)
 		}
 		if _, err := os.Lstat(dst); err == nil && c.name != "dst is a shard" {
 			t.Errorf("%s: a refused merge created %s", c.name, dst)

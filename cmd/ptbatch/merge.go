@@ -24,9 +24,11 @@ import (
 // configuration, one build, each shard 1..n once, each complete, and
 // every file each records with the length and SHA-256 it was written
 // with (rundir.VerifyFiles), before anything is read or written. A
-// refused merge removes what it wrote. The outputs are still rebuilt by
-// parsing the arguments a manifest records, but only after checking that
-// they give the settings it records (checkArgs).
+// refused merge removes what it wrote (rundir.ReadShards). A manifest
+// that records its configuration as data (newManifestOf) is checked by
+// it alone; the outputs of one that does not are still rebuilt by parsing
+// the arguments it records, but only after checking that they give the
+// settings it records (checkArgs).
 
 const mergeIntro = `Usage: ptbatch merge --out DIR SHARD_DIR...
 
@@ -143,111 +145,50 @@ type shardDir struct {
 }
 
 // readShards reads the manifests of dirs, in shard order, and refuses
-// shards that do not make one whole.
+// shards that do not make one whole (rundir.ReadShards, with the
+// configuration checked by checkShardPair).
 func readShards(c *cmdFlags, out string, dirs []string) ([]shardDir, error) {
-	var shards []shardDir
-	for _, d := range dirs {
-		s, err := readShardDir(c, out, d)
-		if err != nil {
-			return nil, err
-		}
-		shards = append(shards, s)
+	got, err := rundir.ReadShards(out, dirs, func(a, s rundir.Shard) error {
+		return checkShardPair(shardDir{a.Dir, a.Manifest}, shardDir{s.Dir, s.Manifest})
+	})
+	var se *rundir.ShardError
+	switch {
+	case errors.As(err, &se) && se.Dst:
+		return nil, c.bad("out", "is also one of the shards; merge into a new directory")
+	case errors.As(err, &se):
+		return nil, usagef("%s", se.Msg)
+	case err != nil:
+		return nil, err
 	}
-	a := shards[0]
-	seen := map[int]string{}
-	for _, s := range shards {
-		if err := checkShardPair(a, s); err != nil {
-			return nil, err
-		}
-		if prev, ok := seen[s.m.Shard]; ok {
-			return nil, usagef("shard %d/%d given twice: %s and %s", s.m.Shard, s.m.Shards, prev, s.dir)
-		}
-		seen[s.m.Shard] = s.dir
-		lo, hi := (&shard{index: s.m.Shard, count: s.m.Shards}).share(s.m.Units)
-		switch {
-		case s.m.First != lo || s.m.End != hi:
-			return nil, usagef("shard %s: manifest says %ss %d to %d, shard %d/%d of %d is %d to %d", s.dir, s.m.Unit, s.m.First, s.m.End-1, s.m.Shard, s.m.Shards, s.m.Units, lo, hi-1)
-		case !s.m.Complete:
-			how := "stopped before its end (killed?)"
-			if s.m.Interrupted {
-				how = "was interrupted"
-			}
-			return nil, usagef("shard %s (%d/%d) is partial: it %s after %d of its %d %ss; run it again (a sweep continues with --resume) and merge then",
-				s.dir, s.m.Shard, s.m.Shards, how, s.m.Done-s.m.First, s.m.End-s.m.First, s.m.Unit)
-		}
+	shards := make([]shardDir, len(got))
+	for i, s := range got {
+		shards[i] = shardDir{s.Dir, s.Manifest}
 	}
-	var missing []string
-	for i := 1; i <= a.m.Shards; i++ {
-		if _, ok := seen[i]; !ok {
-			missing = append(missing, fmt.Sprintf("%d/%d", i, a.m.Shards))
-		}
-	}
-	if len(missing) > 0 {
-		return nil, usagef("missing shards: %v of ptbatch %s; give every shard's directory", missing, a.m.Command)
-	}
-	slices.SortFunc(shards, func(x, y shardDir) int { return x.m.Shard - y.m.Shard })
 	return shards, nil
 }
 
-// checkShardPair refuses the shard s when it is not of a's command,
-// build, configuration and split. A manifest that records its
-// configuration as data (rundir.Manifest.Config) is checked by it alone:
-// its fingerprint must be the configuration's, and the arguments it
-// records are not read. An older manifest is checked by its settings and
-// arguments.
+// checkShardPair refuses the shard s when it is not of a's
+// configuration. A manifest that records its configuration as data
+// (rundir.Manifest.Config) is checked by it alone: its fingerprint must
+// be the configuration's, and the arguments it records are not read. An
+// older manifest is checked by its settings and arguments.
 func checkShardPair(a, s shardDir) error {
 	onData := s.m.Config != nil || a.m.Config != nil
 	switch {
-	case s.m.Command != a.m.Command:
-		return usagef("shards of different commands: %s is ptbatch %s, %s is ptbatch %s", a.dir, a.m.Command, s.dir, s.m.Command)
-	case s.m.Version != a.m.Version:
-		return usagef("shards of different builds: %s was written by %q, %s by %q; results may differ between builds, so compute every shard with one", a.dir, a.m.Version, s.dir, s.m.Version)
 	case onData && (s.m.Config == nil || s.m.CheckFingerprint() != nil):
 		return usagef("shard %s: its %s was edited (its fingerprint is not that of its configuration); compute the shard again", s.dir, manifestName)
 	case onData && s.m.Fingerprint != a.m.Fingerprint:
 		return usagef("shards of different configurations: %s and %s (fingerprints %.12s… and %.12s…)", a.dir, s.dir, a.m.Fingerprint, s.m.Fingerprint)
-	case !onData && s.m.Fingerprint != fingerprint(s.m.Command, s.m.Settings):
+	case onData:
+		return nil
+	case s.m.Fingerprint != fingerprint(s.m.Command, s.m.Settings):
 		return usagef("shard %s: its %s was edited (its fingerprint is not that of its settings); compute the shard again", s.dir, manifestName)
-	case !onData && (s.m.Fingerprint != a.m.Fingerprint || !reflect.DeepEqual(s.m.Settings, a.m.Settings)):
+	case s.m.Fingerprint != a.m.Fingerprint || !reflect.DeepEqual(s.m.Settings, a.m.Settings):
 		return usagef("shards of different configurations: %s and %s differ in %s", a.dir, s.dir, settingDiff(a.m.Settings, s.m.Settings))
-	case !onData && !slices.Equal(resultArgs(s.m.Args), resultArgs(a.m.Args)):
+	case !slices.Equal(resultArgs(s.m.Args), resultArgs(a.m.Args)):
 		return usagef("shards of different arguments: %s has %q, %s has %q; the settings agree, so a %s was edited", a.dir, a.m.Args, s.dir, s.m.Args, manifestName)
-	case s.m.Shards != a.m.Shards:
-		return usagef("shards of different splits: %s is shard %d/%d, %s is shard %d/%d", a.dir, a.m.Shard, a.m.Shards, s.dir, s.m.Shard, s.m.Shards)
-	case s.m.Units != a.m.Units || s.m.Shard < 1 || s.m.Shard > s.m.Shards:
-		return usagef("shard %s: manifest inconsistent with %s (units %d and %d, shard %d/%d)", s.dir, a.dir, s.m.Units, a.m.Units, s.m.Shard, s.m.Shards)
 	}
 	return nil
-}
-
-// readShardDir reads the manifest of the shard directory d and verifies
-// every file it records; out is the merge's --out, which must not be d.
-func readShardDir(c *cmdFlags, out, d string) (shardDir, error) {
-	outAbs, _ := filepath.Abs(out)
-	outInfo, _ := os.Stat(out)
-	abs, _ := filepath.Abs(d)
-	info, err := os.Stat(d)
-	switch {
-	case err != nil:
-		return shardDir{}, usagef("cannot read shard directory %s: %v", d, unwrapPath(err))
-	case !info.IsDir():
-		return shardDir{}, usagef("shard %s is not a directory", d)
-	case abs == outAbs || (outInfo != nil && os.SameFile(info, outInfo)):
-		return shardDir{}, c.bad("out", "is also one of the shards; merge into a new directory")
-	}
-	m, err := readManifest(d)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return shardDir{}, usagef("shard %s has no %s: not the --out of ptbatch run, sweep or reproduce", d, manifestName)
-	case err != nil:
-		return shardDir{}, usagef("shard %s: unreadable %s: %v", d, manifestName, err)
-	case m.Format != manifestFormat:
-		return shardDir{}, usagef("shard %s: manifest format %d, this ptbatch reads format %d: merge with the ptbatch that wrote it", d, m.Format, manifestFormat)
-	}
-	if err := rundir.VerifyFiles(d, m); err != nil {
-		return shardDir{}, usagef("shard %s is damaged: %v; compute the shard again", d, unwrapPath(err))
-	}
-	return shardDir{d, m}, nil
 }
 
 // settingDiff names the first setting that differs, with both values.

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/bits"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -191,12 +190,7 @@ func (s *shard) share(units int) (lo, hi int) {
 	if s == nil {
 		return 0, units
 	}
-	at := func(k int) int {
-		h, l := bits.Mul64(uint64(k), uint64(units))
-		q, _ := bits.Div64(h, l, uint64(s.count))
-		return int(q)
-	}
-	return at(s.index - 1), at(s.index)
+	return rundir.Share(s.index, s.count, units)
 }
 
 // check refuses a shard that would get no unit.

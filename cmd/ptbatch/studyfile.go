@@ -130,7 +130,7 @@ func studyError(out string, err error) error {
 	var (
 		oe *studydir.OutError
 		re *studydir.ResumeError
-		me *studydir.MergeError
+		me *rundir.ShardError
 		le *rundir.LockedError
 	)
 	switch {
@@ -147,7 +147,7 @@ func studyError(out string, err error) error {
 	case errors.As(err, &re):
 		return usagef("invalid --resume: %s does not hold this study's shard %d/%d (its plan.json, shard.json or %s differ or are missing)",
 			re.Path, re.Shard.Shard, re.Shard.Shards, rundir.ManifestName)
-	case errors.As(err, &me) && me.Dst != "":
+	case errors.As(err, &me) && me.Dst:
 		return usagef("invalid --out %s: it is also one of the shards; merge into a new directory", out)
 	case errors.As(err, &me):
 		return usagef("%v", me)

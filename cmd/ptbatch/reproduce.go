@@ -19,6 +19,7 @@ import (
 	"github.com/ptbatch/ptbatch/layout"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/registry"
+	"github.com/ptbatch/ptbatch/sweep"
 	"github.com/ptbatch/ptbatch/tune"
 )
 
@@ -525,7 +526,7 @@ func reproduceHighDim(ctx context.Context, o reproduceOptions, stderr io.Writer,
 			lines[k].xs = append(lines[k].xs, float64(d))
 			lines[k].ys = append(lines[k].ys, mean)
 		}
-		bound := linearBound(d, -1, 1, 0.1)
+		bound := sweep.LinearBound(d, -1, 1, 0.1)
 		bx, by = append(bx, float64(d)), append(by, bound)
 		fmt.Fprintf(tw, "| %d\t| %d\t| %.5f ± %.5f\t| %.5f ± %.5f\t| %.5f\t|\n", d, chains, cell[1][0], cell[1][1], cell[4][0], cell[4][1], bound)
 	}

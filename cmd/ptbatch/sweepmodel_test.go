@@ -4,35 +4,9 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/ptbatch/ptbatch/batch"
-	"github.com/ptbatch/ptbatch/models"
 )
-
-// TestSweepConfigIsThePapers checks that a Gaussian cell's configuration
-// from the study machinery is the one sweep built before it had --model
-// and --tuning: the paper's tuning with --scans and --lr, the schedule
-// tuned for nrpt, the spline path tuned for K ≥ 2 — so the files of a
-// Gaussian sweep keep their bytes.
-func TestSweepConfigIsThePapers(t *testing.T) {
-	f := &sweepFlags{model: "gaussian", tuning: "paper", algorithm: "nrpt", iterations: 600, scans: 20, lr: 0.3,
-		mu0: -1, mu1: 1, sigma: 0.1, replicates: 5, workers: 2}
-	for _, cell := range []sweepCell{{dim: 3, chains: 8, knots: 1, seed: 2}, {dim: 16, chains: 60, knots: 4, seed: 7}} {
-		got, err := sweepConfig(f, cell)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, _ := models.NewGaussian(cell.dim, -1, 1, 0.1, 0.1)
-		want := batch.Config{Model: g, Chains: cell.chains, Replicates: 5, Algorithm: batch.NRPT, Iterations: 600, Scans: 20,
-			TuneSchedule: true, Knots: cell.knots, TunePath: cell.knots >= 2, LearningRate: 0.3, Seed: cell.seed, Workers: 2}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("cell %+v: %+v, want %+v", cell, got, want)
-		}
-	}
-}
 
 // TestSweepOtherModelShardsMerge runs a sweep of the Beta-binomial with
 // the automatic tuner in one process and as 3 shards, merges them, and

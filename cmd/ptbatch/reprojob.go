@@ -12,21 +12,12 @@ import (
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/paper"
 	"github.com/ptbatch/ptbatch/rundir"
 )
 
-// reproduceUnits is the unit of reproduce's shards: run k (an
-// experiment's method, or a highdim cell, in the order reproduce runs
-// them) has units first_k … first_k + replicates_k − 1.
-const reproduceUnits = "run × replicate"
-
-// reproRun is one run of reproduce: an experiment's method or a highdim
-// (d, K) cell.
-type reproRun struct {
-	label      string
-	replicates int
-	first      int // units [first, first+replicates) of it
-}
+// reproduceUnits is the unit of reproduce's shards (paper.Unit).
+const reproduceUnits = paper.Unit
 
 // reproJob carries reproduce's runs through its shards and merges: it
 // computes each run's share of replicates, keeps every finished run's
@@ -35,79 +26,50 @@ type reproRun struct {
 type reproJob struct {
 	*job
 	sh      *shard
-	runs    []reproRun
+	runs    []paper.Run
 	next    int
 	merge   *mergeSource
 	seconds map[string]float64 // seconds per run label (summary.json)
 }
 
-// planReproduce lists reproduce's runs in the order it runs them.
-func planReproduce(o reproduceOptions, todo []experiment, highdim bool) []reproRun {
-	var runs []reproRun
-	add := func(label string, reps int) {
-		first := 0
-		if n := len(runs); n > 0 {
-			first = runs[n-1].first + runs[n-1].replicates
-		}
-		runs = append(runs, reproRun{label: label, replicates: reps, first: first})
-	}
-	for _, e := range todo {
-		reps := e.replicates
-		if o.replicates > 0 {
-			reps = o.replicates
-		}
-		for _, m := range reproduceMethods {
-			add(e.name+" "+m.name, reps)
-		}
-	}
-	if highdim {
-		reps := 5
-		if o.replicates > 0 {
-			reps = o.replicates
-		}
-		for _, d := range highDimDims {
-			for _, k := range []int{1, 4} {
-				add(fmt.Sprintf("highdim d=%d K=%d", d, k), reps)
-			}
-		}
-	}
-	return runs
-}
-
 // startReproduce chooses the shard, takes --out and writes its manifest.
-func startReproduce(ctx context.Context, c *cmdFlags, o reproduceOptions, which string, todo []experiment, highdim bool, stderr io.Writer) (*reproJob, error) {
-	r := &reproJob{runs: planReproduce(o, todo, highdim), merge: mergeFrom(ctx), seconds: map[string]float64{}}
-	last := r.runs[len(r.runs)-1]
-	units := last.first + last.replicates
-	if r.merge == nil {
-		sh, err := resolveShard(c, &o.shard)
-		if err != nil {
-			return nil, err
-		}
-		if err := sh.check(units, reproduceUnits+" units"); err != nil {
-			return nil, err
-		}
-		r.sh = sh
-	}
-	m := newManifest("reproduce", c, []string{which}, r.sh, reproduceUnits, units)
-	var j *job
-	if r.merge != nil {
-		// ptbatch merge holds the directory and writes the manifest.
-		j = &job{dir: &outDir{path: o.out}, m: m, start: time.Now()}
-	} else {
-		var err error
-		if j, err = startJob(c, o.out, m, 0, true, stderr); err != nil {
-			return nil, err
-		}
-		lo, hi := r.sh.share(units)
-		r.sh.note(stderr, lo, hi, units, reproduceUnits+" units") // after the refusals: one line each
-	}
-	r.job = j
-	if err := os.MkdirAll(j.dir.file("runs"), 0o755); err != nil {
-		j.close()
+func startReproduce(c *cmdFlags, o *reproduceOptions, todo []paper.Experiment, highdim bool, stderr io.Writer) (*reproJob, error) {
+	r := &reproJob{runs: o.Plan(todo, highdim), seconds: map[string]float64{}}
+	units := paper.Units(r.runs)
+	sh, err := resolveShard(c, &o.shard)
+	if err != nil {
 		return nil, err
 	}
-	return r, nil
+	if err := sh.check(units, reproduceUnits+" units"); err != nil {
+		return nil, err
+	}
+	r.sh = sh
+	m := newManifest("reproduce", c, []string{o.Which}, r.sh, reproduceUnits, units)
+	if r.job, err = startJob(c, o.out, m, 0, true, stderr); err != nil {
+		return nil, err
+	}
+	lo, hi := r.sh.share(units)
+	r.sh.note(stderr, lo, hi, units, reproduceUnits+" units") // after the refusals: one line each
+	return r, r.makeRuns()
+}
+
+// mergeReproJob is the job of a merge into o.out, which ptbatch merge
+// holds and whose manifest it writes: the runs come from the shards of
+// src.
+func mergeReproJob(o *reproduceOptions, todo []paper.Experiment, highdim bool, src *mergeSource) (*reproJob, error) {
+	r := &reproJob{runs: o.Plan(todo, highdim), merge: src, seconds: map[string]float64{}}
+	r.job = &job{dir: &outDir{path: o.out}, m: &manifest{}, start: time.Now()}
+	return r, r.makeRuns()
+}
+
+// makeRuns makes the directory runs/ of the runs' results; it releases
+// the directory when it cannot.
+func (r *reproJob) makeRuns() error {
+	if err := os.MkdirAll(r.dir.file("runs"), 0o755); err != nil {
+		r.close()
+		return err
+	}
+	return nil
 }
 
 // shardOnly reports whether this process computes a shard: it writes the
@@ -204,15 +166,15 @@ type reproPlan struct {
 func (r *reproJob) begin(label string, cfg batch.Config, st *reproduceStats) (reproPlan, error) {
 	k := r.next
 	r.next++
-	if k >= len(r.runs) || r.runs[k].label != label || r.runs[k].replicates != cfg.Replicates {
-		return reproPlan{}, fmt.Errorf("reproduce: run %d is %q with %d replicates, not in the plan of its shards (planReproduce)", k, label, cfg.Replicates)
+	if k >= len(r.runs) || r.runs[k].Label != label || r.runs[k].Replicates != cfg.Replicates {
+		return reproPlan{}, fmt.Errorf("reproduce: run %d is %q with %d replicates, not in the plan of its shards (paper.Settings.Plan)", k, label, cfg.Replicates)
 	}
 	run := r.runs[k]
 	name := runFile(k)
 	if r.merge != nil {
 		var parts []*runRecord
 		for _, s := range r.merge.shards {
-			if s.m.End <= run.first || s.m.First >= run.first+run.replicates {
+			if s.m.End <= run.First || s.m.First >= run.First+run.Replicates {
 				continue
 			}
 			path, err := shardFile(s, name)
@@ -226,8 +188,8 @@ func (r *reproJob) begin(label string, cfg batch.Config, st *reproduceStats) (re
 			parts = append(parts, p)
 		}
 		rec, err := concatRecords(parts)
-		if err == nil && (rec.Result.Config.FirstReplicate != 0 || rec.Result.Config.Replicates != run.replicates) {
-			err = fmt.Errorf("the shards hold replicates %d to %d of %d", rec.Result.Config.FirstReplicate, rec.Result.Config.FirstReplicate+rec.Result.Config.Replicates-1, run.replicates)
+		if err == nil && (rec.Result.Config.FirstReplicate != 0 || rec.Result.Config.Replicates != run.Replicates) {
+			err = fmt.Errorf("the shards hold replicates %d to %d of %d", rec.Result.Config.FirstReplicate, rec.Result.Config.FirstReplicate+rec.Result.Config.Replicates-1, run.Replicates)
 		}
 		if err != nil {
 			return reproPlan{}, usagef("merging run %q: %v", label, err)
@@ -244,11 +206,11 @@ func (r *reproJob) begin(label string, cfg batch.Config, st *reproduceStats) (re
 		res.Config = cfg
 		return reproPlan{done: true, res: &res}, nil
 	}
-	lo, hi := max(run.first, r.m.First), min(run.first+run.replicates, r.m.End)
+	lo, hi := max(run.First, r.m.First), min(run.First+run.Replicates, r.m.End)
 	if lo >= hi {
 		return reproPlan{done: true}, nil // not this shard's
 	}
-	cfg.FirstReplicate, cfg.Replicates = lo-run.first, hi-lo
+	cfg.FirstReplicate, cfg.Replicates = lo-run.First, hi-lo
 	return reproPlan{k: k, hi: hi, label: label, cfg: cfg}, nil
 }
 
@@ -280,9 +242,9 @@ func (r *reproJob) end(p reproPlan, res *batch.Result, err error, st *reproduceS
 func runFile(k int) string { return filepath.Join("runs", fmt.Sprintf("%03d.gob", k)) }
 
 // finishReproduce writes summary.json and the final manifest.
-func (r *reproJob) finish(o reproduceOptions, which string, interrupted bool) error {
+func (r *reproJob) finish(o *reproduceOptions, interrupted bool) error {
 	out := map[string]any{
-		"config": map[string]any{"experiment": which, "replicates": o.replicates, "scale": o.scale, "seed": o.seed,
+		"config": map[string]any{"experiment": o.Which, "replicates": o.Replicates, "scale": o.Scale, "seed": o.Seed,
 			"workers": o.workers, "out": o.out},
 		"runs":            len(r.runs),
 		"runs_completed":  len(r.seconds),

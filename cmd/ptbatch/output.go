@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/paper"
 )
 
 // num returns x, or nil (JSON null) when x is NaN or infinite.
@@ -197,22 +198,8 @@ func jsonMeanSE(xs []float64) (mean, se any) {
 	return num(m), num(sd / math.Sqrt(float64(len(xs))))
 }
 
-func meanSD(xs []float64) (mean, sd float64) {
-	if len(xs) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	if len(xs) < 2 {
-		return mean, 0
-	}
-	for _, x := range xs {
-		sd += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(sd / float64(len(xs)-1))
-}
+// meanSD is paper.MeanSD: the mean and sample standard deviation.
+func meanSD(xs []float64) (mean, sd float64) { return paper.MeanSD(xs) }
 
 // writeCSVs writes scans.csv (one row per replicate × scan), knots.csv and
 // schedules.csv (final values per replicate) into dir.

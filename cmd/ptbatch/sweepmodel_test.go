@@ -56,3 +56,42 @@ func TestSweepModelRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepMergeIgnoresArgs checks that a sweep's merge works on data:
+// with the argument list of every shard's manifest edited (--dims=1,2 to
+// --dims=1, which would halve the grid if merge re-parsed it), the merge
+// writes the same cells.csv and summary.csv as of the shards unedited,
+// since it rebuilds the sweep from the fingerprinted settings; and with
+// a setting edited in every shard, the fingerprint refuses the shards.
+func TestSweepMergeIgnoresArgs(t *testing.T) {
+	root := t.TempDir()
+	orig := runShards(t, filepath.Join(root, "sweep"), 3, shardSweepArgs)
+	want := filepath.Join(root, "want")
+	mustRun(t, append([]string{"merge", "--out", want, "--quiet"}, orig...)...)
+	var args, settings []string
+	for _, d := range orig {
+		a := filepath.Join(root, "args", filepath.Base(d))
+		s := filepath.Join(root, "settings", filepath.Base(d))
+		copyDir(t, d, a)
+		copyDir(t, d, s)
+		editManifest(t, a, func(m *manifest) {
+			for i, arg := range m.Args {
+				if arg == "--dims=1,2" { // shardSweepArgs' "--dims", "1,2"
+					m.Args[i] = "--dims=1"
+				}
+			}
+		})
+		editManifest(t, s, func(m *manifest) { m.Settings["dims"] = "1" })
+		args, settings = append(args, a), append(settings, s)
+	}
+	got := filepath.Join(root, "got")
+	mustRun(t, append([]string{"merge", "--out", got, "--quiet"}, args...)...)
+	for _, name := range []string{"cells.csv", "summary.csv"} {
+		a, err1 := os.ReadFile(filepath.Join(want, name))
+		b, err2 := os.ReadFile(filepath.Join(got, name))
+		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s: merge of shards with edited arguments differs (%v, %v)", name, err1, err2)
+		}
+	}
+	refusedMerge(t, settings, "edited")
+}

@@ -30,9 +30,12 @@ func FromSettings(m map[string]string) (*Spec, error) {
 	num("replicates", &s.Replicates)
 	num("iterations", &s.Iterations)
 	num("scans", &s.Scans)
-	for name, p := range map[string]*float64{"lr": &s.LearningRate, "sigma": &s.Sigma, "mu0": &s.Mu0, "mu1": &s.Mu1} {
-		v, err := strconv.ParseFloat(m[name], 64)
-		*p, errs = v, appendErr(errs, name, m, err)
+	for _, f := range []struct {
+		name string
+		p    *float64
+	}{{"lr", &s.LearningRate}, {"sigma", &s.Sigma}, {"mu0", &s.Mu0}, {"mu1", &s.Mu1}} {
+		v, err := strconv.ParseFloat(m[f.name], 64)
+		*f.p, errs = v, appendErr(errs, f.name, m, err)
 	}
 	var err error
 	s.Dims, err = ints(m["dims"])
@@ -48,8 +51,11 @@ func FromSettings(m map[string]string) (*Spec, error) {
 		errs = appendErr(errs, "seeds", m, err)
 		s.Seeds = append(s.Seeds, v)
 	}
-	if len(errs) > 0 || s.Replicates < 1 {
-		return nil, fmt.Errorf("sweep: bad settings: %v", append(errs, fmt.Errorf("replicates %d", s.Replicates))[0])
+	if s.Replicates < 1 {
+		errs = append(errs, fmt.Errorf("replicates %q", m["replicates"]))
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("sweep: bad setting %v", errs[0])
 	}
 	return s, nil
 }

@@ -230,27 +230,6 @@ type mergeSource struct {
 	elapsed float64
 }
 
-// mergeFrom returns the merge under way, nil in a normal run.
-func mergeFrom(ctx context.Context) *mergeSource {
-	s, _ := ctx.Value(mergeKey{}).(*mergeSource)
-	return s
-}
-
-// mergeReproduce writes the merged output of reproduce's shards: the
-// command runs again with the flags of its manifest, its runs joined from
-// the shards' runs/ instead of computed (reproJob.run), so every CSV,
-// figure and results.md comes from the code that makes them in one
-// process.
-func mergeReproduce(ctx context.Context, shards []shardDir, out string, stderr io.Writer) error {
-	m := shards[0].m
-	which := m.Settings["arg0"]
-	if len(m.Args) == 0 || m.Args[len(m.Args)-1] != which {
-		return usagef("shard %s: its manifest does not name the experiment", shards[0].dir)
-	}
-	args := append(slices.Clone(m.Args[:len(m.Args)-1]), "--out", out, "--quiet", which)
-	return runReproduce(ctx, args, io.Discard, stderr)
-}
-
 // shardFile returns the path of the shard's file name, which its
 // manifest must record: readShards verified every recorded file against
 // its checksum, so a file it does not record is one nobody checked.
@@ -291,18 +270,6 @@ func checkArgs(m *manifest, c *cmdFlags, extra ...string) error {
 	if !reflect.DeepEqual(got, m.Settings) {
 		return usagef("the arguments its %s records give other settings than it records (%s): the manifest was edited; compute the shards again",
 			manifestName, settingDiff(m.Settings, got))
-	}
-	return nil
-}
-
-// checkSettings is checkArgs for the command a merge rebuilds (nil: not a
-// merge, nothing to check).
-func (s *mergeSource) checkSettings(c *cmdFlags, extra ...string) error {
-	if s == nil {
-		return nil
-	}
-	if err := checkArgs(s.shards[0].m, c, extra...); err != nil {
-		return fmt.Errorf("rebuilding the output from %s: %w", filepath.Join(s.shards[0].dir, manifestName), err)
 	}
 	return nil
 }

@@ -63,7 +63,7 @@ func parseSweepSeeds(t *testing.T, list string) ([]uint64, error) {
 	cells, _, _, err := sweepGrid(c, f)
 	var seeds []uint64
 	for _, cell := range cells {
-		seeds = append(seeds, cell.seed)
+		seeds = append(seeds, cell.Seed)
 	}
 	return seeds, err
 }

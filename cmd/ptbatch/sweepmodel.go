@@ -3,13 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/registry"
 	"github.com/ptbatch/ptbatch/study"
-	"github.com/ptbatch/ptbatch/tune"
+	"github.com/ptbatch/ptbatch/sweep"
 )
 
 // addSweepModelFlags defines sweep's --model and --tuning.
@@ -49,60 +47,14 @@ func checkSweepModel(c *cmdFlags, f *sweepFlags) error {
 	return nil
 }
 
-// sweepRun is a cell as a run of the study machinery: the registry's
-// model (the Gaussian pair of the cell's dimension, or --model with its
-// defaults) and the cell's method.
-func sweepRun(f *sweepFlags, cell sweepCell) study.Run {
-	spec := study.ModelSpec{Name: f.model}
-	if f.model == registry.Gaussian {
-		spec.Values = registry.Values{"dim": float64(cell.dim), "mu0": f.mu0, "mu1": f.mu1, "sigma0": f.sigma, "sigma1": f.sigma}
-	}
-	sched := f.algorithm == "nrpt"
-	meth := study.Method{Label: f.algorithm, Algorithm: f.algorithm, Tuning: f.tuning, Chains: cell.chains, Scans: f.scans,
-		Knots: cell.knots, LearningRate: f.lr, TuneSchedule: &sched}
-	return study.Run{Model: spec, Method: meth, Seed: cell.seed, Iterations: f.iterations, Replicates: f.replicates}
-}
-
-// sweepConfig returns a cell's engine configuration; sweepGrid validates
-// it after the memory check.
-func sweepConfig(f *sweepFlags, cell sweepCell) (batch.Config, error) {
-	run := sweepRun(f, cell)
-	m, err := run.NewModel()
-	if err != nil {
-		return batch.Config{}, err
-	}
-	cfg, err := run.ConfigUnchecked(m)
-	cfg.Workers = f.workers
-	return cfg, err
-}
-
-// sweepPlan is the sweep as a study plan: a run per cell, so that its
-// units (cell × replicate, cell-major) are the plan's.
-func sweepPlan(f *sweepFlags, cells []sweepCell) study.Plan {
-	p := study.Plan{Name: "sweep"}
-	for _, cell := range cells {
-		p.Runs = append(p.Runs, sweepRun(f, cell))
-	}
-	return p
-}
-
-// sweepBound is the cell's linear-path bound on the round-trip rate, the
-// Gaussian's closed form, and NaN for other models.
-func sweepBound(f *sweepFlags, cell sweepCell) float64 {
-	if f.model != registry.Gaussian {
-		return math.NaN()
-	}
-	return linearBound(cell.dim, f.mu0, f.mu1, f.sigma)
-}
-
 // sweepProgress prints the progress of each cell on stderr.
-func sweepProgress(stderr io.Writer, cells []sweepCell) func(study.Progress) {
+func sweepProgress(stderr io.Writer, cells []sweep.Cell) func(study.Progress) {
 	piece := -1
 	var print func(batch.Progress)
 	return func(p study.Progress) {
 		if p.Piece != piece {
 			cell := cells[p.Run]
-			piece, print = p.Piece, progressPrinter(stderr, fmt.Sprintf("cell %d/%d (d=%d, K=%d)", p.Run+1, len(cells), cell.dim, cell.knots))
+			piece, print = p.Piece, progressPrinter(stderr, fmt.Sprintf("cell %d/%d (d=%d, K=%d)", p.Run+1, len(cells), cell.Dim, cell.Knots))
 		}
 		print(batch.Progress{Scan: p.Scan, Scans: p.Scans, Elapsed: p.Elapsed})
 	}
@@ -110,29 +62,16 @@ func sweepProgress(stderr io.Writer, cells []sweepCell) func(study.Progress) {
 
 // sweepCellDone writes a finished piece of a cell: its rows of cells.csv
 // and its summary.csv row (out), and its line of the table.
-func sweepCellDone(f *sweepFlags, cell sweepCell, pc study.Piece, res *batch.Result, out *sweepOut, tw io.Writer) error {
-	bound := sweepBound(f, cell)
-	var v cellValues
-	var rows [][]string
-	for r := 0; r < res.Config.Replicates; r++ {
-		st := res.History[r][len(res.History[r])-1]
-		tau := tune.RoundTripRate(st.NonAsymptoticBarrier)
-		runRate := float64(res.RoundTrips[r]) / float64(res.Iterations)
-		rows = append(rows, []string{itoa(cell.dim), itoa(cell.chains), itoa(cell.knots), strconv.FormatUint(cell.seed, 10), itoa(pc.First + r),
-			exactText(res.RoundTripRates[r]), exactText(runRate), itoa(res.RoundTrips[r]), exactText(st.Barrier),
-			exactText(st.NonAsymptoticBarrier), exactText(st.SKL), exactText(tau), exactText(bound)})
-		v.rates = append(v.rates, res.RoundTripRates[r])
-		v.runRates = append(v.runRates, runRate)
-		v.barriers = append(v.barriers, st.Barrier)
-		v.taus = append(v.taus, tau)
-	}
-	sum, rm, rci, qm, qci, bm := summaryRow(cell, v, bound)
+func sweepCellDone(s *sweep.Spec, cell sweep.Cell, pc study.Piece, res *batch.Result, out *sweepOut, tw io.Writer) error {
+	bound := s.Bound(cell)
+	rows, v := sweep.Rows(cell, pc.First, res, bound)
+	sum, m := sweep.SummaryRow(cell, v, bound)
 	if out != nil {
-		if err := out.add(rows, sum, pc.Run*f.replicates+pc.First+pc.Replicates); err != nil {
+		if err := out.add(rows, sum, pc.Run*s.Replicates+pc.First+pc.Replicates); err != nil {
 			return err
 		}
 	}
-	_, err := fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.2f\t%.4f\t%.1f\t\n", cell.dim, cell.chains, cell.knots, cell.seed, res.Config.Replicates,
-		rm, rci, qm, qci, bm, bound, res.Elapsed.Seconds())
+	_, err := fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.2f\t%.4f\t%.1f\t\n", cell.Dim, cell.Chains, cell.Knots, cell.Seed, res.Config.Replicates,
+		m.Rate, m.RateCI, m.RunRate, m.RunRateCI, m.Barrier, bound, res.Elapsed.Seconds())
 	return err
 }

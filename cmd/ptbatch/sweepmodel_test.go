@@ -4,35 +4,9 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/ptbatch/ptbatch/batch"
-	"github.com/ptbatch/ptbatch/models"
 )
-
-// TestSweepConfigIsThePapers checks that a Gaussian cell's configuration
-// from the study machinery is the one sweep built before it had --model
-// and --tuning: the paper's tuning with --scans and --lr, the schedule
-// tuned for nrpt, the spline path tuned for K ≥ 2 — so the files of a
-// Gaussian sweep keep their bytes.
-func TestSweepConfigIsThePapers(t *testing.T) {
-	f := &sweepFlags{model: "gaussian", tuning: "paper", algorithm: "nrpt", iterations: 600, scans: 20, lr: 0.3,
-		mu0: -1, mu1: 1, sigma: 0.1, replicates: 5, workers: 2}
-	for _, cell := range []sweepCell{{dim: 3, chains: 8, knots: 1, seed: 2}, {dim: 16, chains: 60, knots: 4, seed: 7}} {
-		got, err := sweepConfig(f, cell)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, _ := models.NewGaussian(cell.dim, -1, 1, 0.1, 0.1)
-		want := batch.Config{Model: g, Chains: cell.chains, Replicates: 5, Algorithm: batch.NRPT, Iterations: 600, Scans: 20,
-			TuneSchedule: true, Knots: cell.knots, TunePath: cell.knots >= 2, LearningRate: 0.3, Seed: cell.seed, Workers: 2}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("cell %+v: %+v, want %+v", cell, got, want)
-		}
-	}
-}
 
 // TestSweepOtherModelShardsMerge runs a sweep of the Beta-binomial with
 // the automatic tuner in one process and as 3 shards, merges them, and
@@ -81,4 +55,43 @@ func TestSweepModelRefusals(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and one line with %q", c.args, code, errs, c.want)
 		}
 	}
+}
+
+// TestSweepMergeIgnoresArgs checks that a sweep's merge works on data:
+// with the argument list of every shard's manifest edited (--dims=1,2 to
+// --dims=1, which would halve the grid if merge re-parsed it), the merge
+// writes the same cells.csv and summary.csv as of the shards unedited,
+// since it rebuilds the sweep from the fingerprinted settings; and with
+// a setting edited in every shard, the fingerprint refuses the shards.
+func TestSweepMergeIgnoresArgs(t *testing.T) {
+	root := t.TempDir()
+	orig := runShards(t, filepath.Join(root, "sweep"), 3, shardSweepArgs)
+	want := filepath.Join(root, "want")
+	mustRun(t, append([]string{"merge", "--out", want, "--quiet"}, orig...)...)
+	var args, settings []string
+	for _, d := range orig {
+		a := filepath.Join(root, "args", filepath.Base(d))
+		s := filepath.Join(root, "settings", filepath.Base(d))
+		copyDir(t, d, a)
+		copyDir(t, d, s)
+		editManifest(t, a, func(m *manifest) {
+			for i, arg := range m.Args {
+				if arg == "--dims=1,2" { // shardSweepArgs' "--dims", "1,2"
+					m.Args[i] = "--dims=1"
+				}
+			}
+		})
+		editManifest(t, s, func(m *manifest) { m.Settings["dims"] = "1" })
+		args, settings = append(args, a), append(settings, s)
+	}
+	got := filepath.Join(root, "got")
+	mustRun(t, append([]string{"merge", "--out", got, "--quiet"}, args...)...)
+	for _, name := range []string{"cells.csv", "summary.csv"} {
+		a, err1 := os.ReadFile(filepath.Join(want, name))
+		b, err2 := os.ReadFile(filepath.Join(got, name))
+		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s: merge of shards with edited arguments differs (%v, %v)", name, err1, err2)
+		}
+	}
+	refusedMerge(t, settings, "edited")
 }

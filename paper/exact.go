@@ -96,4 +96,3 @@ func (x *Exact) Compare(meth Method, res *batch.Result, chains int, measured flo
 	c.BestLambda, c.BestRate = bestLambda, bestRate
 	return c, nil
 }
-

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/runloop"
 )
 
 // runOne is `ptbatch run`.
@@ -62,7 +63,7 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		sh.note(stderr, lo, hi, f.replicates, "replicates")
 		return job.begin()
 	}
-	res, err := ck.run(ctx, cfg, prog, samples, stats, begin)
+	res, err := ck.finish(runloop.Run(ctx, cfg, ck.options(cfg, prog, samples, stats, begin)))
 	if err != nil {
 		return err
 	}

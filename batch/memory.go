@@ -62,9 +62,9 @@ func checkFits(cfg *Config) error {
 // of every iteration's energies of a scan and the gradient's copies of
 // it), the tuners' schedules and splines, the round trips, the history of
 // every scan's statistics, the model's states (models.Sizer; a model
-// without it is counted as one float64 per observable, row and lane), and
-// the observers of the Statistics this package defines (TargetMoments, and
-// one scan's kept states for Samples); then the Result. It does not count
+// without it is counted as one float64 per observable, row and lane);
+// every Statistic that is a MemoryEstimator (all of this package's); then
+// the Result. It does not count
 // the Go runtime's own overhead or what a caller does with the Result.
 //
 // It validates only what it needs (a model, at least 2 chains, 1 replicate
@@ -160,26 +160,19 @@ func EstimateMemory(cfg Config) (int64, error) {
 	} else {
 		b.add(c, lanes, obs, 8)
 	}
-	// Statistics.
-	for _, st := range cfg.Statistics {
-		switch st := st.(type) {
-		case *TargetMoments:
-			b.add(int(unsafe.Sizeof(momentObserver{})))
-			b.add(5, obs, lanes, 8)
-			b.add(obs, 8)
-		case *Samples:
-			thin := max(st.Thin, 1)
-			kept := perScan/thin + 1
-			b.add(int(unsafe.Sizeof(sampleObserver{})))
-			b.add(obs, 8)
-			// One scan's kept states, per lane, with room for append's
-			// growth (a quarter for large slices).
-			b.add(lanes, kept, obs+1, 10)
-		}
-	}
-
 	var total memCount
 	total.addCount(&b, nb)
+	// The statistics that say their size (MemoryEstimator).
+	shape := shapeOf(&cfg, obs)
+	for _, st := range cfg.Statistics {
+		if m, ok := st.(MemoryEstimator); ok {
+			n, err := m.EstimateStatistic(shape)
+			if err != nil {
+				return 0, ErrMemoryOverflow
+			}
+			total.addUint(uint64(n))
+		}
+	}
 	total.add(nb, 8+16) // the blocks' pointers and the workers' ranges
 	// The Result (and the Engine's copy of the history it is built from
 	// is counted above): per replicate its round trips and rates, the

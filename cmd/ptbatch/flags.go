@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/ptbatch/ptbatch/batch"
@@ -387,42 +388,49 @@ func (f *runFlags) checkMemory(cfg batch.Config, what string) (need int64, err e
 	})
 }
 
-// estimateMemory is batch.EstimateMemory of cfg with what the flags add.
+// estimateMemory is batch.EstimateMemory of cfg with the statistics the
+// run adds, each of which estimates its own memory
+// (batch.MemoryEstimator), and the output built from them (statsMemory).
 func (f *runFlags) estimateMemory(cfg batch.Config) (int64, error) {
-	if f.jsonOut {
+	cfg.Statistics = append(slices.Clone(cfg.Statistics), f.runStatistics(cfg)...)
+	need, err := batch.EstimateMemory(cfg)
+	if err != nil {
+		return 0, err
+	}
+	out, err := f.statsMemory(cfg)
+	if err != nil {
+		return 0, err
+	}
+	return addBytes(need, out)
+}
+
+// runStatistics lists, for the estimate, the statistics runOne adds to
+// cfg (newRunStats, samples.csv and the target moments), without the
+// files they write.
+func (f *runFlags) runStatistics(cfg batch.Config) []batch.Statistic {
+	one := !f.jsonOut && f.out == "" // the table's first observable only
+	ess := new(batch.ESS)
+	dg := &batch.Diagnostics{Thin: f.thin, Observables: maxDiagObservables, MaxDraws: diagMaxDraws}
+	if one {
+		ess.Observables, dg.Observables = 1, 1
+	}
+	cfg.Statistics = []batch.Statistic{&batch.LogZ{FromScan: logZFromScan(&cfg)}, new(batch.Restarts), ess, dg}
+	addProposals(&cfg)
+	if !one {
 		cfg.Statistics = append(cfg.Statistics, new(batch.TargetMoments))
 	}
 	if f.out != "" {
-		cfg.Statistics = append(cfg.Statistics, &batch.Samples{Thin: f.thin})
+		cfg.Statistics = append(cfg.Statistics, &batch.Samples{Thin: f.thin}, &batch.BarrierProfile{Points: lambdaPoints})
 	}
-	need, err := batch.EstimateMemory(cfg)
-	if err == nil {
-		obs := int64(models.NumObservables(cfg.Model))
-		var out int64
-		if f.jsonOut {
-			// target_means and target_vars: a boxed number and its text per
-			// replicate and observable.
-			out, err = mulBytes(int64(cfg.Replicates), obs, 2*(24+8+26))
+	if f.record == "index" {
+		spec := f.indexSpec(&cfg)
+		window := spec.window
+		if spec.from == 1 {
+			window = 0 // the whole run
 		}
-		if err == nil && f.out != "" {
-			// scans.csv: seven fields of a row per replicate and scan.
-			var csv int64
-			if csv, err = mulBytes(int64(cfg.Replicates), int64(f.scans), 7*(16+24)); err == nil {
-				out, err = addBytes(out, csv)
-			}
-		}
-		if err == nil {
-			// The statistics of issue 10 and their output (runstats.go).
-			var st int64
-			if st, err = f.statsMemory(cfg); err == nil {
-				out, err = addBytes(out, st)
-			}
-		}
-		if err == nil {
-			need, err = addBytes(need, out)
-		}
+		cfg.Statistics = append(cfg.Statistics, &batch.IndexProcess{Replicas: spec.replicas, Thin: spec.thin, From: spec.from, Window: window})
 	}
-	return need, err
+	return cfg.Statistics
 }
 
 // checkLR refuses a learning rate that is not positive and finite, and

@@ -49,10 +49,16 @@ func bytesOf(terms ...[]int) (int64, error) {
 	return m.result()
 }
 
-// kept returns the iterations of the kept scans, or an overflow.
-func (s MemoryShape) kept() (int, bool) {
-	n := s.PerScan * s.KeepScans
-	return n, s.KeepScans == 0 || n/s.KeepScans == s.PerScan
+// kept returns the leading observables of the model that a statistic
+// of setting k follows (0: all of them) and the iterations of the kept
+// scans; ok is false when they overflow an int.
+func (s MemoryShape) kept(k int) (obs, n int, ok bool) {
+	obs = s.Observables
+	if k > 0 {
+		obs = min(obs, k)
+	}
+	n = s.PerScan * s.KeepScans
+	return obs, n, s.KeepScans == 0 || n/s.KeepScans == s.PerScan
 }
 
 // EstimateStatistic counts each block's six sums per pair of chains and
@@ -71,11 +77,7 @@ func (st *Restarts) EstimateStatistic(s MemoryShape) (int64, error) {
 // (at most 4√(2n)+8 numbers for n kept iterations, append's slack
 // included, and the struct's 16 bytes) and the values collected.
 func (st *ESS) EstimateStatistic(s MemoryShape) (int64, error) {
-	obs := s.Observables
-	if st.Observables > 0 {
-		obs = min(obs, st.Observables)
-	}
-	n, ok := s.kept()
+	obs, n, ok := s.kept(st.Observables)
 	if !ok {
 		return 0, ErrMemoryOverflow
 	}
@@ -91,11 +93,7 @@ func (st *ESS) EstimateStatistic(s MemoryShape) (int64, error) {
 // today and a later change to Diagnostics (keeping states as they come)
 // is to remove.
 func (st *Diagnostics) EstimateStatistic(s MemoryShape) (int64, error) {
-	obs := s.Observables
-	if st.Observables > 0 {
-		obs = min(obs, st.Observables)
-	}
-	n, ok := s.kept()
+	obs, n, ok := s.kept(st.Observables)
 	if !ok {
 		return 0, ErrMemoryOverflow
 	}

@@ -62,9 +62,9 @@ func checkFits(cfg *Config) error {
 // of every iteration's energies of a scan and the gradient's copies of
 // it), the tuners' schedules and splines, the round trips, the history of
 // every scan's statistics, the model's states (models.Sizer; a model
-// without it is counted as one float64 per observable, row and lane), and
-// the observers of the Statistics this package defines (TargetMoments, and
-// one scan's kept states for Samples); then the Result. It does not count
+// without it is counted as one float64 per observable, row and lane);
+// every Statistic that is a MemoryEstimator (all of this package's); then
+// the Result. It does not count
 // the Go runtime's own overhead or what a caller does with the Result.
 //
 // It validates only what it needs (a model, at least 2 chains, 1 replicate
@@ -88,11 +88,50 @@ func EstimateMemory(cfg Config) (int64, error) {
 	case cfg.Knots < 0:
 		return 0, bad("Knots", cfg.Knots, "must be 0 or 1 (the linear path) or more")
 	}
+	obs := models.NumObservables(cfg.Model)
+	nb := (cfg.Replicates + lanes - 1) / lanes
+	b, err := blockMemory(&cfg, obs)
+	if err != nil {
+		return 0, err
+	}
+	c, knots := cfg.Chains, max(cfg.Knots, 1)
+	var total memCount
+	total.addCount(&b, nb)
+	// The statistics that say their size (MemoryEstimator).
+	shape := shapeOf(&cfg, obs)
+	for _, st := range cfg.Statistics {
+		if m, ok := st.(MemoryEstimator); ok {
+			n, err := m.EstimateStatistic(shape)
+			if err != nil {
+				return 0, ErrMemoryOverflow
+			}
+			total.addUint(uint64(n))
+		}
+	}
+	total.add(nb, 8+16) // the blocks' pointers and the workers' ranges
+	// The Result (and the Engine's copy of the history it is built from
+	// is counted above): per replicate its round trips and rates, the
+	// last rejections, the schedule, the knots and the history.
+	r := cfg.Replicates
+	total.add(r, 8+8+3*24)
+	total.add(r, c-1, 8)
+	total.add(r, c, 8)
+	total.add(r, knots+1, 16)
+	total.add(r, cfg.Scans, int(unsafe.Sizeof(ScanStats{})))
+	total.add(c, 8) // the summary's rejections
+	// The names of the observables: Validate, the Result and a caller each
+	// hold a list; a name is a string header and a few bytes.
+	total.add(3, obs, 16+24)
+	return total.result()
+}
+
+// blockMemory counts the bytes of one block of a run of cfg (obs
+// observables): the communication state, the scan's energy moments, the
+// tuners, the round trips and history, and the model's states.
+func blockMemory(cfg *Config, obs int) (memCount, error) {
 	c := cfg.Chains
 	knots := max(cfg.Knots, 1)
 	perScan := cfg.Iterations / cfg.Scans
-	obs := models.NumObservables(cfg.Model)
-	nb := (cfg.Replicates + lanes - 1) / lanes
 	exact := models.IsExact(cfg.Model)
 
 	// One block.
@@ -127,8 +166,29 @@ func EstimateMemory(cfg Config) (int64, error) {
 		b.add(lanes, perScan, 2, c, 8)
 		b.add(lanes, perScan, 8) // the workspaces' v
 	}
-	// tuner: per lane a schedule, a spline (knots and Adagrad sums) and,
-	// when tuning the path, an SKL workspace; the gradient and moments.
+	b.addTuner(cfg, c, knots)
+	// Round trips, the last scan's rejections, and the history of every
+	// scan's statistics.
+	b.add(2, c, lanes)
+	b.add(lanes, c-1, 8)
+	b.add(lanes, cfg.Scans, int(unsafe.Sizeof(ScanStats{})))
+	// The model's states.
+	if s, ok := cfg.Model.(models.Sizer); ok {
+		n, err := s.BlockBytes(c)
+		if err != nil {
+			return b, ErrMemoryOverflow
+		}
+		b.add(int(n))
+	} else {
+		b.add(c, lanes, obs, 8)
+	}
+	return b, nil
+}
+
+// addTuner counts a block's tuners: per lane a schedule, a spline (knots
+// and Adagrad sums) and, when tuning the path, an SKL workspace; the
+// gradient and moments.
+func (b *memCount) addTuner(cfg *Config, c, knots int) {
 	b.add(lanes, c, 8)
 	b.add(lanes, int(unsafe.Sizeof(tune.Spline{})))
 	b.add(lanes, knots+1, 16)
@@ -145,56 +205,6 @@ func EstimateMemory(cfg Config) (int64, error) {
 		b.add(5, c, 8)        // mean, cov
 		b.add(lanes, 8, c, 8) // each workspace's mean, eta, z, a
 	}
-	// Round trips, the last scan's rejections, and the history of every
-	// scan's statistics.
-	b.add(2, c, lanes)
-	b.add(lanes, c-1, 8)
-	b.add(lanes, cfg.Scans, int(unsafe.Sizeof(ScanStats{})))
-	// The model's states.
-	if s, ok := cfg.Model.(models.Sizer); ok {
-		n, err := s.BlockBytes(c)
-		if err != nil {
-			return 0, ErrMemoryOverflow
-		}
-		b.add(int(n))
-	} else {
-		b.add(c, lanes, obs, 8)
-	}
-	// Statistics.
-	for _, st := range cfg.Statistics {
-		switch st := st.(type) {
-		case *TargetMoments:
-			b.add(int(unsafe.Sizeof(momentObserver{})))
-			b.add(5, obs, lanes, 8)
-			b.add(obs, 8)
-		case *Samples:
-			thin := max(st.Thin, 1)
-			kept := perScan/thin + 1
-			b.add(int(unsafe.Sizeof(sampleObserver{})))
-			b.add(obs, 8)
-			// One scan's kept states, per lane, with room for append's
-			// growth (a quarter for large slices).
-			b.add(lanes, kept, obs+1, 10)
-		}
-	}
-
-	var total memCount
-	total.addCount(&b, nb)
-	total.add(nb, 8+16) // the blocks' pointers and the workers' ranges
-	// The Result (and the Engine's copy of the history it is built from
-	// is counted above): per replicate its round trips and rates, the
-	// last rejections, the schedule, the knots and the history.
-	r := cfg.Replicates
-	total.add(r, 8+8+3*24)
-	total.add(r, c-1, 8)
-	total.add(r, c, 8)
-	total.add(r, knots+1, 16)
-	total.add(r, cfg.Scans, int(unsafe.Sizeof(ScanStats{})))
-	total.add(c, 8) // the summary's rejections
-	// The names of the observables: Validate, the Result and a caller each
-	// hold a list; a name is a string header and a few bytes.
-	total.add(3, obs, 16+24)
-	return total.result()
 }
 
 // memCount adds up byte counts with overflow checks (layout.Mul, math/bits); after the

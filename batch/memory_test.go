@@ -1,7 +1,6 @@
 package batch
 
 import (
-	"context"
 	"errors"
 	"runtime"
 	"testing"
@@ -38,20 +37,7 @@ func TestEstimateMemoryMatchesTheHeap(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		before := liveBytes()
-		e, err := New(c.cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for !e.Done() {
-			if err := e.Step(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-		}
-		res := e.Result()
-		used := liveBytes() - before
-		runtime.KeepAlive(e)
-		runtime.KeepAlive(res)
+		used := heldBytes(t, c.cfg)
 		t.Logf("%s: estimate %d, heap %d (%.2f)", c.name, est, used, float64(est)/float64(used))
 		if float64(est) < 0.8*float64(used) || float64(est) > 2*float64(used) {
 			t.Errorf("%s: estimate %d bytes, the run holds %d", c.name, est, used)

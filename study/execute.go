@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/runloop"
 )
 
 // Progress is reported after every scan of every piece.
@@ -120,68 +121,38 @@ func PieceConfig(p *Plan, pc Piece, o Options) (batch.Config, *batch.LogZ, error
 	return cfg, lz, nil
 }
 
-// runPiece runs one piece, from its checkpoint when there is one.
+// runPiece runs one piece with runloop.Run, from its checkpoint when
+// there is one; when ctx ends it, the checkpoint of the scan under way
+// is saved and the error matches ErrInterrupted.
 func runPiece(ctx context.Context, p *Plan, pc Piece, i, n int, o Options) ([]Cell, error) {
-	start := time.Now()
 	cfg, lz, err := PieceConfig(p, pc, o)
 	if err != nil {
 		return nil, err
 	}
-	e, err := startEngine(cfg, pc, o.Checkpoints)
+	var ro runloop.Options
+	if o.Progress != nil {
+		ro.Progress = func(pr batch.Progress) {
+			o.Progress(Progress{Piece: i, Pieces: n, Run: pc.Run, Scan: pr.Scan, Scans: pr.Scans, Elapsed: pr.Elapsed})
+		}
+	}
+	if ck := o.Checkpoints; ck != nil {
+		if ro.Resume, err = ck.Load(CheckpointKey(pc)); err != nil {
+			return nil, err
+		}
+		ro.Save = func(data []byte, _ *batch.Engine, _ runloop.Why) error { return ck.Save(CheckpointKey(pc), data) }
+		ro.Every.Scans = o.CheckpointEvery
+	}
+	res, err := runloop.Run(ctx, cfg, ro)
 	if err != nil {
 		return nil, err
 	}
-	for !e.Done() {
-		if err := e.Step(ctx); err != nil {
-			if ctx.Err() == nil {
-				return nil, err
-			}
-			if err := save(e, pc, o.Checkpoints); err != nil {
-				return nil, err
-			}
-			return nil, fmt.Errorf("%w: %w", ErrInterrupted, ctx.Err())
-		}
-		if o.Progress != nil {
-			o.Progress(Progress{Piece: i, Pieces: n, Run: pc.Run, Scan: e.Scans(), Scans: cfg.Scans, Elapsed: time.Since(start)})
-		}
-		if o.CheckpointEvery > 0 && e.Scans()%o.CheckpointEvery == 0 && !e.Done() {
-			if err := save(e, pc, o.Checkpoints); err != nil {
-				return nil, err
-			}
-		}
+	if res.Interrupted {
+		return nil, fmt.Errorf("%w: %w", ErrInterrupted, ctx.Err())
 	}
-	res := e.Result()
 	if o.Result != nil {
 		if err := o.Result(pc, res); err != nil {
 			return nil, err
 		}
 	}
 	return cells(pc, res, lz), nil
-}
-
-// startEngine restores the piece's engine from its checkpoint, or starts
-// a new one.
-func startEngine(cfg batch.Config, pc Piece, ck Checkpoints) (*batch.Engine, error) {
-	if ck != nil {
-		data, err := ck.Load(CheckpointKey(pc))
-		if err != nil {
-			return nil, err
-		}
-		if data != nil {
-			return batch.Restore(cfg, data)
-		}
-	}
-	return batch.New(cfg)
-}
-
-// save writes the engine's checkpoint when there is a store.
-func save(e *batch.Engine, pc Piece, ck Checkpoints) error {
-	if ck == nil {
-		return nil
-	}
-	data, err := e.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	return ck.Save(CheckpointKey(pc), data)
 }

@@ -82,8 +82,8 @@ func pilotIterations(iterations int) int {
 	return min(iterations, max(iterations/pilotShare, pilotMinIterations))
 }
 
-// chooseChains runs the pilots of --chains auto and sets cfg.Chains, then
-// checks the run's configuration and memory again with them. It prints
+// chooseChains runs the pilots of --chains auto and sets cfg.Chains,
+// before prepareRun checks the run's memory and validates it. It prints
 // the choice on stderr unless --quiet.
 func (f *runFlags) chooseChains(ctx context.Context, cfg *batch.Config, stderr io.Writer) error {
 	if !f.chainsAuto {
@@ -98,14 +98,10 @@ func (f *runFlags) chooseChains(ctx context.Context, cfg *batch.Config, stderr i
 		return err
 	}
 	f.chainsChoice = &choice
-	f.chains = choice.Chains
 	cfg.Chains = choice.Chains
 	if !f.quiet {
 		fmt.Fprintf(stderr, "ptbatch: --chains auto: %d chains for the pilots' barrier Λ ≈ %.3f (%d pilot(s), %d chain-iterations, %.1f s)\n",
 			choice.Chains, choice.Barrier, len(choice.Pilots), choice.ChainIterations(), time.Since(t0).Seconds())
-	}
-	if err := cfg.Validate(); err != nil {
-		return configUsage(f.flags, err)
 	}
 	return nil
 }

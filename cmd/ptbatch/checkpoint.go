@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +11,8 @@ import (
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/runloop"
 )
 
 // Checkpoint and resume of `ptbatch run` (README, "Checkpoint and resume").
@@ -132,138 +132,85 @@ func fileKind(m os.FileMode) string {
 }
 
 // streamed are the output files that grow as the run goes, which a resume
-// cuts back to the checkpoint's rows.
+// cuts back to the checkpoint's rows (rundir.SetAside).
 var streamed = []string{"samples.csv", "index.csv"}
 
-// asideName is the name under which a resume keeps a streamed file of the
-// run it continues until it has copied the checkpoint's rows back.
-func asideName(name string) string { return "." + name + ".resume" }
-
-// checkpointer runs `ptbatch run` with its checkpoint flags.
+// checkpointer holds the checkpoint flags of a run and, for a resume, its
+// streamed files set aside.
 type checkpointer struct {
 	f      *checkpointFlags
 	c      *cmdFlags
 	out    string
 	stderr io.Writer
-	aside  map[string]string // streamed file → its copy set aside
-	quiet  bool              // --quiet: no line for each checkpoint written
+	aside  *rundir.Aside // nil unless resuming into --out
+	quiet  bool          // --quiet: no line for each checkpoint written
 }
 
 // startCheckpoints prepares the checkpoints of a run; it must be called
 // once --out is held and before the streamed files are created. For a
-// resume, it sets the streamed files of --out aside (renamed, never
-// copied), so that the run's new files can take back the rows the
-// checkpoint counted. A copy set aside by an earlier attempt that did not
-// finish is kept: it holds the rows of the run that wrote the checkpoint.
+// resume, it sets the streamed files of --out aside, so that the run's
+// new files can take back the rows the checkpoint counted.
 func startCheckpoints(f *runFlags, stderr io.Writer) (*checkpointer, error) {
-	k := &checkpointer{f: &f.ck, c: f.flags, out: f.out, stderr: stderr, aside: map[string]string{}, quiet: f.quiet}
+	k := &checkpointer{f: &f.ck, c: f.flags, out: f.out, stderr: stderr, quiet: f.quiet}
 	if f.ck.resume == "" || f.out == "" {
 		return k, nil
 	}
-	for _, name := range streamed {
-		path, aside := filepath.Join(f.out, name), filepath.Join(f.out, asideName(name))
-		if _, err := os.Stat(aside); err == nil {
-			k.aside[name] = aside
-			continue
-		}
-		switch err := os.Rename(path, aside); {
-		case err == nil:
-			k.aside[name] = aside
-		case !errors.Is(err, os.ErrNotExist):
-			return nil, fmt.Errorf("setting %s aside for the resume: %w", path, err)
-		}
+	a, err := rundir.SetAside(f.out, streamed...)
+	if err != nil {
+		return nil, err
 	}
+	k.aside = a
 	return k, nil
 }
 
-// undo puts the files set aside back in place: the resume failed before
-// it copied them.
-func (k *checkpointer) undo() {
-	for name, aside := range k.aside {
-		os.Rename(aside, filepath.Join(k.out, name))
-	}
-	k.aside = nil
-}
-
-// run is batch.Run with the checkpoints: it builds the engine (restored
-// from --resume, the streamed files' rows taken back), steps it to its end
-// or until ctx is cancelled, writes a checkpoint every --checkpoint-every,
-// when interrupted and at the end, and returns the run's Result. begun is
-// called once the engine is built or restored (it writes the manifest).
-func (k *checkpointer) run(ctx context.Context, cfg batch.Config, prog func(batch.Progress), samples *sampleWriter, stats *runStats, begun func() error) (*batch.Result, error) {
-	start := time.Now()
-	e, err := k.engine(cfg, samples, stats)
-	if err != nil {
-		return nil, err
-	}
-	if err := begun(); err != nil {
-		return nil, err
-	}
-	if k.f.resume != "" {
-		fmt.Fprintf(k.stderr, "ptbatch: resuming %s after %s\n", k.f.resume, place(e))
-	}
-	written, lastScan, lastTime := false, e.Scans(), time.Now()
-	save := func() error {
-		if err := k.save(e, samples, stats); err != nil {
+// options are the runloop.Options of the run: its progress, its
+// checkpoints (every --checkpoint-every, when interrupted and at the end,
+// after syncing the streamed files), and its resume, whose Start takes
+// the streamed files' rows back before begun (which writes the manifest).
+func (k *checkpointer) options(cfg batch.Config, prog func(batch.Progress), samples *sampleWriter, stats *runStats, begun func() error) runloop.Options {
+	o := runloop.Options{Progress: prog, Start: func(e *batch.Engine, resumed bool) error {
+		if resumed {
+			if err := k.takeBack(cfg, samples, stats); err != nil {
+				k.aside.Restore()
+				return err
+			}
+		}
+		if err := begun(); err != nil {
 			return err
 		}
-		written, lastScan, lastTime = true, e.Scans(), time.Now()
+		if resumed {
+			fmt.Fprintf(k.stderr, "ptbatch: resuming %s after %s\n", k.f.resume, place(e))
+		}
 		return nil
+	}}
+	if k.f.resume != "" {
+		o.Resume = k.f.data
 	}
-	for !e.Done() && ctx.Err() == nil {
-		written = false
-		if err := e.Step(ctx); err != nil {
-			if ctx.Err() != nil {
-				break
-			}
-			return nil, err
-		}
-		if prog != nil {
-			prog(batch.Progress{Scan: e.Scans(), Scans: cfg.Scans, Elapsed: time.Since(start)})
-		}
-		if k.f.path != "" && !e.Done() && ((k.f.everyScans > 0 && e.Scans()-lastScan >= k.f.everyScans) ||
-			(k.f.everyWall > 0 && time.Since(lastTime) >= k.f.everyWall)) {
-			if err := save(); err != nil {
-				return nil, err
-			}
-			if !k.quiet {
-				fmt.Fprintf(k.stderr, "ptbatch: checkpoint %s written after %s\n", k.f.path, place(e))
-			}
-		}
+	if k.f.path != "" {
+		o.Save, o.Sync, o.AtEnd = k.save, func() error { return syncStreamed(samples, stats) }, true
+		o.Every = runloop.Cadence{Scans: k.f.everyScans, Wall: k.f.everyWall}
 	}
-	if k.f.path != "" && !written {
-		if err := save(); err != nil {
-			return nil, err
-		}
-	}
-	if k.f.path != "" && !e.Done() {
-		// Also when the signal came just after a checkpoint of the
-		// cadence, which is then the state to resume from.
-		fmt.Fprintf(k.stderr, "ptbatch: checkpoint %s written after %s; continue with --resume %s\n", k.f.path, place(e), k.f.path)
-	}
-	return e.Result(), nil
+	return o
 }
 
-// engine builds the run's engine: new, or restored from --resume with
-// the streamed files' rows taken back.
-func (k *checkpointer) engine(cfg batch.Config, samples *sampleWriter, stats *runStats) (*batch.Engine, error) {
-	if k.f.resume == "" {
-		return batch.New(cfg)
+// finish turns runloop.Run's answer into the run's: a refused checkpoint
+// as a usage error naming --resume (the streamed files put back), and an
+// interrupted run with a checkpoint says how to continue it.
+func (k *checkpointer) finish(res *batch.Result, err error) (*batch.Result, error) {
+	var re *runloop.RestoreError
+	if errors.As(err, &re) {
+		k.aside.Restore()
+		return nil, k.resumeError(re.Err)
 	}
-	e, err := batch.Restore(cfg, k.f.data)
 	if err != nil {
-		k.undo()
-		return nil, k.resumeError(err)
-	}
-	var index *indexRecord
-	if stats != nil {
-		index = stats.index
-	}
-	if err := k.takeBack(cfg, samples, index); err != nil {
-		k.undo()
 		return nil, err
 	}
-	return e, nil
+	if k.f.path != "" && res.Interrupted {
+		// Also when the signal came just after a checkpoint of the
+		// cadence, which is then the state to resume from.
+		fmt.Fprintf(k.stderr, "ptbatch: checkpoint %s written after %d of %d scans; continue with --resume %s\n", k.f.path, res.Scans, res.Config.Scans, k.f.path)
+	}
+	return res, nil
 }
 
 // place says where a run is: "12 of 150 scans".
@@ -271,13 +218,22 @@ func place(e *batch.Engine) string {
 	return fmt.Sprintf("%d of %d scans", e.Scans(), e.Config().Scans)
 }
 
-// save syncs the streamed files (the checkpoint counts their rows) and
-// writes the checkpoint atomically.
-func (k *checkpointer) save(e *batch.Engine, samples *sampleWriter, stats *runStats) error {
-	data, err := e.MarshalBinary()
-	if err != nil {
-		return err
+// save writes a checkpoint atomically (a temporary file in the same
+// directory, synced and renamed over the old checkpoint, so that a kill
+// leaves one whole checkpoint), with a line for those of the cadence.
+func (k *checkpointer) save(data []byte, e *batch.Engine, why runloop.Why) error {
+	if err := writeBytesAtomic(k.f.path, data); err != nil {
+		return fmt.Errorf("the checkpoint: %w", err)
 	}
+	if why == runloop.OnCadence && !k.quiet {
+		fmt.Fprintf(k.stderr, "ptbatch: checkpoint %s written after %s\n", k.f.path, place(e))
+	}
+	return nil
+}
+
+// syncStreamed flushes and syncs the streamed files, whose rows the
+// checkpoint about to be written counts.
+func syncStreamed(samples *sampleWriter, stats *runStats) error {
 	if samples != nil {
 		if err := samples.flush(); err != nil {
 			return err
@@ -294,11 +250,6 @@ func (k *checkpointer) save(e *batch.Engine, samples *sampleWriter, stats *runSt
 			return fmt.Errorf("writing index.csv: %w", err)
 		}
 	}
-	// Atomic: a temporary file in the same directory, synced and renamed
-	// over the old checkpoint, so that a kill leaves one whole checkpoint.
-	if err := writeBytesAtomic(k.f.path, data); err != nil {
-		return fmt.Errorf("the checkpoint: %w", err)
-	}
 	return nil
 }
 
@@ -306,106 +257,87 @@ func (k *checkpointer) save(e *batch.Engine, samples *sampleWriter, stats *runSt
 // counted from the copies set aside into the run's new files (samples.csv
 // as they are; index.csv through the record, which also keeps replicate
 // 0's records for its figure), then removes the copies.
-func (k *checkpointer) takeBack(cfg batch.Config, samples *sampleWriter, index *indexRecord) error {
+func (k *checkpointer) takeBack(cfg batch.Config, samples *sampleWriter, stats *runStats) error {
 	for _, st := range cfg.Statistics {
+		var err error
 		switch st := st.(type) {
 		case *batch.Samples:
-			if samples == nil {
-				continue
-			}
-			err := k.copyRows("samples.csv", st.Rows(), func(line []byte) error {
-				if _, err := samples.w.Write(line); err != nil {
-					return fmt.Errorf("writing samples.csv: %w", err)
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			if err := samples.flush(); err != nil {
-				return err
+			if samples != nil {
+				err = k.takeBackSamples(st, samples)
 			}
 		case *batch.IndexProcess:
-			if index == nil {
-				continue
-			}
-			per := len(st.Replicas)
-			if st.Replicas == nil {
-				per = cfg.Chains
-			}
-			chains := make([]int, 0, per)
-			err := k.copyRows("index.csv", st.Records()*per, func(line []byte) error {
-				f := strings.Split(strings.TrimSuffix(string(line), "\n"), ",")
-				var v [4]int
-				for i := range v {
-					if len(f) != 4 {
-						return fmt.Errorf("index.csv row %q: want 4 fields", line)
-					}
-					var err error
-					if v[i], err = strconv.Atoi(f[i]); err != nil {
-						return fmt.Errorf("index.csv row %q: %v", line, err)
-					}
-				}
-				chains = append(chains, v[3])
-				if len(chains) < per {
-					return nil
-				}
-				err := index.write(v[0]-index.first, v[1], chains)
-				chains = chains[:0]
-				return err
-			})
-			if err != nil {
-				return err
-			}
-			if err := index.flush(); err != nil {
-				return err
+			if stats != nil && stats.index != nil {
+				err = k.takeBackIndex(cfg, st, stats.index)
 			}
 		}
+		if err != nil {
+			return err
+		}
 	}
-	for _, aside := range k.aside {
-		os.Remove(aside)
-	}
-	k.aside = nil
+	k.aside.Remove()
 	return nil
 }
 
-// copyRows gives emit the first rows lines after the header of the copy
-// of name set aside; it fails when the copy holds fewer.
-func (k *checkpointer) copyRows(name string, rows int, emit func(line []byte) error) error {
-	if rows == 0 {
+// takeBackSamples copies the rows of samples.csv the checkpoint counted.
+func (k *checkpointer) takeBackSamples(st *batch.Samples, samples *sampleWriter) error {
+	err := k.copyRows("samples.csv", st.Rows(), func(line []byte) error {
+		if _, err := samples.w.Write(line); err != nil {
+			return fmt.Errorf("writing samples.csv: %w", err)
+		}
 		return nil
-	}
-	aside, ok := k.aside[name]
-	if !ok {
-		return usagef("invalid --resume %q: the checkpoint counts %d rows of %s, which is not in --out %q", k.f.resume, rows, name, k.out)
-	}
-	fh, err := os.Open(aside)
+	})
 	if err != nil {
 		return err
 	}
-	defer fh.Close()
-	r := bufio.NewReaderSize(fh, 1<<16)
-	for i := -1; i < rows; i++ {
-		line, err := r.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			var long []byte
-			long = append(long, line...)
-			for err == bufio.ErrBufferFull {
-				line, err = r.ReadSlice('\n')
-				long = append(long, line...)
-			}
-			line = long
-		}
-		if err != nil {
-			return usagef("invalid --resume %q: %s in --out %q holds %d rows, the checkpoint counts %d: it is not the file of the run that wrote the checkpoint", k.f.resume, name, k.out, max(i, 0), rows)
-		}
-		if i >= 0 {
-			if err := emit(line); err != nil {
-				return err
-			}
-		}
+	return samples.flush()
+}
+
+// takeBackIndex copies the rows of index.csv the checkpoint counted,
+// one record (a row per replica followed) at a time.
+func (k *checkpointer) takeBackIndex(cfg batch.Config, st *batch.IndexProcess, index *indexRecord) error {
+	per := len(st.Replicas)
+	if st.Replicas == nil {
+		per = cfg.Chains
 	}
-	return nil
+	chains := make([]int, 0, per)
+	err := k.copyRows("index.csv", st.Records()*per, func(line []byte) error {
+		f := strings.Split(strings.TrimSuffix(string(line), "\n"), ",")
+		var v [4]int
+		for i := range v {
+			if len(f) != 4 {
+				return fmt.Errorf("index.csv row %q: want 4 fields", line)
+			}
+			var err error
+			if v[i], err = strconv.Atoi(f[i]); err != nil {
+				return fmt.Errorf("index.csv row %q: %v", line, err)
+			}
+		}
+		chains = append(chains, v[3])
+		if len(chains) < per {
+			return nil
+		}
+		err := index.write(v[0]-index.first, v[1], chains)
+		chains = chains[:0]
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return index.flush()
+}
+
+// copyRows is rundir's Aside.CopyRows with its refusals as usage errors
+// naming --resume and --out.
+func (k *checkpointer) copyRows(name string, rows int, emit func(line []byte) error) error {
+	err := k.aside.CopyRows(name, rows, emit)
+	var short *rundir.ShortError
+	switch {
+	case errors.Is(err, rundir.ErrNotAside):
+		return usagef("invalid --resume %q: the checkpoint counts %d rows of %s, which is not in --out %q", k.f.resume, rows, name, k.out)
+	case errors.As(err, &short):
+		return usagef("invalid --resume %q: %s in --out %q holds %d rows, the checkpoint counts %d: it is not the file of the run that wrote the checkpoint", k.f.resume, name, k.out, short.Have, rows)
+	}
+	return err
 }
 
 // resumeFlags names the flags of the Config fields that configFlags does

@@ -5,12 +5,14 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/layout"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/registry"
+	"github.com/ptbatch/ptbatch/study"
 )
 
 // runFlags are the settings of `ptbatch run`.
@@ -150,8 +152,9 @@ func registryFlags(names ...string) map[string][]string {
 	return out
 }
 
-// parseRunFlags parses args into f and checks every value that does not
-// need the model.
+// parseRunFlags parses args into f, checks every value that does not
+// need the model, and resolves the defaults that depend on other flags
+// (resolve).
 func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	f := &runFlags{}
 	c := newRunFlagSet(f)
@@ -171,8 +174,24 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	if _, err := batch.ParseTuning(f.tuning); err != nil {
 		return nil, c.bad("tuning", "want auto or paper")
 	}
+	f.resolve()
+	if f.path != "linear" && f.path != "spline" {
+		return nil, c.bad("path", "want linear or spline")
+	}
+	if err := f.checkApplies(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// resolve gives the flags not given the defaults that depend on others,
+// once, before anything reads them (the manifest records them so): the
+// paper's settings select the paper's tuning, the path is the tuning's,
+// the schedule is tuned for nrpt, the automatic tuner chooses its scans,
+// and --chains auto starts with the first pilot's chains (auto.go).
+func (f *runFlags) resolve() {
+	c := f.flags
 	if !c.set("tuning") && (f.algorithm == "reversible" || c.set("scans") || c.set("lr") || f.gradient == "full") {
-		// The paper's settings select the paper's tuning.
 		f.tuning = "paper"
 	}
 	if !c.set("path") {
@@ -181,34 +200,37 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 			f.path = "spline"
 		}
 	}
-	if f.path != "linear" && f.path != "spline" {
-		return nil, c.bad("path", "want linear or spline")
-	}
-	if err := f.checkApplies(); err != nil {
-		return nil, err
-	}
 	if !c.set("tune-schedule") {
 		f.tuneSched = f.algorithm != "reversible"
 	}
-	return f, nil
+	if f.tuning == "auto" {
+		f.scans = max(batch.AutoScans(f.iterations), 1) // --scans does not apply
+	}
+	if f.chainsAuto {
+		f.chains = pilotChains // runOne chooses the run's (auto.go)
+	}
 }
 
 // tunesPath reports whether the run tunes a spline path.
 func (f *runFlags) tunesPath() bool { return f.path == "spline" && f.knots >= 2 }
 
-// checkApplies refuses, in command-line order, the flags given that do not
-// apply to the model, path or output chosen, saying what applies.
-func (f *runFlags) checkApplies() error {
-	c := f.flags
+// flagOwner maps each model flag to the model whose flag it is.
+var flagOwner = func() map[string]string {
 	owner := map[string]string{}
 	for m, names := range modelFlags {
 		for _, n := range names {
 			owner[n] = m
 		}
 	}
-	given := func(name string) bool { return c.set(name) }
+	return owner
+}()
+
+// checkApplies refuses, in command-line order, the flags given that do not
+// apply to the model, path or output chosen, saying what applies.
+func (f *runFlags) checkApplies() error {
+	c := f.flags
 	for _, name := range c.given {
-		if m, ok := owner[name]; ok && m != f.model && !sharedModelFlag(f.model, name) {
+		if m, ok := flagOwner[name]; ok && m != f.model && !sharedModelFlag(f.model, name) {
 			takes := "takes no model flags (its data and prior are fixed)"
 			if names := modelFlags[f.model]; len(names) > 0 {
 				takes = "takes " + flagList(names)
@@ -218,42 +240,50 @@ func (f *runFlags) checkApplies() error {
 		if (name == "lr" || name == "scans") && f.tuning == "auto" {
 			return c.bad(name, "applies only to --tuning paper; the automatic tuner (--tuning auto) takes no learning rate and chooses its scans and rounds itself")
 		}
-		switch name {
-		case "explorer":
-			if err := f.checkExplorerApplies(); err != nil {
-				return err
-			}
-		case "draws", "trials", "success-prob":
-			if given("successes") || given("total-trials") {
-				return c.bad(name, "simulates the data, which --successes and --total-trials give directly; give one or the other")
-			}
-		case "knots":
-			if f.path != "spline" {
-				return c.bad(name, "applies only to --path spline (the linear path has no knots)")
-			}
-		case "lr", "gradient":
-			if f.path != "spline" {
-				return c.bad(name, "applies only to a tuned spline path (--path spline, --knots 2 or more)")
-			}
-			if f.knots < 2 {
-				return c.bad(name, "applies only to a tuned spline path; --knots %s is the linear path, which is not tuned", c.show("knots"))
-			}
-		case "thin":
-			if f.out == "" {
-				return c.bad(name, "applies only to samples.csv, written with --out DIR")
-			}
-		case "record":
-			if f.out == "" && f.record != "" {
-				return c.bad(name, "writes index.csv and index.png, which need --out DIR")
-			}
-		case "index-window", "index-thin", "index-replicas":
-			if f.record != "index" {
-				return c.bad(name, "applies only to --record index")
-			}
-		case "keep-scans":
-			if f.out == "" && !f.jsonOut {
-				return c.bad(name, "applies only to target_means (--json) and samples.csv (--out DIR); the table reports the last scan")
-			}
+		if err := f.checkApply(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkApply refuses the flag name, given, where the path, the data or
+// the output chosen does not use it.
+func (f *runFlags) checkApply(name string) error {
+	c := f.flags
+	switch name {
+	case "explorer":
+		return f.checkExplorerApplies()
+	case "draws", "trials", "success-prob":
+		if c.set("successes") || c.set("total-trials") {
+			return c.bad(name, "simulates the data, which --successes and --total-trials give directly; give one or the other")
+		}
+	case "knots":
+		if f.path != "spline" {
+			return c.bad(name, "applies only to --path spline (the linear path has no knots)")
+		}
+	case "lr", "gradient":
+		if f.path != "spline" {
+			return c.bad(name, "applies only to a tuned spline path (--path spline, --knots 2 or more)")
+		}
+		if f.knots < 2 {
+			return c.bad(name, "applies only to a tuned spline path; --knots %s is the linear path, which is not tuned", c.show("knots"))
+		}
+	case "thin":
+		if f.out == "" {
+			return c.bad(name, "applies only to samples.csv, written with --out DIR")
+		}
+	case "record":
+		if f.out == "" && f.record != "" {
+			return c.bad(name, "writes index.csv and index.png, which need --out DIR")
+		}
+	case "index-window", "index-thin", "index-replicas":
+		if f.record != "index" {
+			return c.bad(name, "applies only to --record index")
+		}
+	case "keep-scans":
+		if f.out == "" && !f.jsonOut {
+			return c.bad(name, "applies only to target_means (--json) and samples.csv (--out DIR); the table reports the last scan")
 		}
 	}
 	return nil
@@ -271,97 +301,123 @@ func flagList(names []string) string {
 	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
 }
 
-// config turns the flags into an engine configuration, after checking
-// every value of the flags. prepareRun checks the memory once the run is
+// config builds the run's engine configuration from the flags, once:
+// it checks every value (check), builds the model, and takes the flags'
+// study.Method over batch.DefaultConfig (study.Run.ConfigUnchecked), with
+// the workers and pinning. prepareRun checks the memory once the run is
 // narrowed to its shard, and validates the configuration after it (its
 // model's observables are listed then), before the paths and --out
 // (runcmd.go).
 func (f *runFlags) config() (batch.Config, error) {
-	c := f.flags
-	var cfg batch.Config
-	auto := f.tuning == "auto"
-	if auto {
-		// The automatic tuner's scans (--scans does not apply).
-		f.scans = max(batch.AutoScans(f.iterations), 1)
-	}
-	if f.chainsAuto {
-		if err := f.checkChainsAuto(); err != nil {
-			return cfg, err
-		}
-		f.chains = pilotChains // the first pilot's; runOne chooses the run's (auto.go)
-	}
-	switch {
-	case auto && f.iterations < 2:
-		return cfg, c.bad("iterations", "need at least 2 iterations (the automatic tuner tunes in the first half)")
-	case f.chains < 2:
-		return cfg, c.bad("chains", "need at least 2 chains")
-	case f.chains > maxChains:
-		return cfg, c.bad("chains", "at most %d chains (replica numbers are 32-bit)", maxChains)
-	case f.replicates < 1:
-		return cfg, c.bad("replicates", "need at least 1 replicate")
-	case f.scans < 1:
-		return cfg, c.bad("scans", "need at least 1 scan")
-	case f.iterations < f.scans:
-		return cfg, c.bad("iterations", "need at least one iteration per scan (--scans %s)", c.show("scans"))
-	case f.iterations%f.scans != 0:
-		return cfg, c.bad("iterations", "must be a multiple of --scans (%s) so that scans are equal", c.show("scans"))
-	case f.workers < 0:
-		return cfg, c.bad("workers", "need 0 (all CPUs) or more")
-	case f.thin < 1:
-		return cfg, c.bad("thin", "need at least 1")
-	case f.keepScans < 0:
-		return cfg, c.bad("keep-scans", "need 0 (the last half) or more")
-	}
-	if err := f.checkPaths(); err != nil { // before --checkpoint's directory is tried (paths.go)
-		return cfg, err
-	}
-	if err := f.ck.check(c); err != nil {
-		return cfg, err
-	}
-	if err := f.checkRecord(); err != nil {
-		return cfg, err
-	}
-	if f.path == "spline" {
-		switch {
-		case f.knots < 1:
-			return cfg, c.bad("knots", "need at least 1")
-		case f.knots > f.chains-1 && !f.chainsAuto:
-			return cfg, knotsLimit(c, f.knots, f.chains, c.show("chains"))
-		}
-		if f.tunesPath() {
-			if !auto {
-				if err := checkLR(c, "lr", f.lr, f.scans, &f.warnings); err != nil {
-					return cfg, err
-				}
-			}
-			if f.gradient != "block" && f.gradient != "full" {
-				return cfg, c.bad("gradient", "want block or full")
-			}
-			if auto && f.gradient == "full" {
-				return cfg, c.bad("gradient", "applies only to --tuning paper; the automatic tuner uses the block form")
-			}
-		}
+	if err := f.check(); err != nil {
+		return batch.Config{}, err
 	}
 	m, err := f.buildModel()
 	if err != nil {
+		return batch.Config{}, err
+	}
+	run := study.Run{Method: f.method(), Seed: f.seed, Iterations: f.iterations, Replicates: f.replicates}
+	cfg, err := run.ConfigUnchecked(m)
+	if err != nil {
 		return cfg, err
 	}
-	alg, _ := batch.ParseAlgorithm(f.algorithm)
-	cfg = batch.DefaultConfig(m, f.iterations) // the flags' defaults give it unchanged
-	cfg.Chains, cfg.Replicates, cfg.Algorithm, cfg.Scans = f.chains, f.replicates, alg, f.scans
-	cfg.TuneSchedule, cfg.LearningRate, cfg.Seed = f.tuneSched, f.lr, f.seed
-	cfg.Workers, cfg.Pin, cfg.KeepScans = f.workers, f.pin, f.keepScans
-	if !auto {
-		cfg.Tuning = batch.PaperTuning
+	cfg.Workers, cfg.Pin = f.workers, f.pin
+	return cfg, nil
+}
+
+// method returns the run's settings as a study.Method (the flags are
+// resolved and checked): the linear path is one knot, and a spline of
+// one knot is linear too.
+func (f *runFlags) method() study.Method {
+	knots := 1
+	if f.path == "spline" {
+		knots = f.knots
 	}
-	cfg.Knots, cfg.TunePath = 1, false
-	if f.tunesPath() {
-		cfg.Knots, cfg.TunePath = f.knots, true
-		if f.gradient == "full" {
-			cfg.Gradient = batch.FullGradient
+	return study.Method{Label: "run", Algorithm: f.algorithm, Tuning: f.tuning, Chains: f.chains, Scans: f.scans,
+		Knots: knots, LearningRate: f.lr, TuneSchedule: &f.tuneSched, Gradient: f.gradient, KeepScans: f.keepScans}
+}
+
+// check refuses, one line each, the values of the flags the run cannot
+// take, in a fixed order: --chains auto where it does not apply, the
+// sizes, the paths (before --checkpoint's directory is tried), the
+// checkpoint flags, --record and the spline path's settings.
+func (f *runFlags) check() error {
+	if f.chainsAuto {
+		if err := f.checkChainsAuto(); err != nil {
+			return err
 		}
 	}
-	return cfg, nil
+	if err := f.checkSizes(); err != nil {
+		return err
+	}
+	if err := f.checkPaths(); err != nil { // paths.go
+		return err
+	}
+	if err := f.ck.check(f.flags); err != nil {
+		return err
+	}
+	if err := f.checkRecord(); err != nil {
+		return err
+	}
+	return f.checkSpline()
+}
+
+// checkSizes refuses sizes the run cannot take.
+func (f *runFlags) checkSizes() error {
+	c := f.flags
+	switch {
+	case f.tuning == "auto" && f.iterations < 2:
+		return c.bad("iterations", "need at least 2 iterations (the automatic tuner tunes in the first half)")
+	case f.chains < 2:
+		return c.bad("chains", "need at least 2 chains")
+	case f.chains > maxChains:
+		return c.bad("chains", "at most %d chains (replica numbers are 32-bit)", maxChains)
+	case f.replicates < 1:
+		return c.bad("replicates", "need at least 1 replicate")
+	case f.scans < 1:
+		return c.bad("scans", "need at least 1 scan")
+	case f.iterations < f.scans:
+		return c.bad("iterations", "need at least one iteration per scan (--scans %s)", c.show("scans"))
+	case f.iterations%f.scans != 0:
+		return c.bad("iterations", "must be a multiple of --scans (%s) so that scans are equal", c.show("scans"))
+	case f.workers < 0:
+		return c.bad("workers", "need 0 (all CPUs) or more")
+	case f.thin < 1:
+		return c.bad("thin", "need at least 1")
+	case f.keepScans < 0:
+		return c.bad("keep-scans", "need 0 (the last half) or more")
+	}
+	return nil
+}
+
+// checkSpline refuses the settings of a spline path it cannot take, and
+// warns about a learning rate that cannot move the knots.
+func (f *runFlags) checkSpline() error {
+	c := f.flags
+	if f.path != "spline" {
+		return nil
+	}
+	switch {
+	case f.knots < 1:
+		return c.bad("knots", "need at least 1")
+	case f.knots > f.chains-1 && !f.chainsAuto:
+		return knotsLimit(c, f.knots, f.chains, c.show("chains"))
+	}
+	if !f.tunesPath() {
+		return nil
+	}
+	if f.tuning != "auto" {
+		if err := checkLR(c, "lr", f.lr, f.scans, &f.warnings); err != nil {
+			return err
+		}
+	}
+	if f.gradient != "block" && f.gradient != "full" {
+		return c.bad("gradient", "want block or full")
+	}
+	if f.tuning == "auto" && f.gradient == "full" {
+		return c.bad("gradient", "applies only to --tuning paper; the automatic tuner uses the block form")
+	}
+	return nil
 }
 
 // knotsLimit is the error for more spline segments than chains − 1,
@@ -381,48 +437,55 @@ func knotsLimit(c *cmdFlags, knots, chains int, chainsText string) error {
 func (f *runFlags) checkMemory(cfg batch.Config, what string) (need int64, err error) {
 	need, err = f.estimateMemory(cfg)
 	return need, checkMemoryOf(f.flags, what, f.maxMemory, need, err, []sizeFlag{
-		{"chains", float64(f.chains), 50}, {"replicates", float64(f.replicates), 10},
+		{"chains", float64(cfg.Chains), 50}, {"replicates", float64(f.replicates), 10},
 		{"dim", float64(f.dim), 1}, {"knots", float64(f.knots), 4},
 		{"iterations", float64(f.iterations), 45000}, {"scans", float64(f.scans), 150},
 	})
 }
 
-// estimateMemory is batch.EstimateMemory of cfg with what the flags add.
+// estimateMemory is batch.EstimateMemory of cfg with the statistics the
+// run adds, each of which estimates its own memory
+// (batch.MemoryEstimator), and the output built from them (statsMemory).
 func (f *runFlags) estimateMemory(cfg batch.Config) (int64, error) {
-	if f.jsonOut {
+	cfg.Statistics = append(slices.Clone(cfg.Statistics), f.runStatistics(cfg)...)
+	need, err := batch.EstimateMemory(cfg)
+	if err != nil {
+		return 0, err
+	}
+	out, err := f.statsMemory(cfg)
+	if err != nil {
+		return 0, err
+	}
+	return addBytes(need, out)
+}
+
+// runStatistics lists, for the estimate, the statistics runOne adds to
+// cfg (newRunStats, samples.csv and the target moments), without the
+// files they write.
+func (f *runFlags) runStatistics(cfg batch.Config) []batch.Statistic {
+	one := !f.jsonOut && f.out == "" // the table's first observable only
+	ess := new(batch.ESS)
+	dg := &batch.Diagnostics{Thin: f.thin, Observables: maxDiagObservables, MaxDraws: diagMaxDraws}
+	if one {
+		ess.Observables, dg.Observables = 1, 1
+	}
+	cfg.Statistics = []batch.Statistic{&batch.LogZ{FromScan: logZFromScan(&cfg)}, new(batch.Restarts), ess, dg}
+	addProposals(&cfg)
+	if !one {
 		cfg.Statistics = append(cfg.Statistics, new(batch.TargetMoments))
 	}
 	if f.out != "" {
-		cfg.Statistics = append(cfg.Statistics, &batch.Samples{Thin: f.thin})
+		cfg.Statistics = append(cfg.Statistics, &batch.Samples{Thin: f.thin}, &batch.BarrierProfile{Points: lambdaPoints})
 	}
-	need, err := batch.EstimateMemory(cfg)
-	if err == nil {
-		obs := int64(models.NumObservables(cfg.Model))
-		var out int64
-		if f.jsonOut {
-			// target_means and target_vars: a boxed number and its text per
-			// replicate and observable.
-			out, err = mulBytes(int64(cfg.Replicates), obs, 2*(24+8+26))
+	if f.record == "index" {
+		spec := f.indexSpec(&cfg)
+		window := spec.window
+		if spec.from == 1 {
+			window = 0 // the whole run
 		}
-		if err == nil && f.out != "" {
-			// scans.csv: seven fields of a row per replicate and scan.
-			var csv int64
-			if csv, err = mulBytes(int64(cfg.Replicates), int64(f.scans), 7*(16+24)); err == nil {
-				out, err = addBytes(out, csv)
-			}
-		}
-		if err == nil {
-			// The statistics of issue 10 and their output (runstats.go).
-			var st int64
-			if st, err = f.statsMemory(cfg); err == nil {
-				out, err = addBytes(out, st)
-			}
-		}
-		if err == nil {
-			need, err = addBytes(need, out)
-		}
+		cfg.Statistics = append(cfg.Statistics, &batch.IndexProcess{Replicas: spec.replicas, Thin: spec.thin, From: spec.from, Window: window})
 	}
-	return need, err
+	return cfg.Statistics
 }
 
 // checkLR refuses a learning rate that is not positive and finite, and

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/runloop"
 )
 
 // runOne is `ptbatch run`.
@@ -47,10 +48,22 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer stats.close()
-	begin := func() error {
-		// Once the engine is built or restored, so that a refusal is the
-		// only line: --chains auto's choice, the warnings, the start line
-		// and the shard, then the manifest.
+	res, err := ck.finish(runloop.Run(ctx, cfg, ck.options(cfg, prog, samples, stats, runBegin(f, cfg, sh, job, stderr))))
+	if err != nil {
+		return err
+	}
+	warnInvalidProposals(stderr, cfg) // explorer.go
+	if runDoneHook != nil {
+		runDoneHook()
+	}
+	return finishOne(f, job, res, moments, samples, stats, stdout, stderr)
+}
+
+// runBegin returns what a run does once its engine is built or restored,
+// so that a refusal is the only line: it prints --chains auto's choice,
+// the warnings, the start line and the shard, then writes the manifest.
+func runBegin(f *runFlags, cfg batch.Config, sh *shard, job *job, stderr io.Writer) func() error {
+	return func() error {
 		io.WriteString(stderr, f.chosen)
 		for _, w := range f.warnings {
 			fmt.Fprintf(stderr, "ptbatch: %s\n", w)
@@ -62,15 +75,6 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		sh.note(stderr, lo, hi, f.replicates, "replicates")
 		return job.begin()
 	}
-	res, err := ck.run(ctx, cfg, prog, samples, stats, begin)
-	if err != nil {
-		return err
-	}
-	warnInvalidProposals(stderr, cfg) // explorer.go
-	if runDoneHook != nil {
-		runDoneHook()
-	}
-	return finishOne(f, job, res, moments, samples, stats, stdout, stderr)
 }
 
 // runDoneHook, when set (by tests), is called once the run's engine has

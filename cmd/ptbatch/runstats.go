@@ -215,61 +215,38 @@ func (s *runStats) writeFiles(dir string, res *batch.Result) error {
 // exactLogZ is runout.ExactLogZ.
 func exactLogZ(m models.Model) (logZ float64, ok bool) { return runout.ExactLogZ(m) }
 
-// statsMemory estimates the bytes the statistics of runStats and their
-// output add to a run of cfg (batch.EstimateMemory does not count them):
-// per block of 8 replicates LogZ's six sums per pair and Restarts' flags
-// per replica; per replicate and observable the ESS's batch means (at most
-// 4√(2n)+8 numbers for n kept iterations, append's slack included) and
-// the JSON's numbers; the kept states of the Diagnostics and the copies
-// diag.Summarize makes of one observable's; with --out the barrier profiles (collected and
-// copied) and lambda.csv's rows; with --record index one scan's records
-// and the figure's.
+// statsMemory estimates the bytes of the output `ptbatch run` builds from
+// its statistics (batch.EstimateMemory counts the statistics themselves):
+// with --json the target moments' numbers and their text; with --out
+// scans.csv's rows; the ESS's values in the JSON; the copies
+// diag.Summarize makes of one observable's kept states; with --out
+// lambda.csv's rows; with --record index the figure's records.
 func (f *runFlags) statsMemory(cfg batch.Config) (int64, error) {
-	const lanes = 8
-	blocks := int64((cfg.Replicates + lanes - 1) / lanes) // the shard's (issue 19)
-	chains, reps := int64(cfg.Chains), int64(cfg.Replicates)
-	obs := int64(1)
+	reps, obs := int64(cfg.Replicates), int64(models.NumObservables(cfg.Model))
+	essObs := int64(1)
 	if f.jsonOut {
-		obs = int64(models.NumObservables(cfg.Model))
+		essObs = obs
 	}
-	perScan := int64(f.iterations / f.scans)
-	keep := int64(cfg.KeepScansInEffect())
+	perScan, keep := int64(cfg.Iterations/cfg.Scans), int64(cfg.KeepScansInEffect())
 	kept := perScan * keep
 	if keep > 0 && kept/keep != perScan {
 		return 0, batch.ErrMemoryOverflow
 	}
-	series := 4*int64(math.Sqrt(2*float64(kept))) + 8 + 16 // numbers, and the struct's
-	diagObs := int64(min(models.NumObservables(cfg.Model), maxDiagObservables))
-	if !f.jsonOut && f.out == "" {
-		diagObs = 1
-	}
 	draws := min(kept/int64(f.thin)+1, 2*diagMaxDraws)
 	terms := [][]int64{
-		{blocks, 6, chains, lanes, 8},   // LogZ
-		{4, reps, 8},                    // its estimates, collected and copied
-		{blocks, chains, lanes},         // Restarts
-		{4, reps, 8},                    // its counts
-		{blocks, obs, lanes, series, 8}, // ESS
-		{2, reps, obs, 8 + 24 + 26},     // its values, collected, and the JSON's
-		{2, reps, diagObs, draws, 8},    // Diagnostics' kept states, with append's slack
-		{8, reps, draws, 8},             // diag.Summarize's copies of one observable's
+		{2, reps, essObs, 24 + 26}, // the ESS's values in the JSON
+		{8, reps, draws, 8},        // diag.Summarize's copies of one observable's
+	}
+	if f.jsonOut {
+		terms = append(terms, []int64{reps, obs, 2 * (24 + 8 + 26)}) // target_means and target_vars
 	}
 	if f.out != "" {
 		terms = append(terms,
-			[]int64{3, reps, 2*lambdaPoints + 2*chains, 8}, // profiles
+			[]int64{reps, int64(cfg.Scans), 7 * (16 + 24)}, // scans.csv
 			[]int64{reps, lambdaPoints, 4, 16 + 24})        // lambda.csv's rows
 	}
 	if f.record == "index" {
-		spec := f.indexSpec(&cfg)
-		perScanRec := min(perScan, int64(spec.window))
-		if spec.window == 0 {
-			perScanRec = perScan
-		}
-		recs := perScanRec/int64(spec.thin) + 1
-		k := int64(len(spec.replicas))
-		terms = append(terms,
-			[]int64{blocks, lanes, 2, recs, 8 + 4*k}, // one scan's records, with append's slack
-			[]int64{2, indexFigureIterations, k, 8})  // the figure's
+		terms = append(terms, []int64{2, indexFigureIterations, int64(len(f.indexSpec(&cfg).replicas)), 8})
 	}
 	var total int64
 	for _, t := range terms {

@@ -10,30 +10,14 @@ import (
 // coordinates, with their exact gradients −x and −4(x − 1).
 func gaussFuncs(dim int) Funcs {
 	return Funcs{
-		Dim: dim,
-		LogReference: func(x []float64) float64 {
-			s := 0.0
-			for _, v := range x {
-				s -= v * v / 2
-			}
-			return s
-		},
+		Dim:          dim,
+		LogReference: StdNormalLog, SampleReference: StdNormalDraw, GradLogReference: StdNormalGrad,
 		LogTarget: func(x []float64) float64 {
 			s := 0.0
 			for _, v := range x {
 				s -= 2 * (v - 1) * (v - 1)
 			}
 			return s
-		},
-		SampleReference: func(r Rand, x []float64) {
-			for d := range x {
-				x[d] = r.Normal()
-			}
-		},
-		GradLogReference: func(x, g []float64) {
-			for d, v := range x {
-				g[d] = -v
-			}
 		},
 		GradLogTarget: func(x, g []float64) {
 			for d, v := range x {

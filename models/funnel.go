@@ -34,18 +34,8 @@ func NewFunnel(dim int, scale float64, ex Explorer) (Model, error) {
 	}
 	m, err := FromFuncs(Funcs{
 		Dim: dim, Names: names,
-		LogReference: func(x []float64) float64 { return -0.5 * sumSquares(x) },
-		LogTarget:    func(x []float64) float64 { return funnelLog(x, scale) },
-		SampleReference: func(r Rand, x []float64) {
-			for d := range x {
-				x[d] = r.Normal()
-			}
-		},
-		GradLogReference: func(x, g []float64) {
-			for d, v := range x {
-				g[d] = -v
-			}
-		},
+		LogReference: StdNormalLog, SampleReference: StdNormalDraw, GradLogReference: StdNormalGrad,
+		LogTarget:     func(x []float64) float64 { return funnelLog(x, scale) },
 		GradLogTarget: func(x, g []float64) { funnelGrad(x, g, scale) },
 	}, ex)
 	if err != nil {

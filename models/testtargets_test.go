@@ -6,27 +6,6 @@ import (
 	"github.com/ptbatch/ptbatch/models"
 )
 
-// stdNormal is the reference N(0, I) of the test models: W0 = −|x|²/2.
-func stdNormal(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s -= v * v / 2
-	}
-	return s
-}
-
-func gradStdNormal(x, g []float64) {
-	for d, v := range x {
-		g[d] = -v
-	}
-}
-
-func drawStdNormal(r models.Rand, x []float64) {
-	for d := range x {
-		x[d] = r.Normal()
-	}
-}
-
 // corrGauss is the 2-d target N(0, Σ) with standard deviations 1 and 2
 // and correlation 0.8, Σ = [[1, 1.6], [1.6, 4]], precision Σ⁻¹ =
 // [[4, −1.6], [−1.6, 1]]/(4 − 2.56), with reference N(0, I).
@@ -35,12 +14,12 @@ func corrGauss() models.Funcs {
 	p := [2][2]float64{{4 / det, -1.6 / det}, {-1.6 / det, 1 / det}}
 	return models.Funcs{
 		Dim:          2,
-		LogReference: stdNormal,
+		LogReference: models.StdNormalLog,
 		LogTarget: func(x []float64) float64 {
 			return -0.5 * (p[0][0]*x[0]*x[0] + 2*p[0][1]*x[0]*x[1] + p[1][1]*x[1]*x[1])
 		},
-		SampleReference:  drawStdNormal,
-		GradLogReference: gradStdNormal,
+		SampleReference:  models.StdNormalDraw,
+		GradLogReference: models.StdNormalGrad,
 		GradLogTarget: func(x, g []float64) {
 			g[0] = -(p[0][0]*x[0] + p[0][1]*x[1])
 			g[1] = -(p[1][0]*x[0] + p[1][1]*x[1])
@@ -66,7 +45,7 @@ func annealedChol(eta0, eta1 float64) [2][2]float64 {
 func funnel(dim int, scale float64) models.Funcs {
 	return models.Funcs{
 		Dim:          dim,
-		LogReference: stdNormal,
+		LogReference: models.StdNormalLog,
 		LogTarget: func(x []float64) float64 {
 			v := x[0]
 			s := -v * v / (2 * scale * scale)
@@ -75,8 +54,8 @@ func funnel(dim int, scale float64) models.Funcs {
 			}
 			return s
 		},
-		SampleReference:  drawStdNormal,
-		GradLogReference: gradStdNormal,
+		SampleReference:  models.StdNormalDraw,
+		GradLogReference: models.StdNormalGrad,
 		GradLogTarget: func(x, g []float64) {
 			v := x[0]
 			g[0] = -v / (scale * scale)

@@ -53,30 +53,14 @@ func gauss50(ex models.Explorer) (models.Model, error) {
 		return c * d
 	}
 	return models.FromFuncs(models.Funcs{
-		Dim: dim,
-		LogReference: func(x []float64) float64 {
-			s := 0.0
-			for _, v := range x {
-				s -= v * v / 2
-			}
-			return s
-		},
+		Dim:          dim,
+		LogReference: models.StdNormalLog, SampleReference: models.StdNormalDraw, GradLogReference: models.StdNormalGrad,
 		LogTarget: func(x []float64) float64 {
 			s := 0.0
 			for i, v := range x {
 				s -= v * qx(x, i) / 2
 			}
 			return s
-		},
-		SampleReference: func(r models.Rand, x []float64) {
-			for d := range x {
-				x[d] = r.Normal()
-			}
-		},
-		GradLogReference: func(x, g []float64) {
-			for d, v := range x {
-				g[d] = -v
-			}
 		},
 		GradLogTarget: func(x, g []float64) {
 			for i := range x {

@@ -102,14 +102,8 @@ func (s *gibbsState) UnmarshalBinary(b []byte) error {
 // scaled is the model: reference N(0, I), target N(0, diag(1², …, d²)).
 func scaled(dim int, ex models.Explorer) (models.Model, error) {
 	return models.FromFuncs(models.Funcs{
-		Dim: dim,
-		LogReference: func(x []float64) float64 {
-			s := 0.0
-			for _, v := range x {
-				s -= v * v / 2
-			}
-			return s
-		},
+		Dim:          dim,
+		LogReference: models.StdNormalLog, SampleReference: models.StdNormalDraw,
 		LogTarget: func(x []float64) float64 {
 			s := 0.0
 			for k, v := range x {
@@ -117,11 +111,6 @@ func scaled(dim int, ex models.Explorer) (models.Model, error) {
 				s -= v * v / (2 * sd * sd)
 			}
 			return s
-		},
-		SampleReference: func(r models.Rand, x []float64) {
-			for d := range x {
-				x[d] = r.Normal()
-			}
 		},
 	}, ex)
 }

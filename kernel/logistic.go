@@ -14,6 +14,7 @@ import (
 //
 // with log(1 + e) = log u − ((u − 1) − e)/u, u = 1 + e rounded, which
 // corrects the rounding of u to first order (as log1p does), and
+//
 //	sigmoid[i]  = 1/(1 + e^−η)  = 1/(1 + e) for η ≥ 0, e/(1 + e) otherwise
 //
 // Both forms are stable for every η (no overflow of e^η). The exponential

@@ -47,7 +47,7 @@ func sharedModelFlag(model, name string) bool { return model == "funnel" && name
 // checkExplorerApplies refuses --explorer for a model whose moves are
 // exact draws or Gibbs sweeps, which no explorer replaces.
 func (f *runFlags) checkExplorerApplies() error {
-	if f.model != "funnel" {
+	if f.model != "funnel" && f.model != "logistic" {
 		return f.flags.bad("explorer", "applies only to --model funnel; --model %s has exact or Gibbs moves of its own", f.model)
 	}
 	return nil

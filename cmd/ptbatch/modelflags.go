@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/registry"
@@ -16,6 +19,8 @@ func modelSettings(f *runFlags, m models.Model) map[string]any {
 		return map[string]any{"dim": f.dim, "mu0": f.mu0, "mu1": f.mu1, "sigma0": f.sigma0, "sigma1": f.sigma1}
 	case "funnel":
 		return funnelSettings(f, m)
+	case registry.Logistic:
+		return registrySettings(f)
 	case "galaxy":
 		return map[string]any{"data": "galaxy velocities (Roeder 1990), thousands of km/s", "components": 6}
 	case "mixture":
@@ -138,4 +143,102 @@ func checkGaussian(c *cmdFlags, n gaussFlags, dimText string, dim int, mu0, mu1,
 		return usagef("invalid --%s %s: %s", n.dim, dimText, why)
 	}
 	return nil
+}
+
+// registryOnly are the registered models whose flags come from their
+// registry parameters alone (addRegistryFlags), with --explorer for the
+// parameter "explorer".
+var registryOnly = []string{registry.Logistic}
+
+// addRegistryFlags defines a flag for every parameter of the registryOnly
+// models, by its kind (String, Bool, Int, Float), under a heading per
+// model; --explorer, defined with the funnel's, serves every model.
+func addRegistryFlags(c *cmdFlags) {
+	for _, name := range registryOnly {
+		m, _ := registry.Lookup(name)
+		c.section("--model " + name + ": " + m.Help)
+		for _, p := range m.Params {
+			switch p.Kind {
+			case registry.String:
+				c.String(new(string), p.Name, m.TextDefaults[p.Name], p.Help)
+			case registry.Bool:
+				c.Bool(new(bool), p.Name, p.Default != 0, p.Help)
+			case registry.Int:
+				if p.Name != "explorer" {
+					c.Int(new(int), p.Name, int(p.Default), p.Help)
+				}
+			default:
+				c.Float64(new(float64), p.Name, p.Default, p.Help)
+			}
+		}
+	}
+}
+
+// registryFlagNames returns the flags of a registryOnly model: its
+// parameters but the explorer.
+func registryFlagNames(name string) []string {
+	var out []string
+	for _, p := range registryFlags(name)[name] {
+		if p != "explorer" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// buildRegistryModel builds a registryOnly model from its flags and
+// --explorer (the registry's default explorer unless given). A bad data
+// file is one line naming the file, the line and the column.
+func (f *runFlags) buildRegistryModel() (models.Model, error) {
+	c := f.flags
+	m, _ := registry.Lookup(f.model)
+	v, t := registry.Values{}, registry.Texts{}
+	for _, name := range registryFlagNames(f.model) {
+		switch x := c.fs.Lookup(name).Value.(flag.Getter).Get().(type) {
+		case string:
+			t[name] = x
+		case bool:
+			v[name] = map[bool]float64{false: 0, true: 1}[x]
+		case int:
+			v[name] = float64(x)
+		case float64:
+			v[name] = x
+		}
+	}
+	if _, ok := m.Param("explorer"); ok && c.set("explorer") {
+		i := slices.Index(registry.ExplorerNames, f.ex.explorer)
+		if i < 0 {
+			return nil, c.bad("explorer", "want %s", explorerNames)
+		}
+		v["explorer"] = float64(i)
+	}
+	if p, ok := m.Param("data"); ok && p.Kind == registry.String && t["data"] == "" {
+		return nil, usagef("--model %s needs --data FILE.csv", f.model)
+	}
+	model, err := registry.NewWithTexts(f.model, v, t, f.seed)
+	var pe *registry.ParamError
+	switch {
+	case errors.As(err, &pe) && pe.Param != "":
+		return nil, c.bad(pe.Param, "%s", pe.Why)
+	case err != nil:
+		return nil, usagef("%v", err)
+	}
+	return model, nil
+}
+
+// registrySettings lists a registryOnly model's settings for the JSON
+// config: every parameter's value.
+func registrySettings(f *runFlags) map[string]any {
+	out := map[string]any{}
+	for _, name := range registryFlagNames(f.model) {
+		out[name] = f.flags.fs.Lookup(name).Value.(flag.Getter).Get()
+	}
+	if m, _ := registry.Lookup(f.model); func() bool { _, ok := m.Param("explorer"); return ok }() {
+		out["explorer"] = f.ex.explorer
+		if !f.flags.set("explorer") {
+			p, _ := m.Param("explorer")
+			out["explorer"] = registry.ExplorerNames[int(p.Default)]
+		}
+	}
+	return out
 }

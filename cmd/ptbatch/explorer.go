@@ -41,8 +41,11 @@ func addExplorerFlags(c *cmdFlags, e *explorerFlags) {
 }
 
 // sharedModelFlag reports whether the flag name of another model's list
-// applies to model too: the funnel reads the Gaussian's --dim.
-func sharedModelFlag(model, name string) bool { return model == "funnel" && name == "dim" }
+// applies to model too: the funnel reads the Gaussian's --dim, and the
+// mixture and the logistic regression share --data.
+func sharedModelFlag(model, name string) bool {
+	return model == "funnel" && name == "dim" || name == "data" && (model == "mixture" || model == "logistic")
+}
 
 // checkExplorerApplies refuses --explorer for a model whose moves are
 // exact draws or Gibbs sweeps, which no explorer replaces.

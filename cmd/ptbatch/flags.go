@@ -135,6 +135,7 @@ var modelFlags = func() map[string][]string {
 	m := registryFlags(registry.Gaussian, registry.BetaBinomial, registry.Galaxy, registry.Mixture)
 	m["funnel"] = []string{"scale"}
 	m[registry.Logistic] = registryFlagNames(registry.Logistic)
+	m[registry.Mixture] = registryFlagNames(registry.MixtureData)
 	return m
 }()
 
@@ -471,8 +472,10 @@ func (f *runFlags) buildModel() (models.Model, error) {
 		return m, nil
 	case "betabinomial":
 		return f.buildBetaBinomial()
-	case "galaxy", "mixture":
+	case "galaxy":
 		return registry.New(f.model, nil, f.seed)
+	case "mixture":
+		return f.buildMixture()
 	case "funnel":
 		return f.buildFunnel()
 	case registry.Logistic:

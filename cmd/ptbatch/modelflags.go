@@ -24,6 +24,9 @@ func modelSettings(f *runFlags, m models.Model) map[string]any {
 	case "galaxy":
 		return map[string]any{"data": "galaxy velocities (Roeder 1990), thousands of km/s", "components": 6}
 	case "mixture":
+		if slices.ContainsFunc(registryFlagNames(registry.MixtureData), f.flags.set) {
+			return registrySettings(f)
+		}
 		return map[string]any{"data": "1000 points from 0.3 N(100, 10²) + 0.7 N(200, 10²), simulated from the seed", "components": 2}
 	case "betabinomial":
 		out := map[string]any{"prior_a": f.priorA, "prior_b": f.priorB}
@@ -147,26 +150,39 @@ func checkGaussian(c *cmdFlags, n gaussFlags, dimText string, dim int, mu0, mu1,
 
 // registryOnly are the registered models whose flags come from their
 // registry parameters alone (addRegistryFlags), with --explorer for the
-// parameter "explorer".
-var registryOnly = []string{registry.Logistic}
+// parameter "explorer", and the --model that builds each.
+var registryOnly = []struct{ model, name string }{{registry.Logistic, registry.Logistic}, {"mixture", registry.MixtureData}}
+
+// registryName returns the registry model that --model builds from its
+// flags, or "".
+func registryName(model string) string {
+	for _, r := range registryOnly {
+		if r.model == model {
+			return r.name
+		}
+	}
+	return ""
+}
 
 // addRegistryFlags defines a flag for every parameter of the registryOnly
 // models, by its kind (String, Bool, Int, Float), under a heading per
-// model; --explorer, defined with the funnel's, serves every model.
+// model; a flag two models share (--data) is defined once, and
+// --explorer, defined with the funnel's, serves every model.
 func addRegistryFlags(c *cmdFlags) {
-	for _, name := range registryOnly {
-		m, _ := registry.Lookup(name)
-		c.section("--model " + name + ": " + m.Help)
+	for _, r := range registryOnly {
+		m, _ := registry.Lookup(r.name)
+		c.section("--model " + r.model + ": " + m.Help)
 		for _, p := range m.Params {
+			if c.fs.Lookup(p.Name) != nil {
+				continue
+			}
 			switch p.Kind {
 			case registry.String:
 				c.String(new(string), p.Name, m.TextDefaults[p.Name], p.Help)
 			case registry.Bool:
 				c.Bool(new(bool), p.Name, p.Default != 0, p.Help)
 			case registry.Int:
-				if p.Name != "explorer" {
-					c.Int(new(int), p.Name, int(p.Default), p.Help)
-				}
+				c.Int(new(int), p.Name, int(p.Default), p.Help)
 			default:
 				c.Float64(new(float64), p.Name, p.Default, p.Help)
 			}
@@ -174,7 +190,7 @@ func addRegistryFlags(c *cmdFlags) {
 	}
 }
 
-// registryFlagNames returns the flags of a registryOnly model: its
+// registryFlagNames returns the flags of the registry model name: its
 // parameters but the explorer.
 func registryFlagNames(name string) []string {
 	var out []string
@@ -186,23 +202,33 @@ func registryFlagNames(name string) []string {
 	return out
 }
 
+// buildMixture builds --model mixture: the paper's mixture unless a flag
+// of the mixture's settings or --data is given, the mixture on the data
+// and settings of the flags otherwise.
+func (f *runFlags) buildMixture() (models.Model, error) {
+	if !slices.ContainsFunc(registryFlagNames(registry.MixtureData), f.flags.set) {
+		return registry.New(f.model, nil, f.seed)
+	}
+	return f.buildRegistryModel()
+}
+
 // buildRegistryModel builds a registryOnly model from its flags and
 // --explorer (the registry's default explorer unless given). A bad data
 // file is one line naming the file, the line and the column.
 func (f *runFlags) buildRegistryModel() (models.Model, error) {
-	c := f.flags
-	m, _ := registry.Lookup(f.model)
+	c, name := f.flags, registryName(f.model)
+	m, _ := registry.Lookup(name)
 	v, t := registry.Values{}, registry.Texts{}
-	for _, name := range registryFlagNames(f.model) {
-		switch x := c.fs.Lookup(name).Value.(flag.Getter).Get().(type) {
+	for _, p := range registryFlagNames(name) {
+		switch x := c.fs.Lookup(p).Value.(flag.Getter).Get().(type) {
 		case string:
-			t[name] = x
+			t[p] = x
 		case bool:
-			v[name] = map[bool]float64{false: 0, true: 1}[x]
+			v[p] = map[bool]float64{false: 0, true: 1}[x]
 		case int:
-			v[name] = float64(x)
+			v[p] = float64(x)
 		case float64:
-			v[name] = x
+			v[p] = x
 		}
 	}
 	if _, ok := m.Param("explorer"); ok && c.set("explorer") {
@@ -212,10 +238,10 @@ func (f *runFlags) buildRegistryModel() (models.Model, error) {
 		}
 		v["explorer"] = float64(i)
 	}
-	if p, ok := m.Param("data"); ok && p.Kind == registry.String && t["data"] == "" {
+	if name == registry.Logistic && t["data"] == "" {
 		return nil, usagef("--model %s needs --data FILE.csv", f.model)
 	}
-	model, err := registry.NewWithTexts(f.model, v, t, f.seed)
+	model, err := registry.NewWithTexts(name, v, t, f.seed)
 	var pe *registry.ParamError
 	switch {
 	case errors.As(err, &pe) && pe.Param != "":
@@ -226,18 +252,19 @@ func (f *runFlags) buildRegistryModel() (models.Model, error) {
 	return model, nil
 }
 
-// registrySettings lists a registryOnly model's settings for the JSON
-// config: every parameter's value.
+// registrySettings lists a model's settings built from the registry for
+// the JSON config: every parameter's value, and the explorer.
 func registrySettings(f *runFlags) map[string]any {
+	name := registryName(f.model)
 	out := map[string]any{}
-	for _, name := range registryFlagNames(f.model) {
-		out[name] = f.flags.fs.Lookup(name).Value.(flag.Getter).Get()
+	for _, p := range registryFlagNames(name) {
+		out[p] = f.flags.fs.Lookup(p).Value.(flag.Getter).Get()
 	}
-	if m, _ := registry.Lookup(f.model); func() bool { _, ok := m.Param("explorer"); return ok }() {
-		out["explorer"] = f.ex.explorer
-		if !f.flags.set("explorer") {
-			p, _ := m.Param("explorer")
-			out["explorer"] = registry.ExplorerNames[int(p.Default)]
+	m, _ := registry.Lookup(name)
+	if p, ok := m.Param("explorer"); ok {
+		out["explorer"] = registry.ExplorerNames[int(p.Default)]
+		if f.flags.set("explorer") {
+			out["explorer"] = f.ex.explorer
 		}
 	}
 	return out

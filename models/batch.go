@@ -51,12 +51,13 @@ type batchModel struct {
 // every lane runs ex's move on its own state with its lane's random
 // numbers, as FromFuncs does, but the moves of a block run side by side as
 // coroutines: each time they need energies or gradients, the states of all
-// of them are evaluated in one call of b.Energies or b.Gradients. Its draws
-// are those of FromFuncs with the same functions whenever each move draws
-// all its random numbers between the same two evaluations (RandomWalk,
-// MALA and HMC with one move per exploration); the draws of other
-// explorers (SliceSampler, AutoMALA) come in another order from the same
-// streams. Results do not depend on the number of replicates or workers,
+// of them are evaluated in one call of b.Energies or b.Gradients, and the
+// last result of each is kept for a repeated state (so the functions must
+// be deterministic). Its draws are those of FromFuncs with the same
+// functions whenever each move draws all its random numbers at once, with
+// no evaluation between them (reference draws, and RandomWalk, MALA and
+// HMC with one move per exploration); the draws of other explorers
+// (SliceSampler, AutoMALA) come from the same streams in another order. Results do not depend on the number of replicates or workers,
 // nor on the kernel implementation. Errors in user code end the run with a
 // *CallError, as in FromFuncs.
 func FromBatch(b Batch, ex Explorer) (Model, error) {

@@ -18,7 +18,9 @@ const (
 // batchSlot is one row of one lane of a FromBatch block: a Target whose
 // functions, instead of computing, hand the state to the block and wait
 // (as a coroutine) until the block has evaluated it with every other
-// slot's state, and the last result, kept for a repeated state.
+// slot's state, and the last result, kept for a repeated state from one
+// move to the next (a gradient explorer's move starts with the gradient
+// at the state its last accepted move ended at).
 type batchSlot struct {
 	t      Target
 	f      Funcs
@@ -107,19 +109,12 @@ func (b *batchBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
 	b.finish(out)
 }
 
-// Explore moves every row of every lane, the moves side by side. A row at
-// the reference's coefficients (1, 0) makes its exact draw once every row
-// before it in its lane has drawn or finished: the explorers' moves draw
-// after their first gradient (MALA, HMC), and the reference draw waits
-// for them, so that the lane's numbers still go to its rows in row order.
+// Explore moves every row of every lane, the moves side by side.
 func (b *batchBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 	b.check(rows, out)
 	b.run(rng, func(s *batchSlot, r Rand, i int) {
 		n := int(rows.Chain[i])
 		j := i % layout.Lanes
-		if rows.Eta0[i] == 1 && rows.Eta1[i] == 0 {
-			b.awaitTurn(s, j*b.rows+i/layout.Lanes)
-		}
 		b.w[i] = b.m.exploreOne(&s.t, &b.recs[j][n], r, s.x, b.w[i], rows.Eta0[i], rows.Eta1[i], n)
 	})
 	b.finish(out)
@@ -143,15 +138,29 @@ func (b *batchBlock) awaitTurn(s *batchSlot, k int) {
 	}
 }
 
-// slotRand is a lane's Rand as one slot sees it: the lane's numbers, with
-// a note that the slot has drawn.
+// slotRand is a lane's Rand as slot k sees it: the lane's numbers, the
+// first of a move's taken once every slot before it in the lane has drawn
+// or finished (awaitTurn). A move that draws all its numbers at once (a
+// reference draw, RandomWalk, MALA, HMC) then draws them after the rows
+// before it, as FromFuncs' moves, one row after another, do, whichever
+// evaluation it has reached (a cached gradient lets a move draw a round
+// early).
 type slotRand struct {
 	r Rand
+	b *batchBlock
 	s *batchSlot
+	k int
 }
 
-func (r slotRand) Uniform() float64 { r.s.drew = true; return r.r.Uniform() }
-func (r slotRand) Normal() float64  { r.s.drew = true; return r.r.Normal() }
+func (r slotRand) turn() {
+	if !r.s.drew {
+		r.b.awaitTurn(r.s, r.k)
+		r.s.drew = true
+	}
+}
+
+func (r slotRand) Uniform() float64 { r.turn(); return r.r.Uniform() }
+func (r slotRand) Normal() float64  { r.turn(); return r.r.Normal() }
 
 // finish stores every slot's state and writes the energies.
 func (b *batchBlock) finish(out Energies) {
@@ -183,8 +192,8 @@ func (b *batchBlock) run(rng *kernel.Stream, body func(s *batchSlot, r Rand, i i
 		j, row := k/b.rows, k%b.rows
 		b.load(row, j)
 		copy(s.x, b.state)
-		s.have, s.stop, s.drew, s.done = 0, false, false, false
-		r, i := slotRand{laneRand{rng.Lane(j)}, s}, row*layout.Lanes+j
+		s.stop, s.drew, s.done = false, false, false // the cache stays: the functions are deterministic
+		r, i := slotRand{laneRand{rng.Lane(j)}, b, s, k}, row*layout.Lanes+j
 		nexts[k], stops[k] = iter.Pull(iter.Seq[struct{}](func(yield func(struct{}) bool) {
 			defer func() {
 				if s.stop {

@@ -20,16 +20,16 @@ const (
 
 // logitScratch is one call's tile buffers.
 type logitScratch struct {
-	eta, sp, sig, e []float64 // logitRows × logitCols
-	ll, grad        []float64 // logitCols, and p × logitCols
+	eta, resid, k []float64 // logitRows × logitCols; k: LogitSums' scratch, and 2 rows
+	ll, grad      []float64 // logitCols, and p × logitCols
 }
 
 // LogisticBatch returns the Batch of the logistic regression on d with
 // prior N(0, priorSD² I): for a tile of states B (p × w) and of
-// observations X_t (rows × p), η = X_t·B with Dgemm, the terms log(1 +
-// e^η) and σ(η) with kernel.LogitTerms, the log-likelihood Σ y·η −
-// log(1 + e^η) summed over observations in order, and the gradient
-// X_tᵀ(y − σ(η)) with Dgemm, added tile after tile. Each state's results
+// observations X_t (rows × p), η = X_t·B with Dgemm, the log-likelihood
+// Σ y·η − log(1 + e^η) and the residuals y − σ(η) with kernel.LogitSums
+// (vector exponentials and logarithms), and the gradient X_tᵀ(y − σ(η))
+// with Dgemm, added tile after tile. Each state's results
 // take the same operations in the same order whatever the other states, so
 // runs do not depend on the number of replicates or workers. Its functions
 // may run on several goroutines at once.
@@ -37,7 +37,7 @@ func LogisticBatch(d *LogisticData, priorSD float64) Batch {
 	p, prec := d.NumCoefs(), 1/(priorSD*priorSD)
 	pool := sync.Pool{New: func() any {
 		const n = logitRows * logitCols
-		return &logitScratch{eta: make([]float64, n), sp: make([]float64, n), sig: make([]float64, n), e: make([]float64, n),
+		return &logitScratch{eta: make([]float64, n), resid: make([]float64, n), k: make([]float64, n+2*logitCols),
 			ll: make([]float64, logitCols), grad: make([]float64, p*logitCols)}
 	}}
 	eval := func(x []float64, n int, w0, w1, g0, g1 []float64) {
@@ -82,7 +82,8 @@ func LogisticBatch(d *LogisticData, priorSD float64) Batch {
 func (d *LogisticData) tile(s *logitScratch, b []float64, ldb, w int, grad bool) {
 	p, n := d.NumCoefs(), d.NumRows()
 	wp := (w + layout.Lanes - 1) / layout.Lanes * layout.Lanes // the tile's row stride
-	clear(s.ll[:w])
+	ll := s.ll[:wp]
+	clear(ll)
 	if grad {
 		clear(s.grad[:p*w])
 	}
@@ -91,25 +92,13 @@ func (d *LogisticData) tile(s *logitScratch, b []float64, ldb, w int, grad bool)
 		rows := min(logitRows, n-i0)
 		m := rows * wp
 		impl.Dgemm(blas.NoTrans, blas.NoTrans, rows, w, p, 1, d.X[i0*p:], p, b, ldb, 0, s.eta, wp)
-		sig := s.sig[:m]
-		if !grad {
-			sig = nil
-		}
-		kernel.LogitTerms(s.sp[:m], sig, s.eta[:m], s.e)
-		for i := 0; i < rows; i++ {
-			y, eta, sp := d.Y[i0+i], s.eta[i*wp:i*wp+w], s.sp[i*wp:i*wp+w]
-			for j, e := range eta {
-				s.ll[j] += y*e - sp[j]
-			}
-			if grad {
-				r := s.sig[i*wp : i*wp+w]
-				for j := range r {
-					r[j] = y - r[j]
-				}
-			}
-		}
+		var resid []float64
 		if grad {
-			impl.Dgemm(blas.Trans, blas.NoTrans, p, w, rows, 1, d.X[i0*p:], p, s.sig, wp, 1, s.grad, w)
+			resid = s.resid[:m]
+		}
+		kernel.LogitSums(ll, resid, s.eta[:m], d.Y[i0:i0+rows], wp, s.k)
+		if grad {
+			impl.Dgemm(blas.Trans, blas.NoTrans, p, w, rows, 1, d.X[i0*p:], p, resid, wp, 1, s.grad, w)
 		}
 	}
 }

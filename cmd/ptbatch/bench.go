@@ -42,6 +42,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := c.checkFinite(); err != nil {
 		return err
 	}
+	if w.Model == benchmarks.Logistic {
+		return runLogisticBench(ctx, c, w, impl, jsonOut, stdout)
+	}
 	def, err := benchmarks.DefaultWorkloadFor(w.Model)
 	if err != nil {
 		return c.bad("model", "want one of %s", strings.Join(benchmarks.ModelNames(), ", "))

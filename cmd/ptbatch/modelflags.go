@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"slices"
+	"strings"
 
+	"github.com/ptbatch/ptbatch/benchmarks"
+	"github.com/ptbatch/ptbatch/kernel"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/registry"
 )
@@ -268,4 +273,47 @@ func registrySettings(f *runFlags) map[string]any {
 		}
 	}
 	return out
+}
+
+// runLogisticBench is `ptbatch bench --model logistic`: the batched
+// logistic model, the same through FromFuncs and the plain scalar engine
+// on one worker (benchmarks.RunLogistic), with --chains, --replicates,
+// --iterations, --repeats and --seed from w when given.
+func runLogisticBench(ctx context.Context, c *cmdFlags, w benchmarks.Workload, impl string, jsonOut bool, stdout io.Writer) error {
+	lw := benchmarks.DefaultLogisticWorkload()
+	for _, name := range []string{"dim", "sigma", "workers", "max-memory"} {
+		if c.set(name) {
+			return c.bad(name, "does not apply to --model logistic (n = %d, d = %d, one worker)", lw.Rows, lw.Covariates)
+		}
+	}
+	for _, p := range []struct {
+		name string
+		dst  *int
+		v    int
+	}{{"chains", &lw.Chains, w.Chains}, {"replicates", &lw.Replicates, w.Replicates}, {"iterations", &lw.Iterations, w.Iterations}, {"repeats", &lw.Repeats, w.Repeats}} {
+		if c.set(p.name) {
+			if p.v < 1 || p.name == "chains" && p.v < 2 {
+				return c.bad(p.name, "too small")
+			}
+			*p.dst = p.v
+		}
+	}
+	if c.set("seed") {
+		lw.Seed = w.Seed
+	}
+	if impl != "" {
+		restore, err := kernel.SetImpl(impl)
+		if err != nil {
+			return c.bad("impl", "want one of %s", strings.Join(kernel.Impls(), ", "))
+		}
+		defer restore()
+	}
+	rep, err := benchmarks.RunLogistic(ctx, lw)
+	if err != nil {
+		if ctx.Err() != nil {
+			return interruptedf("interrupted; nothing to report")
+		}
+		return err
+	}
+	return benchmarks.WriteLogistic(stdout, rep, jsonOut)
 }

@@ -45,8 +45,9 @@ type LogisticReport struct {
 	CPU        string
 	GoVersion  string
 	KernelImpl string
-	// BatchNs, FuncsNs and ScalarNs are ns per chain step (one replicate ×
-	// chain × iteration) on one core: the engine on the batched model
+	// BatchNs, FuncsNs and ScalarNs are CPU ns (the process's user and
+	// system time, so that other processes on the cores do not count) per
+	// chain step (one replicate × chain × iteration) on one worker: the engine on the batched model
 	// (models.NewLogistic), the engine on the same posterior through
 	// FromFuncs (models.LogisticFuncs), and the plain scalar NRPT
 	// (ScalarModel) around the FromFuncs model's scalar reference.
@@ -99,9 +100,9 @@ func RunLogistic(ctx context.Context, w LogisticWorkload) (*LogisticReport, erro
 	steps := float64(w.Replicates * w.Chains * w.Iterations)
 	engine := func(m models.Model) (float64, error) {
 		cfg := batch.Config{Model: m, Chains: w.Chains, Replicates: w.Replicates, Iterations: w.Iterations, Scans: 1, Knots: 1, Seed: w.Seed, Workers: 1}
-		start := time.Now()
+		start := cpuTime()
 		_, err := batch.Run(ctx, cfg, nil)
-		return float64(time.Since(start).Nanoseconds()) / steps, err
+		return float64((cpuTime() - start).Nanoseconds()) / steps, err
 	}
 	scalar := mf.(models.Referenced).Scalar()
 	for range w.Repeats {
@@ -113,11 +114,11 @@ func RunLogistic(ctx context.Context, w LogisticWorkload) (*LogisticReport, erro
 		if err != nil {
 			return nil, err
 		}
-		start := time.Now()
+		start := cpuTime()
 		if _, err := ScalarModel(ctx, scalar, w.Replicates, w.Chains, w.Iterations, w.Seed); err != nil {
 			return nil, err
 		}
-		s := float64(time.Since(start).Nanoseconds()) / steps
+		s := float64((cpuTime() - start).Nanoseconds()) / steps
 		rep.BatchSamples, rep.FuncsSamples, rep.ScalarSamples = append(rep.BatchSamples, b), append(rep.FuncsSamples, f), append(rep.ScalarSamples, s)
 	}
 	rep.BatchNs, rep.FuncsNs, rep.ScalarNs = median(rep.BatchSamples), median(rep.FuncsSamples), median(rep.ScalarSamples)
@@ -155,27 +156,27 @@ func timeEvaluation(w LogisticWorkload, d *models.LogisticData) (evalNs, dgemmNs
 	return evalNs, dgemmNs
 }
 
-// timePerCall returns the median over 5 timings of f's ns per call, each
-// timing as many calls as take 50 ms.
+// timePerCall returns the median over 5 timings of f's CPU ns per call,
+// each timing as many calls as take 50 ms.
 func timePerCall(f func()) float64 {
 	calls := 1
 	for {
-		start := time.Now()
+		start := cpuTime()
 		for range calls {
 			f()
 		}
-		if time.Since(start) > 50*time.Millisecond {
+		if (cpuTime() - start) > 50*time.Millisecond {
 			break
 		}
 		calls *= 2
 	}
 	var ts []float64
 	for range 5 {
-		start := time.Now()
+		start := cpuTime()
 		for range calls {
 			f()
 		}
-		ts = append(ts, float64(time.Since(start).Nanoseconds())/float64(calls))
+		ts = append(ts, float64((cpuTime() - start).Nanoseconds())/float64(calls))
 	}
 	slices.Sort(ts)
 	return ts[len(ts)/2]

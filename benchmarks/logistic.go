@@ -176,7 +176,7 @@ func timePerCall(f func()) float64 {
 		for range calls {
 			f()
 		}
-		ts = append(ts, float64((cpuTime() - start).Nanoseconds())/float64(calls))
+		ts = append(ts, float64((cpuTime()-start).Nanoseconds())/float64(calls))
 	}
 	slices.Sort(ts)
 	return ts[len(ts)/2]

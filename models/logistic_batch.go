@@ -46,7 +46,7 @@ func LogisticBatch(d *LogisticData, priorSD float64) Batch {
 	pool := sync.Pool{New: func() any {
 		const m = logitRows * logitCols
 		return &logitScratch{eta: make([]float64, m), resid: make([]float64, m),
-			k: make([]float64, m+2*kernel.LogitScratchRows(logitCols, logitRows)),
+			k:  make([]float64, m+2*kernel.LogitScratchRows(logitCols, logitRows)),
 			ll: make([]float64, logitCols), grad: make([]float64, p*logitCols)}
 	}}
 	eval := func(x []float64, ns int, w0, w1, g0, g1 []float64) {

@@ -52,8 +52,9 @@ type batchModel struct {
 // numbers, as FromFuncs does, but the moves of a block run side by side as
 // coroutines: each time they need energies or gradients, the states of all
 // of them are evaluated in one call of b.Energies or b.Gradients, and the
-// last result of each is kept for a repeated state (so the functions must
-// be deterministic). Its draws are those of FromFuncs with the same
+// last two results of each are kept for a repeated state (a gradient
+// explorer's move starts where the last one ended, accepted or not), so
+// the functions must be deterministic. Its draws are those of FromFuncs with the same
 // functions whenever each move draws all its random numbers at once, with
 // no evaluation between them (reference draws, and RandomWalk, MALA and
 // HMC with one move per exploration); the draws of other explorers

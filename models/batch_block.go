@@ -22,16 +22,24 @@ const (
 // move to the next (a gradient explorer's move starts with the gradient
 // at the state its last accepted move ended at).
 type batchSlot struct {
-	t      Target
-	f      Funcs
-	x      []float64 // the row's state while a move runs
-	yield  func(struct{}) bool
-	stop   bool      // the block is abandoning the coroutine
-	drew   bool      // the move has drawn a random number
-	done   bool      // the move has returned
-	need   int       // what the pending request asks for
-	have   int       // what the cache holds for key
-	key    []float64 // the state of the request and of the cache
+	t     Target
+	f     Funcs
+	x     []float64 // the row's state while a move runs
+	yield func(struct{}) bool
+	stop  bool // the block is abandoning the coroutine
+	drew  bool // the move has drawn a random number
+	done  bool // the move has returned
+	need  int  // what the pending request asks for
+	c     [2]slotCache
+	cur   int // the entry of c last used
+}
+
+// slotCache is one evaluated state: two are kept, so that a move starts
+// from a cached state whether the last move was accepted (its proposal's
+// entry) or rejected (its start's).
+type slotCache struct {
+	key    []float64 // the state
+	have   int       // what is evaluated: needEnergies or needGradients
 	w      [2]float64
 	g0, g1 []float64
 }
@@ -42,31 +50,43 @@ var errStopped = fmt.Errorf("models: batch move abandoned")
 // newSlot returns the slot of replicate rep, with functions that ask the
 // block for the values of b.
 func newSlot(b *Batch, rep int) *batchSlot {
-	s := &batchSlot{x: make([]float64, b.Dim), key: make([]float64, b.Dim)}
+	s := &batchSlot{x: make([]float64, b.Dim)}
+	for k := range s.c {
+		s.c[k].key = make([]float64, b.Dim)
+		if b.Gradients != nil {
+			s.c[k].g0, s.c[k].g1 = make([]float64, b.Dim), make([]float64, b.Dim)
+		}
+	}
 	s.f = Funcs{Dim: b.Dim, SampleReference: b.SampleReference}
-	s.f.LogReference = func(x []float64) float64 { s.request(x, needEnergies); return s.w[0] }
-	s.f.LogTarget = func(x []float64) float64 { s.request(x, needEnergies); return s.w[1] }
+	s.f.LogReference = func(x []float64) float64 { return s.request(x, needEnergies).w[0] }
+	s.f.LogTarget = func(x []float64) float64 { return s.request(x, needEnergies).w[1] }
 	if b.Gradients != nil {
-		s.g0, s.g1 = make([]float64, b.Dim), make([]float64, b.Dim)
-		s.f.GradLogReference = func(x, g []float64) { s.request(x, needGradients); copy(g, s.g0) }
-		s.f.GradLogTarget = func(x, g []float64) { s.request(x, needGradients); copy(g, s.g1) }
+		s.f.GradLogReference = func(x, g []float64) { copy(g, s.request(x, needGradients).g0) }
+		s.f.GradLogTarget = func(x, g []float64) { copy(g, s.request(x, needGradients).g1) }
 	}
 	s.t = Target{f: &s.f, replicate: rep, g1: make([]float64, b.Dim)}
 	return s
 }
 
-// request returns at once when the cache holds what is asked at x (the
-// functions are deterministic), and otherwise yields to the block, which
-// evaluates x and resumes the coroutine.
-func (s *batchSlot) request(x []float64, need int) {
-	if s.have >= need && sameBits(s.key, x) {
-		return
+// request returns the cache entry of x: at once when the cache holds what
+// is asked at x (the functions are deterministic), and otherwise after
+// yielding to the block, which evaluates x into the older entry and
+// resumes the coroutine.
+func (s *batchSlot) request(x []float64, need int) *slotCache {
+	for _, k := range [2]int{s.cur, 1 - s.cur} {
+		if c := &s.c[k]; c.have >= need && sameBits(c.key, x) {
+			s.cur = k
+			return c
+		}
 	}
-	copy(s.key, x)
-	s.need, s.have = need, 0
+	s.cur = 1 - s.cur
+	c := &s.c[s.cur]
+	copy(c.key, x)
+	s.need, c.have = need, 0
 	if !s.yield(struct{}{}) {
 		panic(errStopped)
 	}
+	return c
 }
 
 // sameBits reports whether a and b hold the same bits.

@@ -19,7 +19,7 @@ func (b *batchBlock) evaluate(active []int, need int) {
 	b.bx = grow(b.bx, dim*n)
 	b.bw = grow(b.bw, 2*n)
 	for i, s := range pick {
-		for d, v := range s.key {
+		for d, v := range s.c[s.cur].key {
 			b.bx[d*n+i] = v
 		}
 	}
@@ -29,16 +29,18 @@ func (b *batchBlock) evaluate(active []int, need int) {
 		g0, g1 := b.bg[:dim*n], b.bg[dim*n:2*dim*n]
 		b.call(pick[0], "Gradients", func() { b.b.Gradients(b.bx[:dim*n], n, w0, w1, g0, g1) })
 		for i, s := range pick {
+			c := &s.c[s.cur]
 			for d := 0; d < dim; d++ {
-				s.g0[d], s.g1[d] = g0[d*n+i], g1[d*n+i]
+				c.g0[d], c.g1[d] = g0[d*n+i], g1[d*n+i]
 			}
 		}
 	} else {
 		b.call(pick[0], "Energies", func() { b.b.Energies(b.bx[:dim*n], n, w0, w1) })
 	}
 	for i, s := range pick {
-		s.w = [2]float64{w0[i], w1[i]}
-		s.need, s.have = 0, need
+		c := &s.c[s.cur]
+		c.w = [2]float64{w0[i], w1[i]}
+		s.need, c.have = 0, need
 	}
 }
 

@@ -54,9 +54,9 @@ type LogisticReport struct {
 	BatchNs, FuncsNs, ScalarNs                float64
 	BatchSamples, FuncsSamples, ScalarSamples []float64
 	// EvalNs is the batched model's energies and gradients per state, in
-	// calls of EvalStates states; DgemmNs is the two Dgemm products of
-	// those calls alone (X·B and Xᵀ·R, tiled as the model tiles them), and
-	// DgemmGflops their rate.
+	// calls of EvalStates states; DgemmNs is gonum's Dgemm alone computing
+	// those calls' two products (X·B and Xᵀ·R) at the same shapes, and
+	// DgemmGflops its rate.
 	EvalNs, DgemmNs, DgemmGflops float64
 }
 
@@ -127,11 +127,12 @@ func RunLogistic(ctx context.Context, w LogisticWorkload) (*LogisticReport, erro
 	return rep, ctx.Err()
 }
 
-// timeEvaluation returns the batched model's ns per state evaluation
-// (energies and gradients, w.EvalStates states a call) and the ns per
-// state of the two Dgemm products of those calls alone, tiled as the model
-// tiles them (models.LogisticBatch: 64 states × 128 rows), each the median
-// of repeated timings of at least 50 ms.
+// timeEvaluation returns the batched model's CPU ns per state
+// evaluation (energies and gradients, w.EvalStates states a call) and the
+// CPU ns per state of gonum's Dgemm computing the evaluation's two
+// products at the workload's shape, each in one call: the predictors X·B
+// (n × p times p × states) and the gradients Xᵀ·R (p × n times n ×
+// states). Each is the median of repeated timings of at least 50 ms.
 func timeEvaluation(w LogisticWorkload, d *models.LogisticData) (evalNs, dgemmNs float64) {
 	n, p, rows := w.EvalStates, d.NumCoefs(), d.NumRows()
 	b := models.LogisticBatch(d, w.PriorSD)
@@ -142,16 +143,10 @@ func timeEvaluation(w LogisticWorkload, d *models.LogisticData) (evalNs, dgemmNs
 	w0, w1, g0, g1 := make([]float64, n), make([]float64, n), make([]float64, p*n), make([]float64, p*n)
 	evalNs = timePerCall(func() { b.Gradients(x, n, w0, w1, g0, g1) }) / float64(n)
 	impl := gonum.Implementation{}
-	eta, r, g := make([]float64, 128*64), make([]float64, 128*64), make([]float64, p*64)
+	eta, g := make([]float64, rows*n), make([]float64, p*n)
 	dgemmNs = timePerCall(func() {
-		for j0 := 0; j0 < n; j0 += 64 {
-			cols := min(64, n-j0)
-			for i0 := 0; i0 < rows; i0 += 128 {
-				m := min(128, rows-i0)
-				impl.Dgemm(blas.NoTrans, blas.NoTrans, m, cols, p, 1, d.X[i0*p:], p, x[j0:], n, 0, eta, 64)
-				impl.Dgemm(blas.Trans, blas.NoTrans, p, cols, m, 1, d.X[i0*p:], p, r, 64, 1, g, cols)
-			}
-		}
+		impl.Dgemm(blas.NoTrans, blas.NoTrans, rows, n, p, 1, d.X, p, x, n, 0, eta, n)
+		impl.Dgemm(blas.Trans, blas.NoTrans, p, n, rows, 1, d.X, p, eta, n, 0, g, n)
 	}) / float64(n)
 	return evalNs, dgemmNs
 }

@@ -17,12 +17,19 @@ const (
 	Float Kind = iota
 	// Int is a parameter whose value must be an integer.
 	Int
+	// Bool is a switch: its value is 0 (off, the default) or 1 (on), and
+	// on the command line it is a flag without a value.
+	Bool
+	// String is a text parameter, such as a data file's name: its value
+	// is in Texts, not Values, its default in Model.TextDefaults (see
+	// NewWithTexts).
+	String
 )
 
 // Param is one parameter of a model.
 type Param struct {
 	Name    string  // the `ptbatch run` flag without dashes, such as "prior-a"
-	Kind    Kind    // Float or Int
+	Kind    Kind    // Float, Int, Bool or String
 	Default float64 // the value when none is given
 	Min     float64 // smallest value accepted
 	Max     float64 // largest value accepted
@@ -46,6 +53,12 @@ type Model struct {
 	// list of names (an Int parameter from 0 to len−1): the value is the
 	// index of the name, as Choice gives it. Study files write the names.
 	Choices map[string][]string
+	// TextDefaults holds the defaults of the String parameters.
+	TextDefaults Texts
+	// NewText, for a model with String parameters, builds it from the
+	// numbers v, the texts t (each completed with its default) and the
+	// seed; New then builds it with the texts' defaults alone.
+	NewText func(v Values, t Texts, seed uint64) (models.Model, error)
 }
 
 // Choice returns the value of the name choice of parameter param (its
@@ -171,12 +184,18 @@ func (m Model) Complete(v Values) (Values, error) {
 		if !ok {
 			return nil, &ParamError{m.Name, name, x, "not a parameter of this model"}
 		}
+		if p.Kind == String {
+			return nil, &ParamError{m.Name, name, x, "a text parameter: give it in Texts"}
+		}
 		if why := checkRange(p, x); why != "" {
 			return nil, &ParamError{m.Name, name, x, why}
 		}
 	}
 	full := make(Values, len(m.Params))
 	for _, p := range m.Params {
+		if p.Kind == String {
+			continue
+		}
 		x, ok := v[p.Name]
 		if !ok {
 			x = p.Default
@@ -193,6 +212,8 @@ func checkRange(p Param, x float64) string {
 		return fmt.Sprintf("must be in [%g, %g]", p.Min, p.Max)
 	case p.Kind == Int && x != math.Trunc(x):
 		return "must be an integer"
+	case p.Kind == Bool && x != 0 && x != 1:
+		return "must be 0 or 1"
 	}
 	return ""
 }

@@ -20,6 +20,7 @@ type benchOptions struct {
 	jsonOut   bool
 	maxMemory int64
 	impl      string
+	flags     *cmdFlags // the parsed flags, for --model logistic's own workload
 }
 
 const benchIntro = "Usage: ptbatch bench [flags]\n\nTimes (a) the engine, (b) a plain scalar engine (one replicate at a time, math/rand/v2;\nfor models other than the Gaussian, NRPT around the model's scalar reference) and\n(c) a roofline (the Gaussian: normals + energy FMA stream only; the other models: their\nblock moves alone, without swaps or bookkeeping) on the same workload."
@@ -31,6 +32,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	w, o, err := parseBench(args, stdout)
 	if err != nil {
 		return err
+	}
+	if o.flags != nil {
+		return runLogisticBench(ctx, o.flags, w, o.impl, o.jsonOut, stdout)
 	}
 	restore, err := kernel.SetImpl(o.impl)
 	if err != nil {
@@ -82,6 +86,10 @@ func parseBench(args []string, stdout io.Writer) (benchmarks.Workload, benchOpti
 	}
 	if err := c.checkFinite(); err != nil {
 		return w, o, err
+	}
+	if w.Model == benchmarks.Logistic {
+		o.flags = c // runLogisticBench reads its own workload's flags
+		return w, o, nil
 	}
 	if _, err := benchmarks.DefaultWorkloadFor(w.Model); err == nil && w.Model != benchmarks.Gaussian {
 		for _, name := range []string{"dim", "sigma"} {

@@ -41,13 +41,16 @@ func addExplorerFlags(c *cmdFlags, e *explorerFlags) {
 }
 
 // sharedModelFlag reports whether the flag name of another model's list
-// applies to model too: the funnel reads the Gaussian's --dim.
-func sharedModelFlag(model, name string) bool { return model == "funnel" && name == "dim" }
+// applies to model too: the funnel reads the Gaussian's --dim, and the
+// mixture and the logistic regression share --data.
+func sharedModelFlag(model, name string) bool {
+	return model == "funnel" && name == "dim" || name == "data" && (model == "mixture" || model == "logistic")
+}
 
 // checkExplorerApplies refuses --explorer for a model whose moves are
 // exact draws or Gibbs sweeps, which no explorer replaces.
 func (f *runFlags) checkExplorerApplies() error {
-	if f.model != "funnel" {
+	if f.model != "funnel" && f.model != "logistic" {
 		return f.flags.bad("explorer", "applies only to --model funnel; --model %s has exact or Gibbs moves of its own", f.model)
 	}
 	return nil

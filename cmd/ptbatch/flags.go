@@ -121,6 +121,7 @@ func newRunFlagSet(f *runFlags) *cmdFlags {
 	c.Int64(&f.successes, "successes", -1, "give the data directly as total successes S (with --total-trials) instead of simulating; S=140000 of 200000 reproduces the paper's Beta(140180, 60840) (default: simulate)")
 	c.Int64(&f.total, "total-trials", -1, "total trials R for --successes (default: simulate)")
 	addExplorerFlags(c, &f.ex)
+	addRegistryFlags(c)
 	return c
 }
 
@@ -135,6 +136,8 @@ Flags that do not apply to the chosen model, path or output are refused.`
 var modelFlags = func() map[string][]string {
 	m := registryFlags(registry.Gaussian, registry.BetaBinomial, registry.Galaxy, registry.Mixture)
 	m["funnel"] = []string{"scale"}
+	m[registry.Logistic] = registryFlagNames(registry.Logistic)
+	m[registry.Mixture] = registryFlagNames(registry.MixtureData)
 	return m
 }()
 
@@ -166,7 +169,7 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 		return nil, err
 	}
 	if _, ok := modelFlags[f.model]; !ok {
-		return nil, c.bad("model", "want gaussian, betabinomial, galaxy, mixture or funnel")
+		return nil, c.bad("model", "want gaussian, betabinomial, galaxy, mixture, funnel or logistic")
 	}
 	if _, err := batch.ParseAlgorithm(f.algorithm); err != nil {
 		return nil, c.bad("algorithm", "want nrpt or reversible")
@@ -532,10 +535,14 @@ func (f *runFlags) buildModel() (models.Model, error) {
 		return m, nil
 	case "betabinomial":
 		return f.buildBetaBinomial()
-	case "galaxy", "mixture":
+	case "galaxy":
 		return registry.New(f.model, nil, f.seed)
+	case "mixture":
+		return f.buildMixture()
 	case "funnel":
 		return f.buildFunnel()
+	case registry.Logistic:
+		return f.buildRegistryModel()
 	}
-	return nil, f.flags.bad("model", "want gaussian, betabinomial, galaxy, mixture or funnel")
+	return nil, f.flags.bad("model", "want gaussian, betabinomial, galaxy, mixture, funnel or logistic")
 }

@@ -1,9 +1,17 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"math"
+	"slices"
+	"strings"
 
+	"github.com/ptbatch/ptbatch/benchmarks"
+	"github.com/ptbatch/ptbatch/kernel"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/registry"
 )
@@ -16,9 +24,14 @@ func modelSettings(f *runFlags, m models.Model) map[string]any {
 		return map[string]any{"dim": f.dim, "mu0": f.mu0, "mu1": f.mu1, "sigma0": f.sigma0, "sigma1": f.sigma1}
 	case "funnel":
 		return funnelSettings(f, m)
+	case registry.Logistic:
+		return registrySettings(f)
 	case "galaxy":
 		return map[string]any{"data": "galaxy velocities (Roeder 1990), thousands of km/s", "components": 6}
 	case "mixture":
+		if slices.ContainsFunc(registryFlagNames(registry.MixtureData), f.flags.set) {
+			return registrySettings(f)
+		}
 		return map[string]any{"data": "1000 points from 0.3 N(100, 10²) + 0.7 N(200, 10²), simulated from the seed", "components": 2}
 	case "betabinomial":
 		out := map[string]any{"prior_a": f.priorA, "prior_b": f.priorB}
@@ -138,4 +151,169 @@ func checkGaussian(c *cmdFlags, n gaussFlags, dimText string, dim int, mu0, mu1,
 		return usagef("invalid --%s %s: %s", n.dim, dimText, why)
 	}
 	return nil
+}
+
+// registryOnly are the registered models whose flags come from their
+// registry parameters alone (addRegistryFlags), with --explorer for the
+// parameter "explorer", and the --model that builds each.
+var registryOnly = []struct{ model, name string }{{registry.Logistic, registry.Logistic}, {"mixture", registry.MixtureData}}
+
+// registryName returns the registry model that --model builds from its
+// flags, or "".
+func registryName(model string) string {
+	for _, r := range registryOnly {
+		if r.model == model {
+			return r.name
+		}
+	}
+	return ""
+}
+
+// addRegistryFlags defines a flag for every parameter of the registryOnly
+// models, by its kind (String, Bool, Int, Float), under a heading per
+// model; a flag two models share (--data) is defined once, and
+// --explorer, defined with the funnel's, serves every model.
+func addRegistryFlags(c *cmdFlags) {
+	for _, r := range registryOnly {
+		m, _ := registry.Lookup(r.name)
+		c.section("--model " + r.model + ": " + m.Help)
+		for _, p := range m.Params {
+			if c.fs.Lookup(p.Name) != nil {
+				continue
+			}
+			switch p.Kind {
+			case registry.String:
+				c.String(new(string), p.Name, m.TextDefaults[p.Name], p.Help)
+			case registry.Bool:
+				c.Bool(new(bool), p.Name, p.Default != 0, p.Help)
+			case registry.Int:
+				c.Int(new(int), p.Name, int(p.Default), p.Help)
+			default:
+				c.Float64(new(float64), p.Name, p.Default, p.Help)
+			}
+		}
+	}
+}
+
+// registryFlagNames returns the flags of the registry model name: its
+// parameters but the explorer.
+func registryFlagNames(name string) []string {
+	var out []string
+	for _, p := range registryFlags(name)[name] {
+		if p != "explorer" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// buildMixture builds --model mixture: the paper's mixture unless a flag
+// of the mixture's settings or --data is given, the mixture on the data
+// and settings of the flags otherwise.
+func (f *runFlags) buildMixture() (models.Model, error) {
+	if !slices.ContainsFunc(registryFlagNames(registry.MixtureData), f.flags.set) {
+		return registry.New(f.model, nil, f.seed)
+	}
+	return f.buildRegistryModel()
+}
+
+// buildRegistryModel builds a registryOnly model from its flags and
+// --explorer (the registry's default explorer unless given). A bad data
+// file is one line naming the file, the line and the column.
+func (f *runFlags) buildRegistryModel() (models.Model, error) {
+	c, name := f.flags, registryName(f.model)
+	m, _ := registry.Lookup(name)
+	v, t := registry.Values{}, registry.Texts{}
+	for _, p := range registryFlagNames(name) {
+		switch x := c.fs.Lookup(p).Value.(flag.Getter).Get().(type) {
+		case string:
+			t[p] = x
+		case bool:
+			v[p] = map[bool]float64{false: 0, true: 1}[x]
+		case int:
+			v[p] = float64(x)
+		case float64:
+			v[p] = x
+		}
+	}
+	if _, ok := m.Param("explorer"); ok && c.set("explorer") {
+		i := slices.Index(registry.ExplorerNames, f.ex.explorer)
+		if i < 0 {
+			return nil, c.bad("explorer", "want %s", explorerNames)
+		}
+		v["explorer"] = float64(i)
+	}
+	if name == registry.Logistic && t["data"] == "" {
+		return nil, usagef("--model %s needs --data FILE.csv", f.model)
+	}
+	model, err := registry.NewWithTexts(name, v, t, f.seed)
+	var pe *registry.ParamError
+	switch {
+	case errors.As(err, &pe) && pe.Param != "":
+		return nil, c.bad(pe.Param, "%s", pe.Why)
+	case err != nil:
+		return nil, usagef("%v", err)
+	}
+	return model, nil
+}
+
+// registrySettings lists a model's settings built from the registry for
+// the JSON config: every parameter's value, and the explorer.
+func registrySettings(f *runFlags) map[string]any {
+	name := registryName(f.model)
+	out := map[string]any{}
+	for _, p := range registryFlagNames(name) {
+		out[p] = f.flags.fs.Lookup(p).Value.(flag.Getter).Get()
+	}
+	m, _ := registry.Lookup(name)
+	if p, ok := m.Param("explorer"); ok {
+		out["explorer"] = registry.ExplorerNames[int(p.Default)]
+		if f.flags.set("explorer") {
+			out["explorer"] = f.ex.explorer
+		}
+	}
+	return out
+}
+
+// runLogisticBench is `ptbatch bench --model logistic`: the batched
+// logistic model, the same through FromFuncs and the plain scalar engine
+// on one worker (benchmarks.RunLogistic), with --chains, --replicates,
+// --iterations, --repeats and --seed from w when given.
+func runLogisticBench(ctx context.Context, c *cmdFlags, w benchmarks.Workload, impl string, jsonOut bool, stdout io.Writer) error {
+	lw := benchmarks.DefaultLogisticWorkload()
+	for _, name := range []string{"dim", "sigma", "workers", "max-memory"} {
+		if c.set(name) {
+			return c.bad(name, "does not apply to --model logistic (n = %d, d = %d, one worker)", lw.Rows, lw.Covariates)
+		}
+	}
+	for _, p := range []struct {
+		name string
+		dst  *int
+		v    int
+	}{{"chains", &lw.Chains, w.Chains}, {"replicates", &lw.Replicates, w.Replicates}, {"iterations", &lw.Iterations, w.Iterations}, {"repeats", &lw.Repeats, w.Repeats}} {
+		if c.set(p.name) {
+			if p.v < 1 || p.name == "chains" && p.v < 2 {
+				return c.bad(p.name, "too small")
+			}
+			*p.dst = p.v
+		}
+	}
+	if c.set("seed") {
+		lw.Seed = w.Seed
+	}
+	if impl != "" {
+		restore, err := kernel.SetImpl(impl)
+		if err != nil {
+			return c.bad("impl", "want one of %s", strings.Join(kernel.Impls(), ", "))
+		}
+		defer restore()
+	}
+	rep, err := benchmarks.RunLogistic(ctx, lw)
+	if err != nil {
+		if ctx.Err() != nil {
+			return interruptedf("interrupted; nothing to report")
+		}
+		return err
+	}
+	return benchmarks.WriteLogistic(stdout, rep, jsonOut)
 }

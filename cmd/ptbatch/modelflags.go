@@ -275,12 +275,13 @@ func (f *runFlags) buildRegistryModel() (models.Model, error) {
 }
 
 // registrySettings lists a model's settings built from the registry for
-// the JSON config: every parameter's value, and the explorer.
+// the JSON config: every parameter's value (its name with underscores, as
+// the config's other keys), and the explorer.
 func registrySettings(f *runFlags) map[string]any {
 	name := registryName(f.model)
 	out := map[string]any{}
 	for _, p := range registryFlagNames(name) {
-		out[p] = f.flags.fs.Lookup(p).Value.(flag.Getter).Get()
+		out[strings.ReplaceAll(p, "-", "_")] = f.flags.fs.Lookup(p).Value.(flag.Getter).Get()
 	}
 	m, _ := registry.Lookup(name)
 	if p, ok := m.Param("explorer"); ok {

@@ -181,18 +181,35 @@ func addRegistryFlags(c *cmdFlags) {
 			if c.fs.Lookup(p.Name) != nil {
 				continue
 			}
+			help := sharedHelp(p)
 			switch p.Kind {
 			case registry.String:
-				c.String(new(string), p.Name, m.TextDefaults[p.Name], p.Help)
+				c.String(new(string), p.Name, m.TextDefaults[p.Name], help)
 			case registry.Bool:
-				c.Bool(new(bool), p.Name, p.Default != 0, p.Help)
+				c.Bool(new(bool), p.Name, p.Default != 0, help)
 			case registry.Int:
-				c.Int(new(int), p.Name, int(p.Default), p.Help)
+				c.Int(new(int), p.Name, int(p.Default), help)
 			default:
-				c.Float64(new(float64), p.Name, p.Default, p.Help)
+				c.Float64(new(float64), p.Name, p.Default, help)
 			}
 		}
 	}
+}
+
+// sharedHelp returns p's help, or, for a flag several registryOnly models
+// share, each model's help after its --model.
+func sharedHelp(p registry.Param) string {
+	var parts []string
+	for _, r := range registryOnly {
+		m, _ := registry.Lookup(r.name)
+		if q, ok := m.Param(p.Name); ok {
+			parts = append(parts, "--model "+r.model+": "+q.Help)
+		}
+	}
+	if len(parts) < 2 {
+		return p.Help
+	}
+	return strings.Join(parts, "; ")
 }
 
 // registryFlagNames returns the flags of the registry model name: its
@@ -258,12 +275,13 @@ func (f *runFlags) buildRegistryModel() (models.Model, error) {
 }
 
 // registrySettings lists a model's settings built from the registry for
-// the JSON config: every parameter's value, and the explorer.
+// the JSON config: every parameter's value (its name with underscores, as
+// the config's other keys), and the explorer.
 func registrySettings(f *runFlags) map[string]any {
 	name := registryName(f.model)
 	out := map[string]any{}
 	for _, p := range registryFlagNames(name) {
-		out[p] = f.flags.fs.Lookup(p).Value.(flag.Getter).Get()
+		out[strings.ReplaceAll(p, "-", "_")] = f.flags.fs.Lookup(p).Value.(flag.Getter).Get()
 	}
 	m, _ := registry.Lookup(name)
 	if p, ok := m.Param("explorer"); ok {

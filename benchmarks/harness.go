@@ -128,6 +128,16 @@ func (w Workload) Configs() (engine, oneWorker, tuned batch.Config, err error) {
 // the repeats completed so far with Interrupted set, and a nil error; a
 // report with no completed repeat has NaN medians.
 func Run(ctx context.Context, w Workload) (*Report, error) {
+	return RunWithProgress(ctx, w, nil)
+}
+
+// RunWithProgress is Run calling progress, when not nil, once the
+// workload's configurations are built and checked (done = 0) and after
+// each repeat that completes (done = 1, 2, …, of = w.Repeats).
+func RunWithProgress(ctx context.Context, w Workload, progress func(done, of int)) (*Report, error) {
+	if progress == nil {
+		progress = func(int, int) {}
+	}
 	if w.Workers == 0 {
 		w.Workers = runtime.NumCPU()
 	}
@@ -141,13 +151,16 @@ func Run(ctx context.Context, w Workload) (*Report, error) {
 	rep := &Report{Workload: w, CPU: cpuModel(), GoVersion: runtime.Version(), KernelImpl: kernel.Impl(),
 		TunedScans: tuned.Scans, TunedScanIterations: tunedScanIterations}
 	elems := w.Elements()
+	progress(0, w.Repeats)
 	for i := 0; i < w.Repeats && !rep.Interrupted; i++ {
 		if err := rep.repeat(ctx, w, cfg, one, tuned, elems); err != nil {
 			if ctx.Err() == nil {
 				return nil, err
 			}
 			rep.Interrupted = true
+			break
 		}
+		progress(i+1, w.Repeats)
 	}
 	rep.EngineNs = median(rep.EngineSamples)
 	rep.ScalarNs = median(rep.ScalarSamples)

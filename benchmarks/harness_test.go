@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 )
@@ -11,9 +12,13 @@ import (
 // (all CPUs).
 func TestRunReportsRepeats(t *testing.T) {
 	w := Workload{Dim: 4, Chains: 6, Replicates: 16, Iterations: 10, Sigma: 0.3, Repeats: 2, Seed: 1}
-	rep, err := Run(context.Background(), w)
+	var calls [][2]int
+	rep, err := RunWithProgress(context.Background(), w, func(done, of int) { calls = append(calls, [2]int{done, of}) })
 	if err != nil {
 		t.Fatal(err)
+	}
+	if want := [][2]int{{0, 2}, {1, 2}, {2, 2}}; !slices.Equal(calls, want) {
+		t.Errorf("progress calls %v, want %v (the start, then each repeat)", calls, want)
 	}
 	if rep.Interrupted || len(rep.EngineSamples) != 2 || len(rep.ScalarSamples) != 2 || len(rep.RooflineSamples) != 2 {
 		t.Fatalf("report %+v", rep)

@@ -21,6 +21,21 @@ type benchOptions struct {
 	maxMemory int64
 	impl      string
 	flags     *cmdFlags // the parsed flags, for --model logistic's own workload
+	quiet     bool      // --quiet: no progress lines on stderr
+}
+
+// benchProgress returns the progress callback of bench: a line on stderr
+// when the timing starts and after each repeat, none with --quiet.
+func benchProgress(stderr io.Writer, quiet bool) func(done, of int) {
+	return func(done, of int) {
+		switch {
+		case quiet:
+		case done == 0:
+			fmt.Fprintf(stderr, "bench: timing %d repeats\n", of)
+		default:
+			fmt.Fprintf(stderr, "bench: repeat %d of %d done\n", done, of)
+		}
+	}
 }
 
 const benchIntro = "Usage: ptbatch bench [flags]\n\nTimes (a) the engine, (b) a plain scalar engine (one replicate at a time, math/rand/v2;\nfor models other than the Gaussian, NRPT around the model's scalar reference) and\n(c) a roofline (the Gaussian: normals + energy FMA stream only; the other models: their\nblock moves alone, without swaps or bookkeeping) on the same workload."
@@ -41,7 +56,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("invalid --impl %q: want one of %s", o.impl, strings.Join(kernel.Impls(), ", "))
 	}
 	defer restore()
-	rep, err := benchmarks.Run(ctx, w)
+	rep, err := benchmarks.RunWithProgress(ctx, w, benchProgress(stderr, o.quiet))
 	if err != nil {
 		return err
 	}
@@ -70,6 +85,7 @@ func newBenchFlags(w *benchmarks.Workload, o *benchOptions) *cmdFlags {
 	c.Int(&w.Repeats, "repeats", w.Repeats, "timed runs of each of the three, interleaved; medians are reported")
 	c.Uint64(&w.Seed, "seed", w.Seed, "random seed")
 	c.Bool(&o.jsonOut, "json", false, "print one JSON object")
+	c.Bool(&o.quiet, "quiet", false, "no progress lines on stderr")
 	c.String(&o.impl, "impl", "", "kernel implementation: "+strings.Join(kernel.Impls(), ", ")+" (default: the fastest this CPU has, "+kernel.Impl()+")")
 	c.Size(&o.maxMemory, "max-memory", "refuse workloads whose estimated memory exceeds this size, such as 512MiB or 4GiB (default: the available memory)")
 	return c

@@ -175,12 +175,42 @@ func signalled(t *testing.T, bin string, sig syscall.Signal, args ...string) (co
 	return code, stdout, stderr
 }
 
-// signalledAfter is signalled for the commands that print no line to
-// wait for (bench, reproduce --quiet): it signals after wait.
-func signalledAfter(t *testing.T, bin string, sig syscall.Signal, wait time.Duration, args ...string) (code int, stdout, stderr []byte) {
+// signalledOnLine runs bin with args, sends sig once it has written a
+// line of stderr containing marker, and returns the exit status, stdout
+// and stderr.
+func signalledOnLine(t *testing.T, bin string, sig syscall.Signal, marker string, args ...string) (code int, stdout, stderr []byte) {
 	t.Helper()
 	w := startWatched(t, bin, args...)
-	time.Sleep(wait)
+	w.waitLine(marker)
+	w.signal(sig)
+	return w.wait()
+}
+
+// signalledOnFile runs bin with args, sends sig once path exists (the
+// command writes it after installing its signal handlers), and returns the
+// exit status, stdout and stderr. It looks for path after every line of
+// stderr and every few milliseconds; when it sends the signal depends on
+// what the command has done, not on how long it took.
+func signalledOnFile(t *testing.T, bin string, sig syscall.Signal, path string, args ...string) (code int, stdout, stderr []byte) {
+	t.Helper()
+	w := startWatched(t, bin, args...)
+	guard := time.After(hangGuard)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			break
+		}
+		select {
+		case <-w.eof:
+			code, _, stderr := w.wait()
+			t.Fatalf("%v ended (exit %d) before writing %s: %s", args, code, path, stderr)
+		case <-guard:
+			w.cmd.Process.Kill()
+			w.wait()
+			t.Fatalf("%v: no %s after %v", args, path, hangGuard)
+		case <-w.lines:
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 	w.signal(sig)
 	return w.wait()
 }
@@ -217,17 +247,18 @@ func TestSignalStopsALongScan(t *testing.T) {
 }
 
 // TestSignalStopsBenchAndReproduce checks that bench (in its first repeat,
-// and between repeats, when it reports the repeats completed) and
-// reproduce (in its runs or its closed-form comparison, whichever is under
-// way after two seconds) stop within a second of SIGINT with status 130.
+// signalled once it says the timing started, and between repeats,
+// signalled once it says a repeat is done) and reproduce (signalled once
+// its manifest exists, in its runs or its closed-form comparison) stop
+// with status 130 or 143 and report what they completed.
 func TestSignalStopsBenchAndReproduce(t *testing.T) {
 	bin := buildCommand(t)
-	code, stdout, stderr := signalledAfter(t, bin, syscall.SIGINT, 300*time.Millisecond, "bench", "--dim", "16", "--chains", "20",
+	code, stdout, stderr := signalledOnLine(t, bin, syscall.SIGINT, "bench: timing", "bench", "--dim", "16", "--chains", "20",
 		"--replicates", "8", "--iterations", "100000000", "--repeats", "3")
 	if code != 130 || len(stdout) != 0 || !bytes.Contains(stderr, []byte("interrupted before the first repeat")) {
 		t.Errorf("bench in its first repeat: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	code, stdout, stderr = signalledAfter(t, bin, syscall.SIGTERM, time.Second, "bench", "--dim", "4", "--chains", "4",
+	code, stdout, stderr = signalledOnLine(t, bin, syscall.SIGTERM, "bench: repeat 1 of", "bench", "--dim", "4", "--chains", "4",
 		"--replicates", "8", "--iterations", "20", "--repeats", "100000000", "--json",
 		"--max-memory", "8GiB") // the repeats' record needs 4.5 GiB: a limit of its own, not the machine's available memory
 	var obj map[string]any
@@ -235,7 +266,7 @@ func TestSignalStopsBenchAndReproduce(t *testing.T) {
 		t.Errorf("bench between repeats: exit %d, JSON %v (%v), stderr %q", code, obj, err, stderr)
 	}
 	out := t.TempDir()
-	code, _, stderr = signalledAfter(t, bin, syscall.SIGINT, 2*time.Second, "reproduce", "gaussian", "--scale", "0.001",
+	code, _, stderr = signalledOnFile(t, bin, syscall.SIGINT, filepath.Join(out, "manifest.json"), "reproduce", "gaussian", "--scale", "0.001",
 		"--replicates", "1", "--quiet", "--out", out)
 	if code != 130 || !bytes.Contains(stderr, []byte("interrupted during gaussian")) {
 		t.Errorf("reproduce: exit %d, stderr %q", code, stderr)

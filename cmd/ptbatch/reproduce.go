@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -105,14 +106,19 @@ func parseReproduce(args []string, stdout io.Writer) (*reproduceOptions, *cmdFla
 
 // mergeReproduce writes the merged output of reproduce's shards from
 // their data: the reproduction's settings as the manifests record and
-// fingerprint them (never their arguments), its runs joined from the
+// fingerprint them (paper.Settings.Values; never their arguments), its runs joined from the
 // shards' runs/ instead of computed (reproJob.begin), so every CSV,
 // figure and results.md comes from the code that makes them in one
 // process.
 func mergeReproduce(ctx context.Context, shards []shardDir, out string, stderr io.Writer) error {
-	s, err := paper.FromSettings(shards[0].m.Settings)
-	if err == nil && !maps.Equal(s.Values(), shards[0].m.Settings) {
-		err = fmt.Errorf("its settings are not a reproduction's (%s)", settingDiff(shards[0].m.Settings, s.Values()))
+	var set map[string]string
+	err := json.Unmarshal(shards[0].m.Config, &set)
+	var s paper.Settings
+	if err == nil {
+		s, err = paper.FromSettings(set)
+	}
+	if err == nil && !maps.Equal(s.Values(), set) {
+		err = fmt.Errorf("its configuration is not a reproduction's (%s)", settingDiff(set, s.Values()))
 	}
 	if err != nil {
 		return usagef("rebuilding the reproduction from %s: %v", filepath.Join(shards[0].dir, manifestName), err)
@@ -120,11 +126,7 @@ func mergeReproduce(ctx context.Context, shards []shardDir, out string, stderr i
 	todo, highdim, _ := s.Todo() // FromSettings checked it
 	s.HighDims = highDimDims
 	o := &reproduceOptions{Settings: s, out: out, quiet: true}
-	src := &mergeSource{shards: shards}
-	for _, sd := range shards {
-		src.elapsed += sd.m.ElapsedSeconds
-	}
-	if o.job, err = mergeReproJob(o, todo, highdim, src); err != nil {
+	if o.job, err = mergeReproJob(o, todo, highdim, shards); err != nil {
 		return err
 	}
 	return reproduce(ctx, o, todo, highdim, io.Discard, stderr)

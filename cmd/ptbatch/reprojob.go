@@ -25,11 +25,12 @@ const reproduceUnits = paper.Unit
 // report the runs joined from the shards instead of computing them.
 type reproJob struct {
 	*job
-	sh      *shard
-	runs    []paper.Run
-	next    int
-	merge   *mergeSource
-	seconds map[string]float64 // seconds per run label (summary.json)
+	sh           *shard
+	runs         []paper.Run
+	next         int
+	shards       []shardDir         // in a merge, the shards whose runs it joins
+	shardSeconds float64            // in a merge, the shards' seconds
+	seconds      map[string]float64 // seconds per run label (summary.json)
 }
 
 // startReproduce chooses the shard, takes --out and writes its manifest.
@@ -44,7 +45,10 @@ func startReproduce(c *cmdFlags, o *reproduceOptions, todo []paper.Experiment, h
 		return nil, err
 	}
 	r.sh = sh
-	m := newManifest("reproduce", c, []string{o.Which}, r.sh, reproduceUnits, units)
+	m, err := newManifestOf("reproduce", o.Values(), c, []string{o.Which}, r.sh, reproduceUnits, units)
+	if err != nil {
+		return nil, err
+	}
 	if r.job, err = startJob(c, o.out, m, 0, true, stderr); err != nil {
 		return nil, err
 	}
@@ -55,9 +59,12 @@ func startReproduce(c *cmdFlags, o *reproduceOptions, todo []paper.Experiment, h
 
 // mergeReproJob is the job of a merge into o.out, which ptbatch merge
 // holds and whose manifest it writes: the runs come from the shards of
-// src.
-func mergeReproJob(o *reproduceOptions, todo []paper.Experiment, highdim bool, src *mergeSource) (*reproJob, error) {
-	r := &reproJob{runs: o.Plan(todo, highdim), merge: src, seconds: map[string]float64{}}
+// shards.
+func mergeReproJob(o *reproduceOptions, todo []paper.Experiment, highdim bool, shards []shardDir) (*reproJob, error) {
+	r := &reproJob{runs: o.Plan(todo, highdim), shards: shards, seconds: map[string]float64{}}
+	for _, s := range shards {
+		r.shardSeconds += s.m.ElapsedSeconds
+	}
 	r.job = &job{dir: &outDir{path: o.out}, m: &manifest{}, start: time.Now()}
 	return r, r.makeRuns()
 }
@@ -171,9 +178,9 @@ func (r *reproJob) begin(label string, cfg batch.Config, st *reproduceStats) (re
 	}
 	run := r.runs[k]
 	name := runFile(k)
-	if r.merge != nil {
+	if r.shards != nil {
 		var parts []*runRecord
-		for _, s := range r.merge.shards {
+		for _, s := range r.shards {
 			if s.m.End <= run.First || s.m.First >= run.First+run.Replicates {
 				continue
 			}
@@ -253,8 +260,8 @@ func (r *reproJob) finish(o *reproduceOptions, interrupted bool) error {
 		"elapsed_seconds": r.elapsed(),
 		"go_version":      runtime.Version(),
 	}
-	if r.merge != nil {
-		out["elapsed_seconds"] = r.merge.elapsed
+	if r.shards != nil {
+		out["elapsed_seconds"] = r.shardSeconds
 	}
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
@@ -263,7 +270,7 @@ func (r *reproJob) finish(o *reproduceOptions, interrupted bool) error {
 	if err := writeBytesAtomic(r.dir.file("summary.json"), append(b, '\n')); err != nil {
 		return err
 	}
-	if r.merge != nil {
+	if r.shards != nil {
 		return nil // merge writes the manifest
 	}
 	return r.job.finish(r.m.Done, interrupted)

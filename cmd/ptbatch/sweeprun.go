@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -55,7 +57,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	lo, hi := sh.share(units)
 	var out *sweepOut
 	if f.out != "" {
-		if out, err = openSweepOut(c, f, sh, units, stderr); err != nil {
+		if out, err = openSweepOut(c, f, s, sh, units, stderr); err != nil {
 			return err
 		}
 		defer out.close()
@@ -114,8 +116,11 @@ type sweepOut struct {
 	cells, summary *rundir.Appender
 }
 
-func openSweepOut(c *cmdFlags, f *sweepFlags, sh *shard, units int, stderr io.Writer) (*sweepOut, error) {
-	m := newManifest("sweep", c, nil, sh, sweepUnits, units)
+func openSweepOut(c *cmdFlags, f *sweepFlags, s *sweep.Spec, sh *shard, units int, stderr io.Writer) (*sweepOut, error) {
+	m, err := newManifestOf("sweep", s.Settings(), c, nil, sh, sweepUnits, units)
+	if err != nil {
+		return nil, err
+	}
 	var old *manifest
 	if f.resume {
 		prev, err := readManifest(f.out)
@@ -259,16 +264,21 @@ func (o *sweepOut) close() {
 }
 
 // mergeSweep writes the merged output of a sweep's shards from their data:
-// the sweep's Spec from the settings the manifests record and
-// fingerprint (never the arguments), cells.csv the shards' rows in order
+// the sweep's Spec from the configuration the manifests record and
+// fingerprint (sweep.Spec.Settings; never the arguments), cells.csv the shards' rows in order
 // (a shard's rows are the units it computed, in the order of the grid),
 // summary.csv summarized from them cell by cell as the sweep does, and
 // summary.json the sweep's.
-func mergeSweep(_ context.Context, shards []shardDir, out string, m *manifest) error {
+func mergeSweep(shards []shardDir, out string, m *manifest) error {
 	where := filepath.Join(shards[0].dir, manifestName)
-	s, err := sweep.FromSettings(m.Settings)
-	if err == nil && !reflect.DeepEqual(s.Settings(), m.Settings) {
-		err = fmt.Errorf("its settings are not a sweep's (%s)", settingDiff(m.Settings, s.Settings()))
+	var set map[string]string
+	err := json.Unmarshal(m.Config, &set)
+	var s *sweep.Spec
+	if err == nil {
+		s, err = sweep.FromSettings(set)
+	}
+	if err == nil && !maps.Equal(s.Settings(), set) {
+		err = fmt.Errorf("its configuration is not a sweep's (%s)", settingDiff(set, s.Settings()))
 	}
 	if err != nil {
 		return usagef("rebuilding the sweep from %s: %v", where, err)

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/paper"
@@ -65,7 +64,8 @@ func mergeReproJob(o *reproduceOptions, todo []paper.Experiment, highdim bool, s
 	for _, s := range shards {
 		r.shardSeconds += s.m.ElapsedSeconds
 	}
-	r.job = &job{dir: &outDir{path: o.out}, m: &manifest{}, start: time.Now()}
+	m := &manifest{}
+	r.job = &job{Job: rundir.NewJob(nil, m, 0), dir: &outDir{path: o.out}, m: m}
 	return r, r.makeRuns()
 }
 
@@ -206,8 +206,7 @@ func (r *reproJob) begin(label string, cfg batch.Config, st *reproduceStats) (re
 			return reproPlan{}, err
 		}
 		if st != nil {
-			v := restoreStats(rec)
-			st.logZ, st.restarts, st.profile = v.logZ, v.restarts, v.profile
+			st.rec = rec
 		}
 		res := rec.Result
 		res.Config = cfg
@@ -230,7 +229,7 @@ func (r *reproJob) end(p reproPlan, res *batch.Result, err error, st *reproduceS
 	}
 	rec := newRunRecord(res, nil)
 	if st != nil {
-		statValues{logZ: st.logZ, restarts: st.restarts, profile: st.profile}.record(rec)
+		st.record(rec)
 	}
 	if err := rundir.WriteRecord(r.dir.file(runFile(p.k)), rec); err != nil {
 		return nil, err
@@ -257,7 +256,7 @@ func (r *reproJob) finish(o *reproduceOptions, interrupted bool) error {
 		"runs_completed":  len(r.seconds),
 		"interrupted":     interrupted,
 		"seconds":         r.seconds,
-		"elapsed_seconds": r.elapsed(),
+		"elapsed_seconds": r.Elapsed(),
 		"go_version":      runtime.Version(),
 	}
 	if r.shards != nil {
@@ -273,5 +272,5 @@ func (r *reproJob) finish(o *reproduceOptions, interrupted bool) error {
 	if r.shards != nil {
 		return nil // merge writes the manifest
 	}
-	return r.job.finish(r.m.Done, interrupted)
+	return r.job.Finish(r.m.Done, interrupted)
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/rundir"
@@ -273,12 +272,12 @@ func argsOf(c *cmdFlags) []string {
 func buildVersion() string { return rundir.BuildVersion("ptbatch") }
 
 // job is a command's hold on its --out directory: the lock, and the
-// manifest kept up to date as units finish.
+// manifest kept up to date as units finish (rundir.Job); m is the
+// rundir.Job's Manifest.
 type job struct {
-	dir   *outDir
-	m     *manifest
-	start time.Time
-	prior float64 // seconds spent by earlier runs (a resumed sweep)
+	*rundir.Job
+	dir *outDir
+	m   *manifest
 }
 
 // staleOutputs are the files a run writes only with some flags
@@ -297,7 +296,7 @@ func startJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, s
 	if err != nil {
 		return nil, err
 	}
-	if err := j.writeManifest(); err != nil {
+	if err := j.WriteManifest(); err != nil {
 		j.dir.release()
 		return nil, err
 	}
@@ -326,28 +325,11 @@ func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, st
 			return nil, fmt.Errorf("removing the previous output of %s: %w", out, err)
 		}
 	}
-	return &job{dir: d, m: m, start: time.Now(), prior: prior}, nil
+	return &job{Job: rundir.NewJob(d.dir, m, prior), dir: d, m: m}, nil
 }
 
-// writeManifest writes the manifest, with every file written so far.
-func (j *job) writeManifest() error { return j.dir.dir.WriteManifest(j.m) }
-
-// elapsed returns the seconds spent on the directory's work so far.
-func (j *job) elapsed() float64 { return j.prior + time.Since(j.start).Seconds() }
-
-// progress records that the units up to done are written.
-func (j *job) progress(done int) error {
-	j.m.Done, j.m.ElapsedSeconds = done, j.elapsed()
-	return j.writeManifest()
-}
-
-// finish records the end: complete when every unit of the share is done
-// and the command was not interrupted.
-func (j *job) finish(done int, interrupted bool) error {
-	j.m.Interrupted = interrupted
-	j.m.Complete = !interrupted && done == j.m.End
-	return j.progress(done)
-}
+// progress is rundir.Job.Progress, for runcmd.go.
+func (j *job) progress(done int) error { return j.Progress(done) }
 
 // close releases the directory; nil-safe.
 func (j *job) close() {
@@ -381,7 +363,7 @@ func (j *job) finishRun(res *batch.Result, moments momentsSource, stats *runStat
 	if !res.Interrupted {
 		done = j.m.End
 	}
-	return j.finish(done, res.Interrupted)
+	return j.Finish(done, res.Interrupted)
 }
 
 // runConfig is a run's configuration as data, what its manifest

@@ -162,7 +162,7 @@ func openSweepOut(c *cmdFlags, f *sweepFlags, s *sweep.Spec, sh *shard, units in
 	}
 	if err == nil {
 		m.Interrupted = false
-		err = j.writeManifest()
+		err = j.WriteManifest()
 	}
 	if err != nil {
 		o.close()
@@ -213,18 +213,18 @@ func (o *sweepOut) add(rows [][]string, summary []string, done int) error {
 	if err != nil {
 		return err
 	}
-	return o.job.progress(done)
+	return o.job.Progress(done)
 }
 
 // finish writes summary.json and the final manifest.
 func (o *sweepOut) finish(s *sweep.Spec, f *sweepFlags, numCells int, interrupted bool) error {
 	m := o.job.m
 	r := sweep.Report{Cells: numCells, Completed: sweep.CellsWithin(m.First, m.Done, f.replicates), Interrupted: interrupted,
-		Elapsed: o.job.elapsed(), Workers: f.workers, Out: f.out}
+		Elapsed: o.job.Elapsed(), Workers: f.workers, Out: f.out}
 	if err := writeSweepJSON(o.job.dir.file("summary.json"), s, r); err != nil {
 		return err
 	}
-	return o.job.finish(m.Done, interrupted)
+	return o.job.Finish(m.Done, interrupted)
 }
 
 // writeSweepJSON writes the sweep's summary.json (sweep.Spec.WriteJSON)

@@ -13,6 +13,7 @@ import (
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/paper"
 	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/runout"
 )
 
 // reproduceUnits is the unit of reproduce's shards (paper.Unit).
@@ -179,7 +180,7 @@ func (r *reproJob) begin(label string, cfg batch.Config, st *reproduceStats) (re
 	run := r.runs[k]
 	name := runFile(k)
 	if r.shards != nil {
-		var parts []*runRecord
+		var parts []*runout.Record
 		for _, s := range r.shards {
 			if s.m.End <= run.First || s.m.First >= run.First+run.Replicates {
 				continue
@@ -188,13 +189,13 @@ func (r *reproJob) begin(label string, cfg batch.Config, st *reproduceStats) (re
 			if err != nil {
 				return reproPlan{}, err
 			}
-			p, err := readRunRecord(path)
+			p, err := runout.ReadRecord(path)
 			if err != nil {
 				return reproPlan{}, usagef("shard %s: run %q: %v", s.dir, label, err)
 			}
 			parts = append(parts, p)
 		}
-		rec, err := concatRecords(parts)
+		rec, err := runout.Merge(parts)
 		if err == nil && (rec.Result.Config.FirstReplicate != 0 || rec.Result.Config.Replicates != run.Replicates) {
 			err = fmt.Errorf("the shards hold replicates %d to %d of %d", rec.Result.Config.FirstReplicate, rec.Result.Config.FirstReplicate+rec.Result.Config.Replicates-1, run.Replicates)
 		}
@@ -227,7 +228,7 @@ func (r *reproJob) end(p reproPlan, res *batch.Result, err error, st *reproduceS
 	if err != nil || res.Interrupted {
 		return res, err
 	}
-	rec := newRunRecord(res, nil)
+	rec := runout.NewRecord(res, nil)
 	if st != nil {
 		st.record(rec)
 	}

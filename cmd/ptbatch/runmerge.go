@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/runout"
 )
@@ -69,8 +68,8 @@ func shardStreams(shards []shardDir, name string) ([]runout.Stream, error) {
 // shard's manifest (its replicates, the argument list it was written
 // with, and the configuration the manifest fingerprints: runConfigOf),
 // and merges them.
-func joinRunRecords(shards []shardDir) (*runRecord, error) {
-	var parts []*runRecord
+func joinRunRecords(shards []shardDir) (*runout.Record, error) {
+	var parts []*runout.Record
 	for _, s := range shards {
 		path, err := shardFile(s, resultName)
 		if err != nil {
@@ -121,14 +120,8 @@ func argDiff(a, b []string) string {
 	return "none"
 }
 
-// The records of reproduce's runs are runout's Records, without
-// settings; these are the names shard.go reads and writes them with.
-type runRecord = runout.Record
-
-const (
-	runRecordFormat = runout.RecordFormat
-	resultName      = runout.RecordName
-)
+// resultName is a run's record (runout.RecordName).
+const resultName = runout.RecordName
 
 // momentsSource gives the target moments of a run, per replicate and
 // observable (a *batch.TargetMoments).
@@ -136,20 +129,3 @@ type momentsSource interface {
 	Means() [][]float64
 	Vars() [][]float64
 }
-
-// newRunRecord returns the record of res and its target moments (nil:
-// none), without statistics.
-func newRunRecord(res *batch.Result, moments momentsSource) *runRecord {
-	r := runout.NewRecord(res, nil)
-	if moments != nil {
-		r.SetMoments(batch.MomentsRecord{Mean: moments.Means(), Var: moments.Vars()})
-	}
-	return r
-}
-
-// readRunRecord reads a result record (runout.ReadRecord).
-func readRunRecord(path string) (*runRecord, error) { return runout.ReadRecord(path) }
-
-// concatRecords merges the records of consecutive replicate ranges
-// (runout.Merge).
-func concatRecords(parts []*runRecord) (*runRecord, error) { return runout.Merge(parts) }

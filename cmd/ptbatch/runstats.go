@@ -270,7 +270,7 @@ type reproduceStats struct {
 	logZ     *batch.LogZ
 	restarts *batch.Restarts
 	profile  *batch.BarrierProfile
-	rec      *runRecord
+	rec      *runout.Record
 }
 
 // newReproduceStats adds the statistics to cfg.
@@ -282,7 +282,7 @@ func newReproduceStats(cfg *batch.Config) *reproduceStats {
 
 // record sets the records of the run's statistics in r, and reads them
 // from r from now on.
-func (s *reproduceStats) record(r *runRecord) {
+func (s *reproduceStats) record(r *runout.Record) {
 	p := s.profile.Record()
 	r.LogZ, r.Restarts, r.Profile = s.logZ.Record(), s.restarts.Record(), &p
 	s.rec = r

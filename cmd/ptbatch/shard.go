@@ -379,7 +379,7 @@ type runConfig struct {
 
 // runConfigOf returns the configuration of the run of units replicates
 // whose record, of the whole run or of a shard of it, is rec.
-func runConfigOf(rec *runRecord, units int) runConfig {
+func runConfigOf(rec *runout.Record, units int) runConfig {
 	cfg := rec.Result.Config
 	cfg.FirstReplicate, cfg.Replicates, cfg.Workers, cfg.Pin = 0, units, 0, false
 	cfg.Model, cfg.Statistics = nil, nil

@@ -1,6 +1,7 @@
 package paper
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"reflect"
@@ -140,5 +141,29 @@ func TestHighDim(t *testing.T) {
 	}
 	if err := cfg.Validate(); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestFromConfig checks that FromConfig rebuilds the Settings from the
+// JSON of their Values (what a manifest records), and refuses JSON that
+// is not a map of settings, and a scale FromSettings reads but that is not
+// the Settings' own form ("0.0020" for 0.002).
+func TestFromConfig(t *testing.T) {
+	s := Settings{Which: "betabinomial", Replicates: 3, Scale: 0.002, Seed: 7}
+	b, err := json.Marshal(s.Values())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := FromConfig(b); err != nil || !reflect.DeepEqual(got, s) {
+		t.Fatalf("FromConfig = %+v, %v; want %+v", got, err, s)
+	}
+	if _, err := FromConfig([]byte(`"gaussian"`)); err == nil {
+		t.Error("a JSON string accepted")
+	}
+	m := s.Values()
+	m["scale"] = "0.0020"
+	b, _ = json.Marshal(m)
+	if _, err := FromConfig(b); err == nil {
+		t.Errorf("scale %q accepted", m["scale"])
 	}
 }

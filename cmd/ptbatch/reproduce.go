@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"path/filepath"
 	"strings"
 	"time"
@@ -111,15 +109,7 @@ func parseReproduce(args []string, stdout io.Writer) (*reproduceOptions, *cmdFla
 // figure and results.md comes from the code that makes them in one
 // process.
 func mergeReproduce(ctx context.Context, shards []shardDir, out string, stderr io.Writer) error {
-	var set map[string]string
-	err := json.Unmarshal(shards[0].m.Config, &set)
-	var s paper.Settings
-	if err == nil {
-		s, err = paper.FromSettings(set)
-	}
-	if err == nil && !maps.Equal(s.Values(), set) {
-		err = fmt.Errorf("its configuration is not a reproduction's (%s)", settingDiff(set, s.Values()))
-	}
+	s, err := paper.FromConfig(shards[0].m.Config)
 	if err != nil {
 		return usagef("rebuilding the reproduction from %s: %v", filepath.Join(shards[0].dir, manifestName), err)
 	}

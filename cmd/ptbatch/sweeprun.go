@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -271,15 +269,7 @@ func (o *sweepOut) close() {
 // summary.json the sweep's.
 func mergeSweep(shards []shardDir, out string, m *manifest) error {
 	where := filepath.Join(shards[0].dir, manifestName)
-	var set map[string]string
-	err := json.Unmarshal(m.Config, &set)
-	var s *sweep.Spec
-	if err == nil {
-		s, err = sweep.FromSettings(set)
-	}
-	if err == nil && !maps.Equal(s.Settings(), set) {
-		err = fmt.Errorf("its configuration is not a sweep's (%s)", settingDiff(set, s.Settings()))
-	}
+	s, err := sweep.FromConfig(m.Config)
 	if err != nil {
 		return usagef("rebuilding the sweep from %s: %v", where, err)
 	}

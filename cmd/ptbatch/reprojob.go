@@ -182,7 +182,7 @@ func (r *reproJob) begin(label string, cfg batch.Config, st *reproduceStats) (re
 	if r.shards != nil {
 		var parts []*runout.Record
 		for _, s := range r.shards {
-			if s.m.End <= run.First || s.m.First >= run.First+run.Replicates {
+			if lo, hi := run.Within(s.m.First, s.m.End); lo == hi {
 				continue
 			}
 			path, err := shardFile(s, name)
@@ -213,12 +213,12 @@ func (r *reproJob) begin(label string, cfg batch.Config, st *reproduceStats) (re
 		res.Config = cfg
 		return reproPlan{done: true, res: &res}, nil
 	}
-	lo, hi := max(run.First, r.m.First), min(run.First+run.Replicates, r.m.End)
-	if lo >= hi {
+	lo, hi := run.Within(r.m.First, r.m.End)
+	if lo == hi {
 		return reproPlan{done: true}, nil // not this shard's
 	}
-	cfg.FirstReplicate, cfg.Replicates = lo-run.First, hi-lo
-	return reproPlan{k: k, hi: hi, label: label, cfg: cfg}, nil
+	cfg.FirstReplicate, cfg.Replicates = lo, hi-lo
+	return reproPlan{k: k, hi: run.First + hi, label: label, cfg: cfg}, nil
 }
 
 // end records a computed run: its result in runs/, its seconds and the

@@ -220,28 +220,25 @@ func settingDiff(a, b map[string]string) string {
 }
 
 // shardFile returns the path of the shard's file name, which its
-// manifest must record: readShards verified every recorded file against
-// its checksum, so a file it does not record is one nobody checked.
+// manifest must record (rundir.Shard.File).
 func shardFile(s shardDir, name string) (string, error) {
-	if _, ok := s.m.Files[filepath.ToSlash(name)]; !ok {
-		return "", usagef("shard %s: its %s records no %s, which the merge needs", s.dir, manifestName, name)
-	}
-	return filepath.Join(s.dir, filepath.FromSlash(name)), nil
+	path, err := rundir.Shard{Dir: s.dir, Manifest: s.m}.File(name)
+	return path, shardUsage(err)
 }
 
 // readShardFile returns the bytes of the shard's file name, checked
-// again against the length and SHA-256 its manifest records.
+// again against its checksum (rundir.Shard.ReadFile).
 func readShardFile(s shardDir, name string) ([]byte, error) {
-	path, err := shardFile(s, name)
-	if err != nil {
-		return nil, err
+	b, err := rundir.Shard{Dir: s.dir, Manifest: s.m}.ReadFile(name)
+	return b, shardUsage(err)
+}
+
+// shardUsage returns a refusal of rundir's shards (*rundir.ShardError)
+// as a usage error: one line, exit 2.
+func shardUsage(err error) error {
+	var se *rundir.ShardError
+	if errors.As(err, &se) {
+		return usagef("%s", se.Msg)
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, usagef("shard %s: %v", s.dir, unwrapPath(err))
-	}
-	if rundir.SumBytes(b) != s.m.Files[filepath.ToSlash(name)] {
-		return nil, usagef("shard %s is damaged: %s %v; compute the shard again", s.dir, path, rundir.ErrChecksum)
-	}
-	return b, nil
+	return err
 }

@@ -1,6 +1,7 @@
 package paper
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"reflect"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/registry"
+	"github.com/ptbatch/ptbatch/rundir"
 )
 
 // TestExperimentsArePresets checks that the experiments are the
@@ -140,5 +142,69 @@ func TestHighDim(t *testing.T) {
 	}
 	if err := cfg.Validate(); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestFromConfig checks that FromConfig rebuilds the Settings from the
+// JSON of their Values (what a manifest records), and refuses JSON that
+// is not a map of settings, and a scale FromSettings reads but that is not
+// the Settings' own form ("0.0020" for 0.002).
+func TestFromConfig(t *testing.T) {
+	s := Settings{Which: "betabinomial", Replicates: 3, Scale: 0.002, Seed: 7}
+	b, err := json.Marshal(s.Values())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := FromConfig(b); err != nil || !reflect.DeepEqual(got, s) {
+		t.Fatalf("FromConfig = %+v, %v; want %+v", got, err, s)
+	}
+	if _, err := FromConfig([]byte(`"gaussian"`)); err == nil {
+		t.Error("a JSON string accepted")
+	}
+	m := s.Values()
+	m["scale"] = "0.0020"
+	b, _ = json.Marshal(m)
+	if _, err := FromConfig(b); err == nil {
+		t.Errorf("scale %q accepted", m["scale"])
+	}
+}
+
+// TestRunWithin checks the shares of reproduce's runs over shards: for 1
+// to 7 shards of the 26-run plan of TestPlan (rundir.Share's contiguous
+// ranges of its 170 units), each run's replicates are covered once, in
+// order, by the shards that hold any, and a shard's shares add up to its
+// units.
+func TestRunWithin(t *testing.T) {
+	s := Settings{Which: "gaussian", Scale: 1, Seed: 1}
+	todo, _, err := s.Todo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := s.Plan(todo, true)
+	units := Units(runs)
+	for n := 1; n <= 7; n++ {
+		next := make([]int, len(runs)) // each run's next replicate
+		for i := 1; i <= n; i++ {
+			first, end := rundir.Share(i, n, units)
+			held := 0
+			for k, r := range runs {
+				lo, hi := r.Within(first, end)
+				if lo == hi {
+					continue
+				}
+				if lo != next[k] {
+					t.Fatalf("%d shards: shard %d holds run %d from replicate %d, want %d", n, i, k, lo, next[k])
+				}
+				next[k], held = hi, held+hi-lo
+			}
+			if held != end-first {
+				t.Errorf("%d shards: shard %d holds %d replicates, want its %d units", n, i, held, end-first)
+			}
+		}
+		for k, r := range runs {
+			if next[k] != r.Replicates {
+				t.Errorf("%d shards: run %d covered to %d of %d", n, k, next[k], r.Replicates)
+			}
+		}
 	}
 }

@@ -20,6 +20,17 @@ type Run struct {
 	First      int // units [First, First+Replicates) are its replicates
 }
 
+// Within returns the replicates [lo, hi) of the run, counted from the
+// run's first, that the units [first, end) of a shard hold (a shard of
+// Units(runs), rundir.Share); lo == hi when it holds none of them.
+func (r Run) Within(first, end int) (lo, hi int) {
+	lo, hi = max(r.First, first)-r.First, min(r.First+r.Replicates, end)-r.First
+	if lo >= hi {
+		return 0, 0
+	}
+	return lo, hi
+}
+
 // Plan lists the runs of the experiments todo (and of highdim) in the
 // order a reproduction runs them.
 func (s Settings) Plan(todo []Experiment, highdim bool) []Run {

@@ -1,8 +1,10 @@
 package paper
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"strconv"
 )
@@ -94,6 +96,25 @@ func FromSettings(m map[string]string) (Settings, error) {
 	}
 	if _, _, err := s.Todo(); err != nil {
 		return s, err
+	}
+	return s, nil
+}
+
+// FromConfig returns the Settings of a reproduction's manifest's
+// configuration (rundir.Manifest.Config): the JSON of its Values, which
+// the manifest records and fingerprints. It refuses a configuration that
+// is not the Values of Settings.
+func FromConfig(config []byte) (Settings, error) {
+	var set map[string]string
+	if err := json.Unmarshal(config, &set); err != nil {
+		return Settings{}, fmt.Errorf("paper: configuration: %w", err)
+	}
+	s, err := FromSettings(set)
+	if err != nil {
+		return s, err
+	}
+	if !maps.Equal(s.Values(), set) {
+		return s, errors.New("paper: the configuration is not a reproduction's settings")
 	}
 	return s, nil
 }

@@ -1,7 +1,10 @@
 package sweep
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 )
@@ -85,4 +88,23 @@ func ints(text string) ([]int, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// FromConfig returns the Spec of a sweep's manifest's configuration
+// (rundir.Manifest.Config): the JSON of its Settings, which the manifest
+// records and fingerprints. It refuses a configuration that is not the
+// Settings of a Spec.
+func FromConfig(config []byte) (*Spec, error) {
+	var set map[string]string
+	if err := json.Unmarshal(config, &set); err != nil {
+		return nil, fmt.Errorf("sweep: configuration: %w", err)
+	}
+	s, err := FromSettings(set)
+	if err != nil {
+		return nil, err
+	}
+	if !maps.Equal(s.Settings(), set) {
+		return nil, errors.New("sweep: the configuration is not a sweep's settings")
+	}
+	return s, nil
 }

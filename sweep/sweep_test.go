@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -190,5 +191,29 @@ func TestMergeIsOneProcess(t *testing.T) {
 	}
 	if _, err := SplitRows([]byte("dim,chains\n")); !errors.Is(err, ErrRows) {
 		t.Errorf("wrong header: %v, want ErrRows", err)
+	}
+}
+
+// TestFromConfig checks that FromConfig rebuilds the Spec from the JSON
+// of its Settings (what a manifest records), and refuses JSON that is not
+// a map of settings, and settings that FromSettings reads but that are not
+// a Spec's own (a number written otherwise, "04" for 4 replicates).
+func TestFromConfig(t *testing.T) {
+	s := small()
+	b, err := json.Marshal(s.Settings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := FromConfig(b); err != nil || !reflect.DeepEqual(got, s) {
+		t.Fatalf("FromConfig = %+v, %v; want %+v", got, err, s)
+	}
+	if _, err := FromConfig([]byte(`[1,2]`)); err == nil {
+		t.Error("a JSON list accepted")
+	}
+	m := s.Settings()
+	m["replicates"] = "0" + m["replicates"]
+	b, _ = json.Marshal(m)
+	if _, err := FromConfig(b); err == nil {
+		t.Errorf("replicates %q accepted", m["replicates"])
 	}
 }

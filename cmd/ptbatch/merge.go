@@ -7,9 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/studydir"
@@ -24,11 +22,10 @@ import (
 // configuration, one build, each shard 1..n once, each complete, and
 // every file each records with the length and SHA-256 it was written
 // with (rundir.VerifyFiles), before anything is read or written. A
-// refused merge removes what it wrote (rundir.ReadShards). A manifest
-// that records its configuration as data (newManifestOf) is checked by
-// it alone; the outputs of one that does not are still rebuilt by parsing
-// the arguments it records, but only after checking that they give the
-// settings it records (checkArgs).
+// refused merge removes what it wrote (rundir.ReadShards). Each manifest
+// records its configuration as data (newManifestOf), by which the shards
+// are checked and the output rebuilt; the arguments it records are never
+// parsed.
 
 const mergeIntro = `Usage: ptbatch merge --out DIR SHARD_DIR...
 
@@ -120,15 +117,14 @@ func mergeInto(ctx context.Context, od *outDir, shards []shardDir, stderr io.Wri
 	for _, s := range shards {
 		m.ElapsedSeconds += s.m.ElapsedSeconds
 	}
-	mctx := context.WithValue(ctx, mergeKey{}, &mergeSource{shards: shards, elapsed: m.ElapsedSeconds})
 	var err error
 	switch first.Command {
 	case "run":
 		err = mergeRun(shards, od.path, m)
 	case "sweep":
-		err = mergeSweep(mctx, shards, od.path, m)
+		err = mergeSweep(shards, od.path, m)
 	case "reproduce":
-		err = mergeReproduce(mctx, shards, od.path, stderr)
+		err = mergeReproduce(ctx, shards, od.path, stderr)
 	default:
 		err = fmt.Errorf("%s: unknown command %q", filepath.Join(shards[0].dir, manifestName), first.Command)
 	}
@@ -168,27 +164,34 @@ func readShards(c *cmdFlags, out string, dirs []string) ([]shardDir, error) {
 }
 
 // checkShardPair refuses the shard s when it is not of a's
-// configuration. A manifest that records its configuration as data
-// (rundir.Manifest.Config) is checked by it alone: its fingerprint must
-// be the configuration's, and the arguments it records are not read. An
-// older manifest is checked by its settings and arguments.
+// configuration, which its manifest records as data
+// (rundir.Manifest.Config): its fingerprint must be the configuration's,
+// its settings (when it records them) the configuration's own, and its
+// configuration a's. The arguments it records are not read: merge never
+// parses them.
 func checkShardPair(a, s shardDir) error {
-	onData := s.m.Config != nil || a.m.Config != nil
 	switch {
-	case onData && (s.m.Config == nil || s.m.CheckFingerprint() != nil):
-		return usagef("shard %s: its %s was edited (its fingerprint is not that of its configuration); compute the shard again", s.dir, manifestName)
-	case onData && s.m.Fingerprint != a.m.Fingerprint:
-		return usagef("shards of different configurations: %s and %s (fingerprints %.12s… and %.12s…)", a.dir, s.dir, a.m.Fingerprint, s.m.Fingerprint)
-	case onData:
-		return nil
-	case s.m.Fingerprint != fingerprint(s.m.Command, s.m.Settings):
-		return usagef("shard %s: its %s was edited (its fingerprint is not that of its settings); compute the shard again", s.dir, manifestName)
-	case s.m.Fingerprint != a.m.Fingerprint || !reflect.DeepEqual(s.m.Settings, a.m.Settings):
+	case s.m.Config == nil:
+		return usagef("shard %s: its %s records no configuration (it was written by an older ptbatch, or edited); compute the shard again", s.dir, manifestName)
+	case s.m.CheckFingerprint() != nil || !settingsAreConfig(s.m):
+		return usagef("shard %s: its %s was edited (its fingerprint or settings are not those of its configuration); compute the shard again", s.dir, manifestName)
+	case s.m.Fingerprint != a.m.Fingerprint && a.m.Settings != nil && s.m.Settings != nil:
 		return usagef("shards of different configurations: %s and %s differ in %s", a.dir, s.dir, settingDiff(a.m.Settings, s.m.Settings))
-	case !slices.Equal(resultArgs(s.m.Args), resultArgs(a.m.Args)):
-		return usagef("shards of different arguments: %s has %q, %s has %q; the settings agree, so a %s was edited", a.dir, a.m.Args, s.dir, s.m.Args, manifestName)
+	case s.m.Fingerprint != a.m.Fingerprint:
+		return usagef("shards of different configurations: %s and %s (fingerprints %.12s… and %.12s…)", a.dir, s.dir, a.m.Fingerprint, s.m.Fingerprint)
 	}
 	return nil
+}
+
+// settingsAreConfig reports whether m records no settings, or settings
+// whose canonical form is its configuration (newManifestOf records a
+// configuration that is a map of settings as both).
+func settingsAreConfig(m *manifest) bool {
+	if m.Settings == nil {
+		return true
+	}
+	c, err := rundir.Canonical(m.Settings)
+	return err == nil && rundir.Fingerprint(m.Command, c) == m.Fingerprint
 }
 
 // settingDiff names the first setting that differs, with both values.
@@ -216,68 +219,26 @@ func settingDiff(a, b map[string]string) string {
 	return "their fingerprints"
 }
 
-// noMemoryLimit is the memory limit of the command a merge rebuilds:
-// the merge runs none of its computation.
-const noMemoryLimit = 1 << 62
-
-// mergeKey is the context key of the shards a merge reads.
-type mergeKey struct{}
-
-// mergeSource is what a merge gives the command it rebuilds the output
-// with: the shards.
-type mergeSource struct {
-	shards  []shardDir
-	elapsed float64
-}
-
 // shardFile returns the path of the shard's file name, which its
-// manifest must record: readShards verified every recorded file against
-// its checksum, so a file it does not record is one nobody checked.
+// manifest must record (rundir.Shard.File).
 func shardFile(s shardDir, name string) (string, error) {
-	if _, ok := s.m.Files[filepath.ToSlash(name)]; !ok {
-		return "", usagef("shard %s: its %s records no %s, which the merge needs", s.dir, manifestName, name)
-	}
-	return filepath.Join(s.dir, filepath.FromSlash(name)), nil
+	path, err := rundir.Shard{Dir: s.dir, Manifest: s.m}.File(name)
+	return path, shardUsage(err)
 }
 
 // readShardFile returns the bytes of the shard's file name, checked
-// again against the length and SHA-256 its manifest records.
+// again against its checksum (rundir.Shard.ReadFile).
 func readShardFile(s shardDir, name string) ([]byte, error) {
-	path, err := shardFile(s, name)
-	if err != nil {
-		return nil, err
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, usagef("shard %s: %v", s.dir, unwrapPath(err))
-	}
-	if rundir.SumBytes(b) != s.m.Files[filepath.ToSlash(name)] {
-		return nil, usagef("shard %s is damaged: %s %v; compute the shard again", s.dir, path, rundir.ErrChecksum)
-	}
-	return b, nil
+	b, err := rundir.Shard{Dir: s.dir, Manifest: s.m}.ReadFile(name)
+	return b, shardUsage(err)
 }
 
-// checkArgs refuses a manifest whose recorded arguments, parsed again
-// into c (with extra, the command's positional arguments), do not give
-// its recorded settings: the merge rebuilds the command's outputs from
-// those arguments, so an edited argument list must not change them
-// unseen.
-func checkArgs(m *manifest, c *cmdFlags, extra ...string) error {
-	got := settingsOf(c)
-	for i, e := range extra {
-		got[fmt.Sprintf("arg%d", i)] = e
+// shardUsage returns a refusal of rundir's shards (*rundir.ShardError)
+// as a usage error: one line, exit 2.
+func shardUsage(err error) error {
+	var se *rundir.ShardError
+	if errors.As(err, &se) {
+		return usagef("%s", se.Msg)
 	}
-	if !reflect.DeepEqual(got, m.Settings) {
-		return usagef("the arguments its %s records give other settings than it records (%s): the manifest was edited; compute the shards again",
-			manifestName, settingDiff(m.Settings, got))
-	}
-	return nil
-}
-
-// resultArgs returns args without --workers and --max-memory, which
-// shards of one computation may give differently.
-func resultArgs(args []string) []string {
-	return slices.DeleteFunc(slices.Clone(args), func(a string) bool {
-		return strings.HasPrefix(a, "--workers=") || strings.HasPrefix(a, "--max-memory=")
-	})
+	return err
 }

@@ -72,10 +72,9 @@ func TestMergeRefusesDamagedShards(t *testing.T) {
 
 // TestMergeRefusesEditedArgs checks that changing the argument list a
 // shard's manifest records cannot change what merge writes: an edit of
-// one shard (--chains=6 to 7) is refused as arguments that differ
-// between shards, and the same edit of every shard, whose settings still
-// say 6 chains, is refused as arguments that do not give the recorded
-// settings.
+// one shard (--chains=6 to 7) is refused as arguments that differ from
+// those its result.gob was written with, and so is the same edit of every
+// shard, naming the argument edited.
 func TestMergeRefusesEditedArgs(t *testing.T) {
 	root := t.TempDir()
 	orig := runShards(t, filepath.Join(root, "run"), 3, shardRunArgs)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/runout"
 )
 
 // shardRunArgs is a small run that exercises every output a run merges:
@@ -295,17 +296,17 @@ func editManifest(t *testing.T, dir string, edit func(*manifest)) {
 // field of batch.Result that differs between the parts and is not known
 // to be per replicate, rather than keep one part's value.
 func TestJoinRefusesUnknownDifferences(t *testing.T) {
-	part := func(first int, scans int) *runRecord {
-		return &runRecord{Format: runRecordFormat, Result: batch.Result{Config: batch.Config{FirstReplicate: first, Replicates: 1},
+	part := func(first int, scans int) *runout.Record {
+		return &runout.Record{Format: runout.RecordFormat, Result: batch.Result{Config: batch.Config{FirstReplicate: first, Replicates: 1},
 			Scans: scans, RoundTrips: []int{first}}}
 	}
-	if _, err := concatRecords([]*runRecord{part(0, 4), part(1, 4)}); err != nil {
+	if _, err := runout.Merge([]*runout.Record{part(0, 4), part(1, 4)}); err != nil {
 		t.Fatalf("equal parts: %v", err)
 	}
-	if _, err := concatRecords([]*runRecord{part(0, 4), part(1, 3)}); err == nil || !strings.Contains(err.Error(), "Result.Scans") {
+	if _, err := runout.Merge([]*runout.Record{part(0, 4), part(1, 3)}); err == nil || !strings.Contains(err.Error(), "Result.Scans") {
 		t.Errorf("parts of different Scans: %v, want an error naming Result.Scans", err)
 	}
-	if _, err := concatRecords([]*runRecord{part(0, 4), part(2, 4)}); err == nil || !strings.Contains(err.Error(), "replicates 1 and on missing") {
+	if _, err := runout.Merge([]*runout.Record{part(0, 4), part(2, 4)}); err == nil || !strings.Contains(err.Error(), "replicates 1 and on missing") {
 		t.Errorf("a gap between parts: %v, want an error", err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"path/filepath"
 	"strings"
 	"time"
@@ -105,26 +104,19 @@ func parseReproduce(args []string, stdout io.Writer) (*reproduceOptions, *cmdFla
 
 // mergeReproduce writes the merged output of reproduce's shards from
 // their data: the reproduction's settings as the manifests record and
-// fingerprint them (never their arguments), its runs joined from the
+// fingerprint them (paper.Settings.Values; never their arguments), its runs joined from the
 // shards' runs/ instead of computed (reproJob.begin), so every CSV,
 // figure and results.md comes from the code that makes them in one
 // process.
 func mergeReproduce(ctx context.Context, shards []shardDir, out string, stderr io.Writer) error {
-	s, err := paper.FromSettings(shards[0].m.Settings)
-	if err == nil && !maps.Equal(s.Values(), shards[0].m.Settings) {
-		err = fmt.Errorf("its settings are not a reproduction's (%s)", settingDiff(shards[0].m.Settings, s.Values()))
-	}
+	s, err := paper.FromConfig(shards[0].m.Config)
 	if err != nil {
 		return usagef("rebuilding the reproduction from %s: %v", filepath.Join(shards[0].dir, manifestName), err)
 	}
 	todo, highdim, _ := s.Todo() // FromSettings checked it
 	s.HighDims = highDimDims
 	o := &reproduceOptions{Settings: s, out: out, quiet: true}
-	src := &mergeSource{shards: shards}
-	for _, sd := range shards {
-		src.elapsed += sd.m.ElapsedSeconds
-	}
-	if o.job, err = mergeReproJob(o, todo, highdim, src); err != nil {
+	if o.job, err = mergeReproJob(o, todo, highdim, shards); err != nil {
 		return err
 	}
 	return reproduce(ctx, o, todo, highdim, io.Discard, stderr)

@@ -109,9 +109,10 @@ func (x *experimentOut) add(ctx context.Context, meth paper.Method, res *batch.R
 	fmt.Fprintf(x.tw, "| %s\t| %.1f\t| %.1f\t| %.5f ± %.5f\t| %.5f ± %.5f\t| %.2f\t| %.2f\t| %s\t| %.1f\t|\n", meth.Name, ms.TripsMean, restartsMean,
 		ms.Rate, ms.RateSD, ms.Tail, ms.TailSD, sum.Barrier, sum.SKL, formatLogZ(lz, lzSE), res.Elapsed.Seconds())
 	x.lambda = st.appendLambdaRows(x.lambda, meth.Name)
-	grid := st.profile.Grid()
-	x.local.lines = append(x.local.lines, series{name: meth.Name, xs: grid, ys: meanCurve(st.profile.Local(), len(grid))})
-	x.cumulative.lines = append(x.cumulative.lines, series{name: meth.Name, xs: grid, ys: meanCurve(st.profile.Cumulative(), len(grid))})
+	prof := st.rec.Profile
+	grid := prof.Grid()
+	x.local.lines = append(x.local.lines, series{name: meth.Name, xs: grid, ys: meanCurve(prof.Local(), len(grid))})
+	x.cumulative.lines = append(x.cumulative.lines, series{name: meth.Name, xs: grid, ys: meanCurve(prof.Cumulative(), len(grid))})
 	if x.exact != nil && meth.Algorithm == batch.NRPT {
 		c, err := x.exact.CompareContext(ctx, meth, res, x.e.Chains, ms.Tail)
 		if err != nil {

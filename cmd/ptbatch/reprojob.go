@@ -9,11 +9,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/paper"
 	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/runout"
 )
 
 // reproduceUnits is the unit of reproduce's shards (paper.Unit).
@@ -25,11 +25,12 @@ const reproduceUnits = paper.Unit
 // report the runs joined from the shards instead of computing them.
 type reproJob struct {
 	*job
-	sh      *shard
-	runs    []paper.Run
-	next    int
-	merge   *mergeSource
-	seconds map[string]float64 // seconds per run label (summary.json)
+	sh           *shard
+	runs         []paper.Run
+	next         int
+	shards       []shardDir         // in a merge, the shards whose runs it joins
+	shardSeconds float64            // in a merge, the shards' seconds
+	seconds      map[string]float64 // seconds per run label (summary.json)
 }
 
 // startReproduce chooses the shard, takes --out and writes its manifest.
@@ -44,7 +45,10 @@ func startReproduce(c *cmdFlags, o *reproduceOptions, todo []paper.Experiment, h
 		return nil, err
 	}
 	r.sh = sh
-	m := newManifest("reproduce", c, []string{o.Which}, r.sh, reproduceUnits, units)
+	m, err := newManifestOf("reproduce", o.Values(), c, []string{o.Which}, r.sh, reproduceUnits, units)
+	if err != nil {
+		return nil, err
+	}
 	if r.job, err = startJob(c, o.out, m, 0, true, stderr); err != nil {
 		return nil, err
 	}
@@ -55,10 +59,14 @@ func startReproduce(c *cmdFlags, o *reproduceOptions, todo []paper.Experiment, h
 
 // mergeReproJob is the job of a merge into o.out, which ptbatch merge
 // holds and whose manifest it writes: the runs come from the shards of
-// src.
-func mergeReproJob(o *reproduceOptions, todo []paper.Experiment, highdim bool, src *mergeSource) (*reproJob, error) {
-	r := &reproJob{runs: o.Plan(todo, highdim), merge: src, seconds: map[string]float64{}}
-	r.job = &job{dir: &outDir{path: o.out}, m: &manifest{}, start: time.Now()}
+// shards.
+func mergeReproJob(o *reproduceOptions, todo []paper.Experiment, highdim bool, shards []shardDir) (*reproJob, error) {
+	r := &reproJob{runs: o.Plan(todo, highdim), shards: shards, seconds: map[string]float64{}}
+	for _, s := range shards {
+		r.shardSeconds += s.m.ElapsedSeconds
+	}
+	m := &manifest{}
+	r.job = &job{Job: rundir.NewJob(nil, m, 0), dir: &outDir{path: o.out}, m: m}
 	return r, r.makeRuns()
 }
 
@@ -171,23 +179,23 @@ func (r *reproJob) begin(label string, cfg batch.Config, st *reproduceStats) (re
 	}
 	run := r.runs[k]
 	name := runFile(k)
-	if r.merge != nil {
-		var parts []*runRecord
-		for _, s := range r.merge.shards {
-			if s.m.End <= run.First || s.m.First >= run.First+run.Replicates {
+	if r.shards != nil {
+		var parts []*runout.Record
+		for _, s := range r.shards {
+			if lo, hi := run.Within(s.m.First, s.m.End); lo == hi {
 				continue
 			}
 			path, err := shardFile(s, name)
 			if err != nil {
 				return reproPlan{}, err
 			}
-			p, err := readRunRecord(path)
+			p, err := runout.ReadRecord(path)
 			if err != nil {
 				return reproPlan{}, usagef("shard %s: run %q: %v", s.dir, label, err)
 			}
 			parts = append(parts, p)
 		}
-		rec, err := concatRecords(parts)
+		rec, err := runout.Merge(parts)
 		if err == nil && (rec.Result.Config.FirstReplicate != 0 || rec.Result.Config.Replicates != run.Replicates) {
 			err = fmt.Errorf("the shards hold replicates %d to %d of %d", rec.Result.Config.FirstReplicate, rec.Result.Config.FirstReplicate+rec.Result.Config.Replicates-1, run.Replicates)
 		}
@@ -199,19 +207,18 @@ func (r *reproJob) begin(label string, cfg batch.Config, st *reproduceStats) (re
 			return reproPlan{}, err
 		}
 		if st != nil {
-			v := restoreStats(rec)
-			st.logZ, st.restarts, st.profile = v.logZ, v.restarts, v.profile
+			st.rec = rec
 		}
 		res := rec.Result
 		res.Config = cfg
 		return reproPlan{done: true, res: &res}, nil
 	}
-	lo, hi := max(run.First, r.m.First), min(run.First+run.Replicates, r.m.End)
-	if lo >= hi {
+	lo, hi := run.Within(r.m.First, r.m.End)
+	if lo == hi {
 		return reproPlan{done: true}, nil // not this shard's
 	}
-	cfg.FirstReplicate, cfg.Replicates = lo-run.First, hi-lo
-	return reproPlan{k: k, hi: hi, label: label, cfg: cfg}, nil
+	cfg.FirstReplicate, cfg.Replicates = lo, hi-lo
+	return reproPlan{k: k, hi: run.First + hi, label: label, cfg: cfg}, nil
 }
 
 // end records a computed run: its result in runs/, its seconds and the
@@ -221,9 +228,9 @@ func (r *reproJob) end(p reproPlan, res *batch.Result, err error, st *reproduceS
 	if err != nil || res.Interrupted {
 		return res, err
 	}
-	rec := newRunRecord(res, nil)
+	rec := runout.NewRecord(res, nil)
 	if st != nil {
-		statValues{logZ: st.logZ, restarts: st.restarts, profile: st.profile}.record(rec)
+		st.record(rec)
 	}
 	if err := rundir.WriteRecord(r.dir.file(runFile(p.k)), rec); err != nil {
 		return nil, err
@@ -250,11 +257,11 @@ func (r *reproJob) finish(o *reproduceOptions, interrupted bool) error {
 		"runs_completed":  len(r.seconds),
 		"interrupted":     interrupted,
 		"seconds":         r.seconds,
-		"elapsed_seconds": r.elapsed(),
+		"elapsed_seconds": r.Elapsed(),
 		"go_version":      runtime.Version(),
 	}
-	if r.merge != nil {
-		out["elapsed_seconds"] = r.merge.elapsed
+	if r.shards != nil {
+		out["elapsed_seconds"] = r.shardSeconds
 	}
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
@@ -263,8 +270,8 @@ func (r *reproJob) finish(o *reproduceOptions, interrupted bool) error {
 	if err := writeBytesAtomic(r.dir.file("summary.json"), append(b, '\n')); err != nil {
 		return err
 	}
-	if r.merge != nil {
+	if r.shards != nil {
 		return nil // merge writes the manifest
 	}
-	return r.job.finish(r.m.Done, interrupted)
+	return r.job.Finish(r.m.Done, interrupted)
 }

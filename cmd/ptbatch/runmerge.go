@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/runout"
 )
 
@@ -18,7 +18,8 @@ import (
 // (runout.MergeStreamed), then every other file written by
 // runout.WriteFiles, the writer of a run. The command line a manifest
 // records is never parsed: a shard whose manifest's argument list is not
-// the one its record was written with is refused (joinRunRecords).
+// the one its record was written with, or whose configuration is not its
+// record's, is refused (joinRunRecords).
 func mergeRun(shards []shardDir, out string, m *manifest) error {
 	rec, err := joinRunRecords(shards)
 	if err != nil {
@@ -64,10 +65,11 @@ func shardStreams(shards []shardDir, name string) ([]runout.Stream, error) {
 }
 
 // joinRunRecords reads the shards' result.gob, checks each against its
-// shard's manifest (its replicates, and the argument list it was written
-// with), and merges them.
-func joinRunRecords(shards []shardDir) (*runRecord, error) {
-	var parts []*runRecord
+// shard's manifest (its replicates, the argument list it was written
+// with, and the configuration the manifest fingerprints: runConfigOf),
+// and merges them.
+func joinRunRecords(shards []shardDir) (*runout.Record, error) {
+	var parts []*runout.Record
 	for _, s := range shards {
 		path, err := shardFile(s, resultName)
 		if err != nil {
@@ -82,8 +84,11 @@ func joinRunRecords(shards []shardDir) (*runRecord, error) {
 				got.FirstReplicate, got.FirstReplicate+got.Replicates-1, s.m.First, s.m.End-1)
 		}
 		if !slices.Equal(r.Args, s.m.Args) {
-			return nil, usagef("shard %s: its %s records the arguments %q, its %s was written by %q: the manifest was edited (%s); compute the shards again",
+			return nil, usagef("shard %s: its %s records different arguments (%q) than its %s was written with (%q): the manifest was edited (%s); compute the shards again",
 				s.dir, manifestName, s.m.Args, resultName, r.Args, argDiff(r.Args, s.m.Args))
+		}
+		if c, err := rundir.Canonical(runConfigOf(r, s.m.Units)); err != nil || rundir.Fingerprint(s.m.Command, c) != s.m.Fingerprint {
+			return nil, usagef("shard %s: its %s holds a run of another configuration than its %s records: the manifest was edited; compute the shards again", s.dir, resultName, manifestName)
 		}
 		parts = append(parts, r)
 	}
@@ -115,14 +120,8 @@ func argDiff(a, b []string) string {
 	return "none"
 }
 
-// The records of reproduce's runs are runout's Records, without
-// settings; these are the names shard.go reads and writes them with.
-type runRecord = runout.Record
-
-const (
-	runRecordFormat = runout.RecordFormat
-	resultName      = runout.RecordName
-)
+// resultName is a run's record (runout.RecordName).
+const resultName = runout.RecordName
 
 // momentsSource gives the target moments of a run, per replicate and
 // observable (a *batch.TargetMoments).
@@ -130,20 +129,3 @@ type momentsSource interface {
 	Means() [][]float64
 	Vars() [][]float64
 }
-
-// newRunRecord returns the record of res and its target moments (nil:
-// none), without statistics.
-func newRunRecord(res *batch.Result, moments momentsSource) *runRecord {
-	r := runout.NewRecord(res, nil)
-	if moments != nil {
-		r.SetMoments(batch.MomentsRecord{Mean: moments.Means(), Var: moments.Vars()})
-	}
-	return r
-}
-
-// readRunRecord reads a result record (runout.ReadRecord).
-func readRunRecord(path string) (*runRecord, error) { return runout.ReadRecord(path) }
-
-// concatRecords merges the records of consecutive replicate ranges
-// (runout.Merge).
-func concatRecords(parts []*runRecord) (*runRecord, error) { return runout.Merge(parts) }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,9 +15,10 @@ import (
 // shard's manifest records either leave the merged files byte for byte
 // those of the unedited merge, or are refused (exit 2, one line naming a
 // shard, nothing written). The edits: the arguments reversed (the same
-// settings when parsed), --chains=6 made 7 with the settings and the
-// fingerprint forged to agree (a merge that rebuilt the run from the
-// arguments would report 7 chains), and the list emptied.
+// settings when parsed), --chains=6 made 7 with the configuration the
+// manifest records as data forged to agree and fingerprinted again (a
+// merge that rebuilt the run from the manifest would report 7 chains),
+// that forged configuration alone, and the list emptied.
 func TestRunMergeIgnoresManifestArgs(t *testing.T) {
 	root := t.TempDir()
 	orig := runShards(t, filepath.Join(root, "run"), 2, shardRunArgs)
@@ -31,8 +34,11 @@ func TestRunMergeIgnoresManifestArgs(t *testing.T) {
 			if i < 0 {
 				t.Fatalf("args %q have no --chains=6", m.Args)
 			}
-			m.Args[i], m.Settings["chains"] = "--chains=7", "7"
-			m.Fingerprint = fingerprint(m.Command, m.Settings)
+			m.Args[i] = "--chains=7"
+			forgeChains(t, m)
+		}},
+		{"forged configuration", func(m *manifest) {
+			forgeChains(t, m)
 		}},
 		{"emptied", func(m *manifest) { m.Args = nil }},
 	} {
@@ -60,5 +66,23 @@ func TestRunMergeIgnoresManifestArgs(t *testing.T) {
 				t.Errorf("exit %d, stderr %q: want the unedited merge's files (0) or a refusal (2)", code, e)
 			}
 		})
+	}
+}
+
+// forgeChains edits the configuration m records as data from 6 chains
+// (shardRunArgs' "--chains", "6") to 7, and fingerprints it again, as a
+// forger who knows the format would.
+func forgeChains(t *testing.T, m *manifest) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.Compact(&b, m.Config); err != nil {
+		t.Fatal(err)
+	}
+	c := strings.Replace(b.String(), `"Chains":6,`, `"Chains":7,`, 1)
+	if c == b.String() {
+		t.Fatalf("configuration %s has no 6 chains", b.String())
+	}
+	if err := m.SetConfig(json.RawMessage(c)); err != nil {
+		t.Fatal(err)
 	}
 }

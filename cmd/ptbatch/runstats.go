@@ -264,10 +264,13 @@ func (f *runFlags) statsMemory(cfg batch.Config) (int64, error) {
 // reproduceStats are the statistics `ptbatch reproduce` adds to every run
 // of an experiment: log Z of the last scan (LogZ with FromScan = Scans, as
 // `ptbatch run`), restarts, and the last scan's barrier profile.
+// They are read from their records (rec): the run's own once it is
+// recorded, or in a merge the records joined from the shards.
 type reproduceStats struct {
-	logZ     logZValues
-	restarts restartValues
-	profile  profileValues
+	logZ     *batch.LogZ
+	restarts *batch.Restarts
+	profile  *batch.BarrierProfile
+	rec      *runout.Record
 }
 
 // newReproduceStats adds the statistics to cfg.
@@ -277,28 +280,36 @@ func newReproduceStats(cfg *batch.Config) *reproduceStats {
 	return &reproduceStats{logZ: logZ, restarts: restarts, profile: profile}
 }
 
+// record sets the records of the run's statistics in r, and reads them
+// from r from now on.
+func (s *reproduceStats) record(r *runout.Record) {
+	p := s.profile.Record()
+	r.LogZ, r.Restarts, r.Profile = s.logZ.Record(), s.restarts.Record(), &p
+	s.rec = r
+}
+
 // logZSummary is runout.SummarizeLogZ of the run's LogZ.
 func (s *reproduceStats) logZSummary() (mean, se, diff float64) {
-	return runout.SummarizeLogZ(batch.LogZRecord{Fwd: s.logZ.Forward(), Rev: s.logZ.Reverse()})
+	return runout.SummarizeLogZ(s.rec.LogZ)
 }
 
 // restartsSummary returns the mean over replicates of the restarts of the
 // whole run and of the last scan's restarts per iteration.
 func (s *reproduceStats) restartsSummary() (mean, rate float64) {
-	counts := s.restarts.Counts()
+	counts := s.rec.Restarts.Counts()
 	c := make([]float64, len(counts))
 	for b, n := range counts {
 		c[b] = float64(n)
 	}
 	mean, _ = meanSD(c)
-	rate, _ = meanSD(s.restarts.ScanRates())
+	rate, _ = meanSD(s.rec.Restarts.ScanRates())
 	return mean, rate
 }
 
 // appendLambdaRows appends the rows of lambda.csv of `ptbatch reproduce`,
 // `method,replicate,t,local_barrier,cumulative_barrier`, of one method.
 func (s *reproduceStats) appendLambdaRows(rows [][]string, method string) [][]string {
-	grid, loc, cum := s.profile.Grid(), s.profile.Local(), s.profile.Cumulative()
+	grid, loc, cum := s.rec.Profile.Grid(), s.rec.Profile.Local(), s.rec.Profile.Cumulative()
 	for b := range cum {
 		for i, t := range grid {
 			rows = append(rows, []string{method, itoa(b), ftoa(t), ftoa(loc[b][i]), ftoa(cum[b][i])})

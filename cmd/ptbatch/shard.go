@@ -2,19 +2,17 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/runout"
 )
 
 // Shards. Replicate b of a run draws from the stream of (seed, b) alone
@@ -216,94 +214,70 @@ type manifest = rundir.Manifest
 // readManifest reads dir's manifest.
 var readManifest = rundir.ReadManifest
 
-// newManifest returns the manifest of command with its flag set c, for
-// shard sh (nil: the whole) of units.
+// newManifest returns the manifest of command for shard sh (nil: the
+// whole) of units, with the arguments given (argsOf c, then extra) for the
+// record, and no configuration yet (rundir.Manifest.SetConfig).
 func newManifest(command string, c *cmdFlags, extra []string, sh *shard, unit string, units int) *manifest {
 	m := &manifest{Format: manifestFormat, Command: command, Version: buildVersion(),
-		Settings: settingsOf(c), Args: append(argsOf(c), extra...), Shard: 1, Shards: 1, Unit: unit, Units: units}
-	for i, e := range extra {
-		m.Settings[fmt.Sprintf("arg%d", i)] = e
-	}
+		Args: append(argsOf(c), extra...), Shard: 1, Shards: 1, Unit: unit, Units: units}
 	if sh != nil {
 		m.Shard, m.Shards, m.ShardSource = sh.index, sh.count, sh.source
 	}
 	m.First, m.End = sh.share(units)
 	m.Done = m.First
-	m.Fingerprint = fingerprint(command, m.Settings)
 	return m
 }
 
 // newManifestOf is newManifest with the fingerprint from the command's
 // configuration as data (rundir.Manifest.SetConfig): a value that
-// describes everything that changes what the command writes, such as a
-// canonical description of its batch.Config and output settings, or its
-// plan. The flags it records (Settings, Args) are then for the record
-// only: merge checks shards by the configuration and by checksums.
+// describes everything that changes what the command writes. A
+// configuration that is a map of settings by name (a sweep's
+// sweep.Spec.Settings, a reproduction's paper.Settings.Values) is also
+// recorded as the manifest's Settings, for a reader; merge refuses a
+// manifest whose Settings are not its configuration (checkShardPair).
+// The arguments recorded are provenance only: merge never parses them.
 func newManifestOf(command string, config any, c *cmdFlags, extra []string, sh *shard, unit string, units int) (*manifest, error) {
 	m := newManifest(command, c, extra, sh, unit, units)
+	if set, ok := config.(map[string]string); ok {
+		m.Settings = set
+	}
 	if err := m.SetConfig(config); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-// ignoredSettings are the flags that change neither results nor files:
-// where they go, how fast, how much is printed, which shard, where a
-// checkpoint goes.
-var ignoredSettings = map[string]bool{
-	"out": true, "workers": true, "pin": true, "quiet": true, "json": true, "max-memory": true,
+// unrecordedFlags are the flags argsOf leaves out: where the output goes,
+// how much is printed, which shard, where a checkpoint goes.
+var unrecordedFlags = map[string]bool{
+	"out": true, "pin": true, "quiet": true, "json": true,
 	"shard": true, "shards": true, "resume": true, "checkpoint": true, "checkpoint-every": true,
 }
 
-// settingsOf returns every setting of c that matters, as parsed.
-func settingsOf(c *cmdFlags) map[string]string {
-	out := map[string]string{}
-	for _, name := range c.order {
-		if !ignoredSettings[name] {
-			out[name] = c.fs.Lookup(name).Value.String()
-		}
-	}
-	return out
-}
-
-// argsOf returns the flags given, as typed, without those of
-// ignoredSettings except --workers and --max-memory (reported in a run's
-// JSON).
+// argsOf returns the flags given, as typed, without unrecordedFlags: the
+// command line a run's record and its manifest keep as provenance (a
+// merge refuses a manifest whose list is not its record's, and never
+// parses it).
 func argsOf(c *cmdFlags) []string {
 	var out []string
 	for _, name := range c.given {
-		if !ignoredSettings[name] || name == "workers" || name == "max-memory" {
+		if !unrecordedFlags[name] {
 			out = append(out, "--"+name+"="+c.typed[name])
 		}
 	}
 	return out
 }
 
-// fingerprint hashes the command and its settings.
-func fingerprint(command string, settings map[string]string) string {
-	keys := make([]string, 0, len(settings))
-	for k := range settings {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\n", command)
-	for _, k := range keys {
-		fmt.Fprintf(h, "%s=%q\n", k, settings[k])
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
-}
-
 // buildVersion is the build a manifest records (rundir.BuildVersion).
 func buildVersion() string { return rundir.BuildVersion("ptbatch") }
 
 // job is a command's hold on its --out directory: the lock, and the
-// manifest kept up to date as units finish.
+// manifest kept up to date as units finish (rundir.Job); m is the
+// rundir.Job's Manifest.
 type job struct {
-	dir   *outDir
-	m     *manifest
-	start time.Time
-	prior float64 // seconds spent by earlier runs (a resumed sweep)
+	*rundir.Job
+	dir *outDir
+	m   *manifest
 }
 
 // staleOutputs are the files a run writes only with some flags
@@ -322,7 +296,7 @@ func startJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, s
 	if err != nil {
 		return nil, err
 	}
-	if err := j.writeManifest(); err != nil {
+	if err := j.WriteManifest(); err != nil {
 		j.dir.release()
 		return nil, err
 	}
@@ -351,28 +325,11 @@ func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, st
 			return nil, fmt.Errorf("removing the previous output of %s: %w", out, err)
 		}
 	}
-	return &job{dir: d, m: m, start: time.Now(), prior: prior}, nil
+	return &job{Job: rundir.NewJob(d.dir, m, prior), dir: d, m: m}, nil
 }
 
-// writeManifest writes the manifest, with every file written so far.
-func (j *job) writeManifest() error { return j.dir.dir.WriteManifest(j.m) }
-
-// elapsed returns the seconds spent on the directory's work so far.
-func (j *job) elapsed() float64 { return j.prior + time.Since(j.start).Seconds() }
-
-// progress records that the units up to done are written.
-func (j *job) progress(done int) error {
-	j.m.Done, j.m.ElapsedSeconds = done, j.elapsed()
-	return j.writeManifest()
-}
-
-// finish records the end: complete when every unit of the share is done
-// and the command was not interrupted.
-func (j *job) finish(done int, interrupted bool) error {
-	j.m.Interrupted = interrupted
-	j.m.Complete = !interrupted && done == j.m.End
-	return j.progress(done)
-}
+// progress is rundir.Job.Progress, for runcmd.go.
+func (j *job) progress(done int) error { return j.Progress(done) }
 
 // close releases the directory; nil-safe.
 func (j *job) close() {
@@ -399,9 +356,41 @@ func (j *job) finishRun(res *batch.Result, moments momentsSource, stats *runStat
 	if err := rundir.WriteRecord(j.dir.file(resultName), rec); err != nil {
 		return err
 	}
+	if err := j.m.SetConfig(runConfigOf(rec, j.m.Units)); err != nil {
+		return err
+	}
 	done := j.m.First
 	if !res.Interrupted {
 		done = j.m.End
 	}
-	return j.finish(done, res.Interrupted)
+	return j.Finish(done, res.Interrupted)
+}
+
+// runConfig is a run's configuration as data, what its manifest
+// fingerprints (rundir.Manifest.SetConfig): the batch.Config its record
+// holds (the model and statistics left out, which Settings name with
+// their parameters) as of the whole run, and the settings that shape its
+// files, without what shards of one run may have differently (workers,
+// memory limit, the pilots' timing of --chains auto).
+type runConfig struct {
+	Config   batch.Config
+	Settings *runout.Settings
+}
+
+// runConfigOf returns the configuration of the run of units replicates
+// whose record, of the whole run or of a shard of it, is rec.
+func runConfigOf(rec *runout.Record, units int) runConfig {
+	cfg := rec.Result.Config
+	cfg.FirstReplicate, cfg.Replicates, cfg.Workers, cfg.Pin = 0, units, 0, false
+	cfg.Model, cfg.Statistics = nil, nil
+	rc := runConfig{Config: cfg}
+	if rec.Settings != nil {
+		set := *rec.Settings
+		set.Workers, set.MaxMemory, set.ExactLogZ = 0, 0, 0 // ExactLogZ: of the model (may be NaN)
+		if set.ChainsAuto != nil {
+			set.ChainsAuto = json.RawMessage("true")
+		}
+		rc.Settings = &set
+	}
+	return rc
 }

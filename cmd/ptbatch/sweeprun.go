@@ -55,7 +55,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	lo, hi := sh.share(units)
 	var out *sweepOut
 	if f.out != "" {
-		if out, err = openSweepOut(c, f, sh, units, stderr); err != nil {
+		if out, err = openSweepOut(c, f, s, sh, units, stderr); err != nil {
 			return err
 		}
 		defer out.close()
@@ -114,8 +114,11 @@ type sweepOut struct {
 	cells, summary *rundir.Appender
 }
 
-func openSweepOut(c *cmdFlags, f *sweepFlags, sh *shard, units int, stderr io.Writer) (*sweepOut, error) {
-	m := newManifest("sweep", c, nil, sh, sweepUnits, units)
+func openSweepOut(c *cmdFlags, f *sweepFlags, s *sweep.Spec, sh *shard, units int, stderr io.Writer) (*sweepOut, error) {
+	m, err := newManifestOf("sweep", s.Settings(), c, nil, sh, sweepUnits, units)
+	if err != nil {
+		return nil, err
+	}
 	var old *manifest
 	if f.resume {
 		prev, err := readManifest(f.out)
@@ -157,7 +160,7 @@ func openSweepOut(c *cmdFlags, f *sweepFlags, sh *shard, units int, stderr io.Wr
 	}
 	if err == nil {
 		m.Interrupted = false
-		err = j.writeManifest()
+		err = j.WriteManifest()
 	}
 	if err != nil {
 		o.close()
@@ -208,18 +211,18 @@ func (o *sweepOut) add(rows [][]string, summary []string, done int) error {
 	if err != nil {
 		return err
 	}
-	return o.job.progress(done)
+	return o.job.Progress(done)
 }
 
 // finish writes summary.json and the final manifest.
 func (o *sweepOut) finish(s *sweep.Spec, f *sweepFlags, numCells int, interrupted bool) error {
 	m := o.job.m
 	r := sweep.Report{Cells: numCells, Completed: sweep.CellsWithin(m.First, m.Done, f.replicates), Interrupted: interrupted,
-		Elapsed: o.job.elapsed(), Workers: f.workers, Out: f.out}
+		Elapsed: o.job.Elapsed(), Workers: f.workers, Out: f.out}
 	if err := writeSweepJSON(o.job.dir.file("summary.json"), s, r); err != nil {
 		return err
 	}
-	return o.job.finish(m.Done, interrupted)
+	return o.job.Finish(m.Done, interrupted)
 }
 
 // writeSweepJSON writes the sweep's summary.json (sweep.Spec.WriteJSON)
@@ -259,17 +262,14 @@ func (o *sweepOut) close() {
 }
 
 // mergeSweep writes the merged output of a sweep's shards from their data:
-// the sweep's Spec from the settings the manifests record and
-// fingerprint (never the arguments), cells.csv the shards' rows in order
+// the sweep's Spec from the configuration the manifests record and
+// fingerprint (sweep.Spec.Settings; never the arguments), cells.csv the shards' rows in order
 // (a shard's rows are the units it computed, in the order of the grid),
 // summary.csv summarized from them cell by cell as the sweep does, and
 // summary.json the sweep's.
-func mergeSweep(_ context.Context, shards []shardDir, out string, m *manifest) error {
+func mergeSweep(shards []shardDir, out string, m *manifest) error {
 	where := filepath.Join(shards[0].dir, manifestName)
-	s, err := sweep.FromSettings(m.Settings)
-	if err == nil && !reflect.DeepEqual(s.Settings(), m.Settings) {
-		err = fmt.Errorf("its settings are not a sweep's (%s)", settingDiff(m.Settings, s.Settings()))
-	}
+	s, err := sweep.FromConfig(m.Config)
 	if err != nil {
 		return usagef("rebuilding the sweep from %s: %v", where, err)
 	}

@@ -1,0 +1,45 @@
+package rundir
+
+import "testing"
+
+// TestJobRecordsProgress checks that a Job's manifest, as ReadManifest
+// reads it back, says how far the work got: Done after Progress, the
+// seconds of earlier processes counted in, and Complete only when the
+// whole share [First, End) is done without an interruption.
+func TestJobRecordsProgress(t *testing.T) {
+	dir := t.TempDir()
+	d, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	const prior = 7.5 // seconds of an earlier process, arbitrary
+	m := &Manifest{Format: ManifestFormat, Command: "test", Units: 10, First: 2, End: 6, Done: 2}
+	j := NewJob(d, m, prior)
+	read := func() *Manifest {
+		t.Helper()
+		got, err := ReadManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if err := j.Progress(4); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(); got.Done != 4 || got.Complete || got.ElapsedSeconds < prior {
+		t.Errorf("after Progress(4): done %d, complete %v, elapsed %g; want 4, false, ≥ %g", got.Done, got.Complete, got.ElapsedSeconds, float64(prior))
+	}
+	for _, c := range []struct {
+		done        int
+		interrupted bool
+		complete    bool
+	}{{5, false, false}, {6, true, false}, {6, false, true}} {
+		if err := j.Finish(c.done, c.interrupted); err != nil {
+			t.Fatal(err)
+		}
+		if got := read(); got.Done != c.done || got.Interrupted != c.interrupted || got.Complete != c.complete {
+			t.Errorf("Finish(%d, %v): done %d, interrupted %v, complete %v; want complete %v", c.done, c.interrupted, got.Done, got.Interrupted, got.Complete, c.complete)
+		}
+	}
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// genIsing emits isingLineAVX2, the moves of asm.IsingLineGeneric: the
+// lanes' xoshiro256++ states live in 8 YMM registers (lanes 0-3 and 4-7 of
+// each state word) for the whole row; each output pair is split into the
+// 8 lanes' high and low 31-bit uniforms (one YMM of dwords each, in lane
+// order); a site's neighbour count is made for all lanes at once in a
+// general register, as in the twin; the lanes' thresholds are gathered
+// (VPGATHERDD, index 8·(5b + c) + j); a signed dword compare gives the
+// rejections, whose sign mask indexes a table of the flip words.
+func genIsing() {
+	TEXT("isingLineAVX2", NOSPLIT, "func(row, up, down []uint64, x0 int, q *[80]int32, s *[32]uint64)")
+	Pragma("noescape")
+	Doc("isingLineAVX2 runs the moves of IsingLineGeneric (AVX2).")
+	p := isingParams{
+		row: Load(Param("row").Base(), GP64()), up: Load(Param("up").Base(), GP64()),
+		down: Load(Param("down").Base(), GP64()), n: Load(Param("row").Len(), GP64()),
+		x: Load(Param("x0"), GP64()), q: Load(Param("q"), GP64()),
+		flip: GP64(), lanes: YMM(),
+	}
+	LEAQ(NewDataAddr(NewStaticSymbol("isingflip"), 0), p.flip)
+	VMOVDQU(NewDataAddr(NewStaticSymbol("isinglanes"), 0), p.lanes)
+	sp := Load(Param("s"), GP64())
+	var st [2][4]V // lanes 0-3, lanes 4-7
+	for h := range st {
+		for w := range st[h] {
+			st[h][w] = avx2.load(1, Mem{Base: sp, Disp: 64*w + 32*h})
+		}
+	}
+	Label("ising_pair")
+	CMPQ(p.x, p.n)
+	JGE(LabelRef("ising_done"))
+	hi, lo := isingUniforms(avx2.next(&st[0])[0], avx2.next(&st[1])[0])
+	isingSite(p, hi)
+	CMPQ(p.x, p.n)
+	JGE(LabelRef("ising_done"))
+	isingSite(p, lo)
+	JMP(LabelRef("ising_pair"))
+	Label("ising_done")
+	sp = Load(Param("s"), GP64())
+	for h := range st {
+		for w := range st[h] {
+			VMOVDQU(st[h][w][0], Mem{Base: sp, Disp: 64*w + 32*h})
+		}
+	}
+	VZEROUPPER()
+	RET()
+	isingData()
+}
+
+// isingParams are the registers the sites share: the rows' bases, the
+// length n, the current site x, the thresholds q, the flip table and the
+// lane numbers 0-7 as dwords.
+type isingParams struct {
+	row, up, down, n, x, q, flip reg.Register
+	lanes                        reg.VecVirtual
+}
+
+// isingUniforms turns the outputs of lanes 0-3 (a) and 4-7 (b)
+// into the dwords u>>33 (hi) and (u mod 2³²)>>1 (lo) of lanes 0-7 in order:
+// VSHUFPS takes the odd (even) dwords, in the order 0 1 4 5 | 2 3 6 7,
+// which VPERMQ puts right.
+func isingUniforms(a, b reg.Register) (hi, lo reg.VecVirtual) {
+	hi, lo = YMM(), YMM()
+	VSHUFPS(U8(0xDD), b, a, hi)
+	VSHUFPS(U8(0x88), b, a, lo)
+	VPERMQ(U8(0xD8), hi, hi)
+	VPERMQ(U8(0xD8), lo, lo)
+	VPSRLD(U8(1), hi, hi)
+	VPSRLD(U8(1), lo, lo)
+	return hi, lo
+}
+
+// isingSite makes the move of site x with the uniforms r and advances x
+// by 2.
+func isingSite(p isingParams, r reg.VecVirtual) {
+	xl, xr, t := GP64(), GP64(), GP64()
+	LEAQ(Mem{Base: p.x, Disp: -1}, xl)
+	LEAQ(Mem{Base: p.n, Disp: -1}, t)
+	TESTQ(xl, xl)
+	CMOVQLT(t, xl) // x = 0: the left neighbour is n−1
+	LEAQ(Mem{Base: p.x, Disp: 1}, xr)
+	XORQ(t, t)
+	CMPQ(xr, p.n)
+	CMOVQEQ(t, xr) // x = n−1: the right neighbour is 0
+	w, idx := GP64(), GP64()
+	MOVQ(Mem{Base: p.row, Index: p.x, Scale: 8}, w)
+	LEAQ(Mem{Base: w, Index: w, Scale: 4}, idx)
+	for _, nb := range []Mem{
+		{Base: p.row, Index: xl, Scale: 8}, {Base: p.row, Index: xr, Scale: 8},
+		{Base: p.up, Index: p.x, Scale: 8}, {Base: p.down, Index: p.x, Scale: 8},
+	} {
+		MOVQ(nb, t)
+		XORQ(w, t)
+		ADDQ(t, idx)
+	}
+	iv, mask, qv := YMM(), YMM(), YMM()
+	VMOVQ(idx, iv.AsX())
+	VPMOVZXBD(iv.AsX(), iv)
+	VPSLLD(U8(3), iv, iv)
+	VPADDD(p.lanes, iv, iv)
+	VPCMPEQD(mask, mask, mask)
+	VPXOR(qv, qv, qv)
+	VPGATHERDD(mask, Mem{Base: p.q, Index: iv, Scale: 4}, qv)
+	VPCMPGTD(qv, r, qv) // r > q: rejected
+	m := GP64()
+	VMOVMSKPS(qv, m.As32())
+	XORQ(Mem{Base: p.flip, Index: m, Scale: 8}, w)
+	MOVQ(w, Mem{Base: p.row, Index: p.x, Scale: 8})
+	ADDQ(U8(2), p.x)
+}
+
+// isingData emits the lane numbers 0-7 (dwords) and the flip table: entry
+// m, for the rejection mask m (bit j: lane j rejects), has byte j equal to
+// 1 when bit j of m is 0.
+func isingData() {
+	GLOBL("isinglanes", RODATA|NOPTR)
+	for j := 0; j < 8; j++ {
+		DATA(4*j, U32(j))
+	}
+	GLOBL("isingflip", RODATA|NOPTR)
+	for m := 0; m < 256; m++ {
+		var f uint64
+		for j := 0; j < 8; j++ {
+			if m>>j&1 == 0 {
+				f |= 1 << (8 * j)
+			}
+		}
+		DATA(8*m, U64(f))
+	}
+}

@@ -11,9 +11,10 @@ import (
 // each state word) for the whole row; each output pair is split into the
 // 8 lanes' high and low 31-bit uniforms (one YMM of dwords each, in lane
 // order); a site's neighbour count is made for all lanes at once in a
-// general register, as in the twin; the lanes' thresholds are gathered
-// (VPGATHERDD, index 8·(5b + c) + j); a signed dword compare gives the
-// rejections, whose sign mask indexes a table of the flip words.
+// general register, as in the twin; each lane's threshold is selected
+// from the 10 entries by compares and blends (VPGATHERDD, tried first,
+// ran at a third of the speed on this AMD EPYC); a signed dword compare
+// gives the rejections, whose sign mask indexes a table of the flip words.
 func genIsing() {
 	TEXT("isingLineAVX2", NOSPLIT, "func(row, up, down []uint64, x0 int, q *[80]int32, s *[32]uint64)")
 	Pragma("noescape")
@@ -22,10 +23,10 @@ func genIsing() {
 		row: Load(Param("row").Base(), GP64()), up: Load(Param("up").Base(), GP64()),
 		down: Load(Param("down").Base(), GP64()), n: Load(Param("row").Len(), GP64()),
 		x: Load(Param("x0"), GP64()), q: Load(Param("q"), GP64()),
-		flip: GP64(), lanes: YMM(),
+		flip: GP64(), ks: GP64(),
 	}
 	LEAQ(NewDataAddr(NewStaticSymbol("isingflip"), 0), p.flip)
-	VMOVDQU(NewDataAddr(NewStaticSymbol("isinglanes"), 0), p.lanes)
+	LEAQ(NewDataAddr(NewStaticSymbol("isingks"), 0), p.ks)
 	sp := Load(Param("s"), GP64())
 	var st [2][4]V // lanes 0-3, lanes 4-7
 	for h := range st {
@@ -56,10 +57,9 @@ func genIsing() {
 
 // isingParams are the registers the sites share: the rows' bases, the
 // length n, the current site x, the thresholds q, the flip table and the
-// lane numbers 0-7 as dwords.
+// index table.
 type isingParams struct {
-	row, up, down, n, x, q, flip reg.Register
-	lanes                        reg.VecVirtual
+	row, up, down, n, x, q, flip, ks reg.Register
 }
 
 // isingUniforms turns the outputs of lanes 0-3 (a) and 4-7 (b)
@@ -103,11 +103,11 @@ func isingSite(p isingParams, r reg.VecVirtual) {
 	iv, mask, qv := YMM(), YMM(), YMM()
 	VMOVQ(idx, iv.AsX())
 	VPMOVZXBD(iv.AsX(), iv)
-	VPSLLD(U8(3), iv, iv)
-	VPADDD(p.lanes, iv, iv)
-	VPCMPEQD(mask, mask, mask)
-	VPXOR(qv, qv, qv)
-	VPGATHERDD(mask, Mem{Base: p.q, Index: iv, Scale: 4}, qv)
+	VMOVDQU(Mem{Base: p.q}, qv)
+	for k := 1; k < 10; k++ { // qv = entry iv of the lanes' thresholds
+		VPCMPEQD(Mem{Base: p.ks, Disp: 32 * k}, iv, mask)
+		VPBLENDVB(mask, Mem{Base: p.q, Disp: 32 * k}, qv, qv)
+	}
 	VPCMPGTD(qv, r, qv) // r > q: rejected
 	m := GP64()
 	VMOVMSKPS(qv, m.As32())
@@ -116,13 +116,15 @@ func isingSite(p isingParams, r reg.VecVirtual) {
 	ADDQ(U8(2), p.x)
 }
 
-// isingData emits the lane numbers 0-7 (dwords) and the flip table: entry
-// m, for the rejection mask m (bit j: lane j rejects), has byte j equal to
-// 1 when bit j of m is 0.
+// isingData emits the index table (entry k: 8 dwords k, k = 0 to 9) and
+// the flip table: entry m, for the rejection mask m (bit j: lane j
+// rejects), has byte j equal to 1 when bit j of m is 0.
 func isingData() {
-	GLOBL("isinglanes", RODATA|NOPTR)
-	for j := 0; j < 8; j++ {
-		DATA(4*j, U32(j))
+	GLOBL("isingks", RODATA|NOPTR)
+	for k := 0; k < 10; k++ {
+		for j := 0; j < 8; j++ {
+			DATA(32*k+4*j, U32(k))
+		}
 	}
 	GLOBL("isingflip", RODATA|NOPTR)
 	for m := 0; m < 256; m++ {

@@ -100,20 +100,49 @@ func isingSite(p isingParams, r reg.VecVirtual) {
 		XORQ(w, t)
 		ADDQ(t, idx)
 	}
-	iv, mask, qv := YMM(), YMM(), YMM()
+	iv := YMM()
 	VMOVQ(idx, iv.AsX())
 	VPMOVZXBD(iv.AsX(), iv)
-	VMOVDQU(Mem{Base: p.q}, qv)
-	for k := 1; k < 10; k++ { // qv = entry iv of the lanes' thresholds
-		VPCMPEQD(Mem{Base: p.ks, Disp: 32 * k}, iv, mask)
-		VPBLENDVB(mask, Mem{Base: p.q, Disp: 32 * k}, qv, qv)
-	}
+	qv := isingSelect(p.q, iv)
 	VPCMPGTD(qv, r, qv) // r > q: rejected
 	m := GP64()
 	VMOVMSKPS(qv, m.As32())
 	XORQ(Mem{Base: p.flip, Index: m, Scale: 8}, w)
 	MOVQ(w, Mem{Base: p.row, Index: p.x, Scale: 8})
 	ADDQ(U8(2), p.x)
+}
+
+// isingSelect returns the dwords q[8·iv_j + j], iv_j in 0 to 9, by a tree
+// of blends on the bits of iv (VBLENDVPS takes the sign bit of each dword
+// of its mask: iv shifted left by 31 − b for bit b): pairs by bit 0, then
+// by bits 1, 2 and 3, depth first to keep few registers live.
+func isingSelect(q reg.Register, iv reg.VecVirtual) reg.VecVirtual {
+	mask := func(b int) reg.VecVirtual {
+		m := YMM()
+		VPSLLD(U8(31-b), iv, m)
+		return m
+	}
+	var node func(bit, k int) reg.VecVirtual // entries k to k + 2^(bit+1) − 1
+	node = func(bit, k int) reg.VecVirtual {
+		if bit < 0 {
+			v := YMM()
+			VMOVDQU(Mem{Base: q, Disp: 32 * k}, v)
+			return v
+		}
+		lo := node(bit-1, k)
+		hk := k + 1<<bit
+		if hk >= 10 {
+			return lo
+		}
+		if bit == 0 {
+			VBLENDVPS(mask(0), Mem{Base: q, Disp: 32 * hk}, lo, lo)
+			return lo
+		}
+		hi := node(bit-1, hk)
+		VBLENDVPS(mask(bit), hi, lo, lo)
+		return lo
+	}
+	return node(3, 0)
 }
 
 // isingData emits the index table (entry k: 8 dwords k, k = 0 to 9) and

@@ -24,8 +24,9 @@ type Impl struct {
 	MixGammaTry func(g, conc, x, u []float64)
 	MixLog      func(dst, src []float64)
 
-	// The Ising model's checkerboard line (ising.go).
+	// The Ising model's checkerboard line and spin counts (ising.go).
 	IsingLine func(row, up, down []uint64, x0 int, q *[80]int32, s *[4 * lanes]uint64)
+	IsingXor  func(dst *[4]uint64, a, b []uint64)
 }
 
 // Generic is the plain-Go implementation, available everywhere.
@@ -47,6 +48,7 @@ var Generic = Impl{
 	MixGammaTry:    MixGammaTryGeneric,
 	MixLog:         MixLogGeneric,
 	IsingLine:      IsingLineGeneric,
+	IsingXor:       IsingXorGeneric,
 }
 
 // Impls returns the implementations this build and CPU can run, fastest

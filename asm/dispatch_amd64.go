@@ -33,6 +33,7 @@ var (
 		MixGammaTry:    mixGammaTryAVX2,
 		MixLog:         mixLogAVX2,
 		IsingLine:      isingLineAVX2,
+		IsingXor:       isingXorAVX2,
 	}
 	// avx512 is avx2 with the AVX-512 random fills, energies and swap
 	// acceptances. The bookkeeping kernels exist in AVX2 only
@@ -119,5 +120,7 @@ func _() {
 	_, _, _ = ma, mq, sw
 	il := isingLineAVX2
 	il = IsingLineGeneric
-	_ = il
+	ix := isingXorAVX2
+	ix = IsingXorGeneric
+	_, _ = il, ix
 }

@@ -49,3 +49,16 @@ func IsingLineGeneric(row, up, down []uint64, x0 int, q *[80]int32, s *[4 * lane
 		row[x] = w ^ flip
 	}
 }
+
+// IsingXorGeneric adds a[i] XOR b[i] to dst[i mod 4] for every i, the Go
+// twin of the assembly kernels: with words whose bytes are 0 or 1 (spins),
+// byte j of dst[k] then counts, for lane j, the places where a and b
+// differ. len(b) must be at least len(a), and len(a) a multiple of 4; no
+// byte of dst may reach 256 (so at most 255·4 words into zeroed dst), as
+// the kernels add bytewise without carries.
+func IsingXorGeneric(dst *[4]uint64, a, b []uint64) {
+	b = b[:len(a)]
+	for i := range a {
+		dst[i%4] += a[i] ^ b[i]
+	}
+}

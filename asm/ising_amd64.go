@@ -8,3 +8,8 @@ package asm
 //
 //go:noescape
 func isingLineAVX2(row []uint64, up []uint64, down []uint64, x0 int, q *[80]int32, s *[32]uint64)
+
+// isingXorAVX2 computes IsingXorGeneric (AVX2).
+//
+//go:noescape
+func isingXorAVX2(dst *[4]uint64, a []uint64, b []uint64)

@@ -183,6 +183,44 @@ ising_done:
 	VZEROUPPER
 	RET
 
+// func isingXorAVX2(dst *[4]uint64, a []uint64, b []uint64)
+// Requires: AVX, AVX2
+TEXT ·isingXorAVX2(SB), NOSPLIT, $0-56
+	MOVQ    dst+0(FP), AX
+	MOVQ    a_base+8(FP), CX
+	MOVQ    b_base+32(FP), DX
+	MOVQ    a_len+16(FP), BX
+	VMOVDQU (AX), Y0
+	VPXOR   Y1, Y1, Y1
+	SHRQ    $0x02, BX
+
+isingxor_pair:
+	CMPQ    BX, $0x02
+	JB      isingxor_one
+	VMOVDQU (CX), Y2
+	VPXOR   (DX), Y2, Y2
+	VPADDB  Y2, Y0, Y0
+	VMOVDQU 32(CX), Y2
+	VPXOR   32(DX), Y2, Y2
+	VPADDB  Y2, Y1, Y1
+	ADDQ    $0x40, CX
+	ADDQ    $0x40, DX
+	SUBQ    $0x02, BX
+	JMP     isingxor_pair
+
+isingxor_one:
+	TESTQ   BX, BX
+	JE      isingxor_done
+	VMOVDQU (CX), Y2
+	VPXOR   (DX), Y2, Y2
+	VPADDB  Y2, Y0, Y0
+
+isingxor_done:
+	VPADDB  Y1, Y0, Y0
+	VMOVDQU Y0, (AX)
+	VZEROUPPER
+	RET
+
 DATA isingks<>+0(SB)/4, $0x00000000
 DATA isingks<>+4(SB)/4, $0x00000000
 DATA isingks<>+8(SB)/4, $0x00000000

@@ -105,6 +105,32 @@ func TestIsingLineDraws(t *testing.T) {
 	}
 }
 
+// TestIsingXorMatchesGeneric checks every tier's byte counts against the
+// Go twin on spans of 0 to 1020 words (1020 = 4·255, the most a zeroed dst
+// can take), an odd and an even count of 4-word steps among them, and
+// checks the twin against a direct count for lane 7 (the top byte).
+func TestIsingXorMatchesGeneric(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, im Impl) {
+		rng := rand.New(rand.NewPCG(25, 4))
+		for _, n := range []int{0, 4, 8, 12, 64, 1016, 1020} {
+			a, _, b, _ := isingCase(rng, n)
+			var got, want [4]uint64
+			im.IsingXor(&got, a, b)
+			IsingXorGeneric(&want, a, b)
+			if got != want {
+				t.Fatalf("n=%d: %x, generic %x", n, got, want)
+			}
+			count := uint64(0)
+			for i := range a {
+				count += (a[i] ^ b[i]) >> 56
+			}
+			if sum := want[0]>>56 + want[1]>>56 + want[2]>>56 + want[3]>>56; sum != count {
+				t.Fatalf("n=%d: lane 7 counts %d differences, want %d", n, sum, count)
+			}
+		}
+	})
+}
+
 // FuzzIsingLine checks the assembly tiers against the Go twin on fuzzed
 // rows, thresholds and states.
 func FuzzIsingLine(f *testing.F) {

@@ -28,3 +28,18 @@ func (s *Stream) IsingLine(row, up, down []uint64, x0 int, q *[80]int32) {
 // Uint64 returns the lane's next xoshiro256++ output, the raw 64 bits of
 // which Uniform keeps the top 53 (asm.UnitOpen).
 func (l Lane) Uint64() uint64 { return asm.XoshiroNext(&l.s.state, l.j) }
+
+// IsingXor adds a[i] XOR b[i] to dst[i mod 4] for i < len(a), as
+// asm.IsingXorGeneric describes: bytewise counts of the differences of two
+// spans of Ising words. len(a) must be a multiple of 4, at most 1020, b at
+// least as long, and every byte of every word 0 or 1, dst starting at 0
+// (so no byte passes 255); it panics with "kernel: Ising count span too
+// long or not a multiple of 4" otherwise.
+func IsingXor(dst *[4]uint64, a, b []uint64) {
+	if len(a)%4 != 0 || len(a) > 1020 || len(b) < len(a) {
+		panic("kernel: Ising count span too long or not a multiple of 4")
+	}
+	raceReadUint64s(a)
+	raceReadUint64s(b[:len(a)])
+	impl.IsingXor(dst, a, b)
+}

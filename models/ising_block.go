@@ -176,35 +176,58 @@ func (b *isingBlock) energies(rows Rows, out Energies) {
 
 // isingCount writes, per lane j, the bond sum Σ_<ij> s_i s_j = 2N − 2·(the
 // misaligned bonds) to bonds[j] and the magnetisation Σ s_i = 2·(the +1
-// spins) − N to mag[j] of the lattice sp. The counts are summed bytewise
-// a lattice row at a time, and at most 100 sites between emptyings into
-// the totals (at most 2 misaligned bonds and 1 spin a site, so no byte
-// passes 200).
+// spins) − N to mag[j] of the lattice sp. With the lattice read as one
+// flat array of N words, the lower bonds are sp[i] vs sp[(i+L) mod N], the
+// right bonds sp[i] vs sp[i+1], but at the end of a row, where the right
+// neighbour is the row's first site: those L are corrected one by one.
 func isingCount(sp []uint64, size int, bonds, mag []int64) {
 	const L = layout.Lanes
+	n := len(sp)
 	var mis, up [L]int64
+	isingXorSum(&mis, sp[:n-size], sp[size:])
+	isingXorSum(&mis, sp[n-size:], sp[:size])
+	isingXorSum(&mis, sp[:n-1], sp[1:])
 	for y := 0; y < size; y++ {
-		row := sp[y*size : (y+1)*size]
-		down := sp[((y+1)%size)*size : ((y+1)%size+1)*size]
-		for x0 := 0; x0 < size; x0 += 100 {
-			var accM, accU uint64
-			for x := x0; x < min(x0+100, size); x++ {
-				s, right := row[x], row[0]
-				if x+1 < size {
-					right = row[x+1]
-				}
-				accM += (s ^ right) + (s ^ down[x])
-				accU += s
-			}
-			for j := 0; j < L; j++ {
-				mis[j] += int64(accM >> (8 * j) & 0xff)
-				up[j] += int64(accU >> (8 * j) & 0xff)
-			}
+		e := y*size + size - 1 // the row's last site
+		if e+1 < n {
+			isingAddBytes(&mis, sp[e]^sp[e+1], -1)
 		}
+		isingAddBytes(&mis, sp[e]^sp[y*size], 1)
 	}
-	n := int64(len(sp))
+	for i := 0; i < n; i += len(isingZeros) {
+		isingXorSum(&up, sp[i:min(i+len(isingZeros), n)], isingZeros[:])
+	}
 	for j := 0; j < L; j++ {
-		bonds[j] = 2*n - 2*mis[j]
-		mag[j] = 2*up[j] - n
+		bonds[j] = 2*int64(n) - 2*mis[j]
+		mag[j] = 2*up[j] - int64(n)
+	}
+}
+
+// isingZeros is a span of words of −1 spins, the second operand that makes
+// isingXorSum count the +1 spins.
+var isingZeros [1020]uint64
+
+// isingXorSum adds to acc[j], per lane j, the count of i < len(a) where
+// byte j of a[i] and b[i] differ (len(b) ≥ len(a)), by kernel.IsingXor on
+// spans of at most 1020 words and the last few words one by one.
+func isingXorSum(acc *[layout.Lanes]int64, a, b []uint64) {
+	for len(a) >= 4 {
+		k := min(len(a), 1020) &^ 3
+		var d [4]uint64
+		kernel.IsingXor(&d, a[:k], b[:k])
+		for _, w := range d {
+			isingAddBytes(acc, w, 1)
+		}
+		a, b = a[k:], b[k:]
+	}
+	for i := range a {
+		isingAddBytes(acc, a[i]^b[i], 1)
+	}
+}
+
+// isingAddBytes adds sign·(byte j of w) to acc[j] for every lane j.
+func isingAddBytes(acc *[layout.Lanes]int64, w uint64, sign int64) {
+	for j := range acc {
+		acc[j] += sign * int64(w>>(8*j)&0xff)
 	}
 }

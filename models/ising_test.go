@@ -3,6 +3,7 @@ package models
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -344,5 +345,46 @@ func TestIsingKaufmanLargeLattice(t *testing.T) {
 				t.Errorf("K=%v L=%d: Kaufman log Z − N·f = %.12g, want %.12g", c.k, size, got, c.offset)
 			}
 		}
+	}
+}
+
+// TestIsingCountLargeLattices checks isingCount, which sums the lattice
+// flat in spans of the kernel (kernel.IsingXor, at most 1020 words) and
+// corrects the row ends, against a direct count of every lane's bonds and
+// magnetisation on random spins of odd and even lattices whose words
+// number below, near and above the span (L = 2, 31, 32, 37, 64, 101), in
+// every kernel tier.
+func TestIsingCountLargeLattices(t *testing.T) {
+	for _, name := range kernel.Impls() {
+		restore, err := kernel.SetImpl(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(25, 0))
+		for _, size := range []int{2, 31, 32, 37, 64, 101} {
+			n := size * size
+			sp := make([]uint64, n)
+			for i := range sp {
+				sp[i] = rng.Uint64() & laneBytes
+			}
+			bonds, mag := make([]int64, layout.Lanes), make([]int64, layout.Lanes)
+			isingCount(sp, size, bonds, mag)
+			for j := 0; j < layout.Lanes; j++ {
+				spin := func(x, y int) int64 {
+					return 2*int64(sp[(y%size)*size+x%size]>>(8*j)&1) - 1
+				}
+				var b, m int64
+				for y := 0; y < size; y++ {
+					for x := 0; x < size; x++ {
+						b += spin(x, y) * (spin(x+1, y) + spin(x, y+1))
+						m += spin(x, y)
+					}
+				}
+				if bonds[j] != b || mag[j] != m {
+					t.Fatalf("%s L=%d lane %d: bonds %d mag %d, direct count %d %d", name, size, j, bonds[j], mag[j], b, m)
+				}
+			}
+		}
+		restore()
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// genIsing emits isingLineAVX2, the moves of asm.IsingLineGeneric: the
+// genIsing emits isingXorAVX2 (see isingXor) and isingLineAVX2, the moves of asm.IsingLineGeneric: the
 // lanes' xoshiro256++ states live in 8 YMM registers (lanes 0-3 and 4-7 of
 // each state word) for the whole row; each output pair is split into the
 // 8 lanes' high and low 31-bit uniforms (one YMM of dwords each, in lane
@@ -52,6 +52,7 @@ func genIsing() {
 	}
 	VZEROUPPER()
 	RET()
+	isingXor()
 	isingData()
 }
 
@@ -165,4 +166,47 @@ func isingData() {
 		}
 		DATA(8*m, U64(f))
 	}
+}
+
+// isingXor emits isingXorAVX2, the sums of asm.IsingXorGeneric: dst's 4
+// words are one YMM of byte counters, and 4 words of a XOR b are added to
+// it bytewise (VPADDB) per step, two steps an iteration when the length
+// allows.
+func isingXor() {
+	TEXT("isingXorAVX2", NOSPLIT, "func(dst *[4]uint64, a, b []uint64)")
+	Pragma("noescape")
+	Doc("isingXorAVX2 computes IsingXorGeneric (AVX2).")
+	dst := Load(Param("dst"), GP64())
+	a := Load(Param("a").Base(), GP64())
+	b := Load(Param("b").Base(), GP64())
+	n := Load(Param("a").Len(), GP64())
+	acc, acc2 := YMM(), YMM()
+	VMOVDQU(Mem{Base: dst}, acc)
+	VPXOR(acc2, acc2, acc2)
+	SHRQ(U8(2), n) // steps of 4 words
+	Label("isingxor_pair")
+	CMPQ(n, U8(2))
+	JB(LabelRef("isingxor_one"))
+	for k, d := range []reg.VecVirtual{acc, acc2} {
+		v := YMM()
+		VMOVDQU(Mem{Base: a, Disp: 32 * k}, v)
+		VPXOR(Mem{Base: b, Disp: 32 * k}, v, v)
+		VPADDB(v, d, d)
+	}
+	ADDQ(U8(64), a)
+	ADDQ(U8(64), b)
+	SUBQ(U8(2), n)
+	JMP(LabelRef("isingxor_pair"))
+	Label("isingxor_one")
+	TESTQ(n, n)
+	JE(LabelRef("isingxor_done"))
+	v := YMM()
+	VMOVDQU(Mem{Base: a}, v)
+	VPXOR(Mem{Base: b}, v, v)
+	VPADDB(v, acc, acc)
+	Label("isingxor_done")
+	VPADDB(acc2, acc, acc)
+	VMOVDQU(acc, Mem{Base: dst})
+	VZEROUPPER()
+	RET()
 }

@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func isingLineAVX2(row []uint64, up []uint64, down []uint64, x0 int, q *[80]int32, s *[32]uint64)
-// Requires: AVX, AVX2, CMOV
+// Requires: AVX, AVX2
 TEXT ·isingLineAVX2(SB), NOSPLIT, $0-96
 	MOVQ    row_base+0(FP), AX
 	MOVQ    up_base+24(FP), CX
@@ -26,65 +26,69 @@ TEXT ·isingLineAVX2(SB), NOSPLIT, $0-96
 	VMOVUPD 224(R9), Y7
 
 ising_pair:
-	CMPQ      SI, BX
-	JGE       ising_done
-	VPADDQ    Y3, Y0, Y8
-	VPSLLQ    $0x17, Y8, Y9
-	VPSRLQ    $0x29, Y8, Y8
-	VPOR      Y9, Y8, Y8
-	VPADDQ    Y0, Y8, Y8
-	VPSLLQ    $0x11, Y1, Y9
-	VPXOR     Y0, Y2, Y2
-	VPXOR     Y1, Y3, Y3
-	VPXOR     Y2, Y1, Y1
-	VPXOR     Y3, Y0, Y0
-	VPXOR     Y9, Y2, Y2
-	VPSLLQ    $0x2d, Y3, Y9
-	VPSRLQ    $0x13, Y3, Y3
-	VPOR      Y9, Y3, Y3
-	VPADDQ    Y7, Y4, Y9
-	VPSLLQ    $0x17, Y9, Y10
-	VPSRLQ    $0x29, Y9, Y9
-	VPOR      Y10, Y9, Y9
-	VPADDQ    Y4, Y9, Y9
-	VPSLLQ    $0x11, Y5, Y10
-	VPXOR     Y4, Y6, Y6
-	VPXOR     Y5, Y7, Y7
-	VPXOR     Y6, Y5, Y5
-	VPXOR     Y7, Y4, Y4
-	VPXOR     Y10, Y6, Y6
-	VPSLLQ    $0x2d, Y7, Y10
-	VPSRLQ    $0x13, Y7, Y7
-	VPOR      Y10, Y7, Y7
-	VSHUFPS   $0xdd, Y9, Y8, Y10
-	VSHUFPS   $0x88, Y9, Y8, Y8
-	VPERMQ    $0xd8, Y10, Y10
-	VPERMQ    $0xd8, Y8, Y8
-	VPSRLD    $0x01, Y10, Y10
-	VPSRLD    $0x01, Y8, Y8
-	LEAQ      -1(SI), R9
-	LEAQ      -1(BX), R11
-	TESTQ     R9, R9
-	CMOVQLT   R11, R9
-	LEAQ      1(SI), R10
-	XORQ      R11, R11
-	CMPQ      R10, BX
-	CMOVQEQ   R11, R10
-	MOVQ      (AX)(SI*8), R12
-	LEAQ      (R12)(R12*4), R13
-	MOVQ      (AX)(R9*8), R11
-	XORQ      R12, R11
-	ADDQ      R11, R13
-	MOVQ      (AX)(R10*8), R11
-	XORQ      R12, R11
-	ADDQ      R11, R13
-	MOVQ      (CX)(SI*8), R11
-	XORQ      R12, R11
-	ADDQ      R11, R13
-	MOVQ      (DX)(SI*8), R11
-	XORQ      R12, R11
-	ADDQ      R11, R13
-	VMOVQ     R13, X9
+	CMPQ    SI, BX
+	JGE     ising_done
+	VPADDQ  Y3, Y0, Y8
+	VPSLLQ  $0x17, Y8, Y9
+	VPSRLQ  $0x29, Y8, Y8
+	VPOR    Y9, Y8, Y8
+	VPADDQ  Y0, Y8, Y8
+	VPSLLQ  $0x11, Y1, Y9
+	VPXOR   Y0, Y2, Y2
+	VPXOR   Y1, Y3, Y3
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y3, Y0, Y0
+	VPXOR   Y9, Y2, Y2
+	VPSLLQ  $0x2d, Y3, Y9
+	VPSRLQ  $0x13, Y3, Y3
+	VPOR    Y9, Y3, Y3
+	VPADDQ  Y7, Y4, Y9
+	VPSLLQ  $0x17, Y9, Y10
+	VPSRLQ  $0x29, Y9, Y9
+	VPOR    Y10, Y9, Y9
+	VPADDQ  Y4, Y9, Y9
+	VPSLLQ  $0x11, Y5, Y10
+	VPXOR   Y4, Y6, Y6
+	VPXOR   Y5, Y7, Y7
+	VPXOR   Y6, Y5, Y5
+	VPXOR   Y7, Y4, Y4
+	VPXOR   Y10, Y6, Y6
+	VPSLLQ  $0x2d, Y7, Y10
+	VPSRLQ  $0x13, Y7, Y7
+	VPOR    Y10, Y7, Y7
+	VSHUFPS $0xdd, Y9, Y8, Y10
+	VSHUFPS $0x88, Y9, Y8, Y8
+	VPERMQ  $0xd8, Y10, Y10
+	VPERMQ  $0xd8, Y8, Y8
+	VPSRLD  $0x01, Y10, Y10
+	VPSRLD  $0x01, Y8, Y8
+	LEAQ    -1(SI), R9
+	LEAQ    1(SI), R10
+	TESTQ   SI, SI
+	JNE     ising_nb1_left
+	LEAQ    -1(BX), R9
+
+ising_nb1_left:
+	CMPQ R10, BX
+	JNE  ising_nb1_right
+	XORQ R10, R10
+
+ising_nb1_right:
+	MOVQ      (AX)(SI*8), R11
+	LEAQ      (R11)(R11*4), R12
+	MOVQ      (AX)(R9*8), R9
+	XORQ      R11, R9
+	ADDQ      R9, R12
+	MOVQ      (AX)(R10*8), R9
+	XORQ      R11, R9
+	ADDQ      R9, R12
+	MOVQ      (CX)(SI*8), R9
+	XORQ      R11, R9
+	ADDQ      R9, R12
+	MOVQ      (DX)(SI*8), R9
+	XORQ      R11, R9
+	ADDQ      R9, R12
+	VMOVQ     R12, X9
 	VPMOVZXBD X9, Y9
 	VMOVDQU   (DI), Y11
 	VPSLLD    $0x1f, Y9, Y12
@@ -111,34 +115,38 @@ ising_pair:
 	VBLENDVPS Y9, Y12, Y11, Y11
 	VPCMPGTD  Y11, Y10, Y11
 	VMOVMSKPS Y11, R9
-	XORQ      (R8)(R9*8), R12
-	MOVQ      R12, (AX)(SI*8)
+	XORQ      (R8)(R9*8), R11
+	MOVQ      R11, (AX)(SI*8)
 	ADDQ      $0x02, SI
 	CMPQ      SI, BX
 	JGE       ising_done
 	LEAQ      -1(SI), R9
-	LEAQ      -1(BX), R11
-	TESTQ     R9, R9
-	CMOVQLT   R11, R9
 	LEAQ      1(SI), R10
-	XORQ      R11, R11
-	CMPQ      R10, BX
-	CMOVQEQ   R11, R10
-	MOVQ      (AX)(SI*8), R12
-	LEAQ      (R12)(R12*4), R13
-	MOVQ      (AX)(R9*8), R11
-	XORQ      R12, R11
-	ADDQ      R11, R13
-	MOVQ      (AX)(R10*8), R11
-	XORQ      R12, R11
-	ADDQ      R11, R13
-	MOVQ      (CX)(SI*8), R11
-	XORQ      R12, R11
-	ADDQ      R11, R13
-	MOVQ      (DX)(SI*8), R11
-	XORQ      R12, R11
-	ADDQ      R11, R13
-	VMOVQ     R13, X9
+	TESTQ     SI, SI
+	JNE       ising_nb2_left
+	LEAQ      -1(BX), R9
+
+ising_nb2_left:
+	CMPQ R10, BX
+	JNE  ising_nb2_right
+	XORQ R10, R10
+
+ising_nb2_right:
+	MOVQ      (AX)(SI*8), R11
+	LEAQ      (R11)(R11*4), R12
+	MOVQ      (AX)(R9*8), R9
+	XORQ      R11, R9
+	ADDQ      R9, R12
+	MOVQ      (AX)(R10*8), R9
+	XORQ      R11, R9
+	ADDQ      R9, R12
+	MOVQ      (CX)(SI*8), R9
+	XORQ      R11, R9
+	ADDQ      R9, R12
+	MOVQ      (DX)(SI*8), R9
+	XORQ      R11, R9
+	ADDQ      R9, R12
+	VMOVQ     R12, X9
 	VPMOVZXBD X9, Y9
 	VMOVDQU   (DI), Y10
 	VPSLLD    $0x1f, Y9, Y11
@@ -165,8 +173,8 @@ ising_pair:
 	VBLENDVPS Y9, Y11, Y10, Y10
 	VPCMPGTD  Y10, Y8, Y10
 	VMOVMSKPS Y10, R9
-	XORQ      (R8)(R9*8), R12
-	MOVQ      R12, (AX)(SI*8)
+	XORQ      (R8)(R9*8), R11
+	MOVQ      R11, (AX)(SI*8)
 	ADDQ      $0x02, SI
 	JMP       ising_pair
 

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -82,14 +84,7 @@ func isingUniforms(a, b reg.Register) (hi, lo reg.VecVirtual) {
 // by 2.
 func isingSite(p isingParams, r reg.VecVirtual) {
 	xl, xr, t := GP64(), GP64(), GP64()
-	LEAQ(Mem{Base: p.x, Disp: -1}, xl)
-	LEAQ(Mem{Base: p.n, Disp: -1}, t)
-	TESTQ(xl, xl)
-	CMOVQLT(t, xl) // x = 0: the left neighbour is n−1
-	LEAQ(Mem{Base: p.x, Disp: 1}, xr)
-	XORQ(t, t)
-	CMPQ(xr, p.n)
-	CMOVQEQ(t, xr) // x = n−1: the right neighbour is 0
+	isingNeighbours(p, xl, xr)
 	w, idx := GP64(), GP64()
 	MOVQ(Mem{Base: p.row, Index: p.x, Scale: 8}, w)
 	LEAQ(Mem{Base: w, Index: w, Scale: 4}, idx)
@@ -112,6 +107,26 @@ func isingSite(p isingParams, r reg.VecVirtual) {
 	MOVQ(w, Mem{Base: p.row, Index: p.x, Scale: 8})
 	ADDQ(U8(2), p.x)
 }
+
+// isingNeighbours sets xl and xr to x − 1 and x + 1 modulo n, by compare
+// and branch (taken only at the two ends of the row, so well predicted).
+func isingNeighbours(p isingParams, xl, xr reg.Register) {
+	isingLabels++
+	l := fmt.Sprintf("ising_nb%d", isingLabels)
+	LEAQ(Mem{Base: p.x, Disp: -1}, xl)
+	LEAQ(Mem{Base: p.x, Disp: 1}, xr)
+	TESTQ(p.x, p.x)
+	JNE(LabelRef(l + "_left"))
+	LEAQ(Mem{Base: p.n, Disp: -1}, xl) // x = 0: the left neighbour is n−1
+	Label(l + "_left")
+	CMPQ(xr, p.n)
+	JNE(LabelRef(l + "_right"))
+	XORQ(xr, xr) // x = n−1: the right neighbour is 0
+	Label(l + "_right")
+}
+
+// isingLabels numbers the labels of isingNeighbours.
+var isingLabels int
 
 // isingSelect returns the dwords q[8·iv_j + j], iv_j in 0 to 9, by a tree
 // of blends on the bits of iv (VBLENDVPS takes the sign bit of each dword

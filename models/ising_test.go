@@ -25,13 +25,27 @@ func isingLaneSpins(blk *isingBlock, r, j int) []float64 {
 // twin draw for draw: from the same seeds, every lane's spins and energies
 // equal those of isingScalar bit for bit after Init and after each of 5
 // sweeps, on even and odd lattices (L = 2, the smallest, where left and
-// right neighbours coincide; 3 and 5, odd, where the colours meet across
-// the boundary; 8), with a field, coefficients that differ by lane and by
+// right neighbours coincide; 3, 5 and 37, odd, where the colours meet across
+// the boundary, 37 with 1369 words, more than one span of the count
+// kernel; 8), with a field, coefficients that differ by lane and by
 // row (negative ones too), chains permuted between sweeps as swaps move
-// them, and one lane whose η1 is NaN (no flips, NaN energies).
+// them, and one lane whose η1 is NaN (no flips, NaN energies); in every
+// kernel tier this CPU and build offer (the block's line and count kernels
+// differ by tier, the scalar reference does not).
 func TestIsingBlockMatchesScalar(t *testing.T) {
+	for _, name := range kernel.Impls() {
+		restore, err := kernel.SetImpl(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run("impl="+name, testIsingBlockMatchesScalar)
+		restore()
+	}
+}
+
+func testIsingBlockMatchesScalar(t *testing.T) {
 	const L = layout.Lanes
-	for _, size := range []int{2, 3, 5, 8} {
+	for _, size := range []int{2, 3, 5, 8, 37} {
 		m, err := NewIsing(size, 0.6, 0.15)
 		if err != nil {
 			t.Fatal(err)

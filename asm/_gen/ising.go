@@ -14,8 +14,8 @@ import (
 // 8 lanes' high and low 31-bit uniforms (one YMM of dwords each, in lane
 // order); a site's neighbour count is made for all lanes at once in a
 // general register, as in the twin; each lane's threshold is selected
-// from the 10 entries by compares and blends (VPGATHERDD, tried first,
-// ran at a third of the speed on this AMD EPYC); a signed dword compare
+// from the 10 entries by a tree of blends (VPGATHERDD, tried first, made
+// the whole sweep about 20 % slower on this AMD EPYC); a signed dword compare
 // gives the rejections, whose sign mask indexes a table of the flip words.
 func genIsing() {
 	TEXT("isingLineAVX2", NOSPLIT, "func(row, up, down []uint64, x0 int, q *[80]int32, s *[32]uint64)")

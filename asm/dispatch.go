@@ -23,6 +23,10 @@ type Impl struct {
 	MixLabelsK  func(z []uint8, acc, e, u, f, lv, tv, yc, yc2 []float64)
 	MixGammaTry func(g, conc, x, u []float64)
 	MixLog      func(dst, src []float64)
+
+	// The Ising model's checkerboard line and spin counts (ising.go).
+	IsingLine func(row, up, down []uint64, x0 int, q *[80]int32, s *[4 * lanes]uint64)
+	IsingXor  func(dst *[4]uint64, a, b []uint64)
 }
 
 // Generic is the plain-Go implementation, available everywhere.
@@ -43,6 +47,8 @@ var Generic = Impl{
 	MixLabelsK:     MixLabelsKGeneric,
 	MixGammaTry:    MixGammaTryGeneric,
 	MixLog:         MixLogGeneric,
+	IsingLine:      IsingLineGeneric,
+	IsingXor:       IsingXorGeneric,
 }
 
 // Impls returns the implementations this build and CPU can run, fastest

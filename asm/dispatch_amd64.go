@@ -32,6 +32,8 @@ var (
 		MixLabelsK:     mixLabelsKAVX2,
 		MixGammaTry:    mixGammaTryAVX2,
 		MixLog:         mixLogAVX2,
+		IsingLine:      isingLineAVX2,
+		IsingXor:       isingXorAVX2,
 	}
 	// avx512 is avx2 with the AVX-512 random fills, energies and swap
 	// acceptances. The bookkeeping kernels exist in AVX2 only
@@ -116,4 +118,9 @@ func _() {
 	sw := swapApplyAVX2
 	sw = SwapApplyGeneric
 	_, _, _ = ma, mq, sw
+	il := isingLineAVX2
+	il = IsingLineGeneric
+	ix := isingXorAVX2
+	ix = IsingXorGeneric
+	_, _ = il, ix
 }

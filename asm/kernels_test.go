@@ -245,7 +245,7 @@ func TestGeneratedAssemblyIsCurrent(t *testing.T) {
 		t.Skip("set PTBATCH_CHECK_GENERATE=1 to regenerate the assembly with avo and compare")
 	}
 	dir := t.TempDir()
-	for _, fam := range []string{"xoshiro", "gauss", "swap", "mix", "book"} {
+	for _, fam := range []string{"xoshiro", "gauss", "swap", "mix", "book", "ising"} {
 		cmd := exec.Command("go", "run", ".", "-family", fam, "-out", filepath.Join(dir, fam+".s"), "-stubs", filepath.Join(dir, fam+".go"), "-pkg", "asm")
 		cmd.Dir = "_gen"
 		if out, err := cmd.CombinedOutput(); err != nil {

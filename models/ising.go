@@ -33,9 +33,11 @@ const (
 //
 // Local exploration is one checkerboard sweep of single-spin Metropolis
 // moves (Metropolis et al. 1953): first the sites with x+y even, then those
-// with x+y odd, row by row, each site once, one uniform draw per site and
-// replicate (see isingBlock.Explore for the layout and the order of the
-// draws). The state is not an exact draw: Ising is not Exact.
+// with x+y odd, row by row, each site once, one 31-bit uniform per site
+// and replicate, two from each 64-bit output of the replicate's stream,
+// and the acceptance min(1, exp(η1·ΔW1)) rounded up to a multiple of 2⁻³¹
+// (see the layout in ising_block.go for the order of the draws and
+// isingThreshold). The state is not an exact draw: Ising is not Exact.
 type Ising struct {
 	Size  int     // L, the side of the lattice
 	Beta  float64 // β, the coupling of the target

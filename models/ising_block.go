@@ -20,9 +20,13 @@ import (
 //     uniform u; the spin is +1 when u ≤ 1/2 (probability exactly 1/2 for
 //     the draws ((k + 1/2)·2⁻⁵³) of kernel.Stream).
 //   - Explore: for each row in order, for colour c = 0 then 1, for each
-//     lattice row y = 0, …, L−1, for each x ≡ y + c (mod 2) in increasing
-//     order, one uniform u; the spin flips when u ≤ its table entry
-//     min(1, exp(η1·ΔW1)) (isingTable).
+//     lattice row y = 0, …, L−1, the sites x ≡ y + c (mod 2) in increasing
+//     order, site k of the line taking a 31-bit uniform r: the top 31 bits
+//     of a new 64-bit output when k is even, bits 1 to 31 of the same
+//     output when k is odd (kernel.Stream.IsingLine); the spin flips when
+//     r ≤ its threshold (isingThreshold of its table entry), with
+//     probability ⌈p·2³¹⌉/2³¹ for the entry p = min(1, exp(η1·ΔW1)): the
+//     model's Metropolis acceptance is p rounded up to a multiple of 2⁻³¹.
 //
 // Every lane draws the same count whatever its coefficients, so a
 // replicate's draws never depend on its lane or on the other lanes.
@@ -54,19 +58,24 @@ func (m *Ising) NewBlock(spec BlockSpec) Block {
 type isingBlock struct {
 	m          *Ising
 	rows       int
-	spins      []uint64                // rows × N words, see the layout above
-	bonds, mag []int64                 // per row and lane: Σ_<ij> s_i s_j and Σ s_i
-	tabs       []isingTable            // per chain: acceptance table computed at keys[c]
-	keys       []float64               // per chain: the η1 of tabs[c] (NaN: none)
-	lanes      [layout.Lanes]laneTable // scratch: the tables of one row's lanes
-	u          []float64               // scratch: the uniforms of one lattice row
+	spins      []uint64     // rows × N words, see the layout above
+	bonds, mag []int64      // per row and lane: Σ_<ij> s_i s_j and Σ s_i
+	tabs       []isingTable // per chain: acceptance table computed at keys[c]
+	keys       []float64    // per chain: the η1 of tabs[c] (NaN: none)
+	q          [80]int32    // scratch: the thresholds of one row's lanes (asm.IsingLineGeneric)
+	u          []float64    // scratch: the uniforms of one lattice row (Init)
 }
 
-// laneTable is an isingTable as the bit patterns of its entries, with 0
-// for NaN: for a uniform u in (0, 1] and an entry p in [0, 1], u ≤ p
-// exactly when bits(u) ≤ bits(p) (both non-negative floats), and u ≤ 0
-// never holds, as u ≤ NaN never holds.
-type laneTable [16]uint64
+// isingThreshold returns the 31-bit threshold of an acceptance p in
+// [0, 1]: a uniform r on {0, …, 2³¹−1} is at most ⌈p·2³¹⌉ − 1 with
+// probability ⌈p·2³¹⌉/2³¹, which is 1 for p = 1 and 0 for p = 0; NaN gives
+// −1 (never). p·2³¹ and its ceiling are exact in float64.
+func isingThreshold(p float64) int32 {
+	if !(p > 0) {
+		return -1
+	}
+	return int32(math.Ceil(math.Min(p, 1)*(1<<31)) - 1)
+}
 
 // Observe writes the mean spin and the mean bond of row row, lane lane.
 func (b *isingBlock) Observe(dst []float64, row, lane int) {
@@ -115,17 +124,17 @@ func (b *isingBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 		sp := b.spins[r*size*size : (r+1)*size*size]
 		for c := 0; c < 2; c++ {
 			for y := 0; y < size; y++ {
-				x0 := (y + c) & 1
-				u := b.u[:(size-x0+1)/2*L]
-				rng.Uniform(u)
-				isingSweepLine(sp, size, y, x0, u, &b.lanes)
+				row := sp[y*size : (y+1)*size]
+				up := sp[((y+size-1)%size)*size:][:size]
+				down := sp[((y+1)%size)*size:][:size]
+				rng.IsingLine(row, up, down, (y+c)&1, &b.q)
 			}
 		}
 	}
 	b.energies(rows, out)
 }
 
-// laneTables sets b.lanes to the tables of row r's lanes, recomputing a
+// laneTables sets b.q to the thresholds of row r's lanes, recomputing a
 // chain's table when its coefficient changed (once a scan for the
 // engine's coefficients). A lane whose Chain is missing or out of range
 // uses the slot's own cache entry r; any lane gets the table of its own η1,
@@ -141,49 +150,9 @@ func (b *isingBlock) laneTables(r int, rows Rows) {
 		if eta := rows.Eta1[i]; b.keys[c] != eta {
 			b.tabs[c], b.keys[c] = b.m.table(eta), eta
 		}
-		for k, p := range b.tabs[c] {
-			b.lanes[j][k] = 0
-			if p > 0 {
-				b.lanes[j][k] = math.Float64bits(p)
-			}
+		for k, p := range b.tabs[c][:10] {
+			b.q[k*L+j] = isingThreshold(p)
 		}
-	}
-}
-
-// isingSweepLine runs the Metropolis moves of sites x0, x0+2, … of lattice
-// row y of sp (an L × L lattice of lane words), site k of them taking the
-// uniforms u[k·Lanes : (k+1)·Lanes], lane j with the table t[j]. It is
-// the kernel of Explore; isingScalar.sweep is its scalar twin.
-func isingSweepLine(sp []uint64, size, y, x0 int, u []float64, t *[layout.Lanes]laneTable) {
-	const L = layout.Lanes
-	row := sp[y*size : (y+1)*size]
-	up := sp[((y+size-1)%size)*size:][:len(row)]
-	down := sp[((y+1)%size)*size:][:len(row)]
-	for x := x0; x < len(row); x += 2 {
-		xl, xr := x-1, x+1
-		if xl < 0 {
-			xl = len(row) - 1
-		}
-		if xr >= len(row) {
-			xr = 0
-		}
-		s := row[x]
-		// Per byte: 5·s + the count of misaligned neighbours, 0 to 9.
-		idx := s<<2 + s + (s ^ row[xl]) + (s ^ row[xr]) + (s ^ up[x]) + (s ^ down[x])
-		uk := u[:L:L]
-		u = u[L:]
-		// Per lane: 1 when u_j > p_j (bits(p) − bits(u) negative), a
-		// rejection.
-		r0 := (t[0][idx&15] - math.Float64bits(uk[0])) >> 63
-		r1 := (t[1][idx>>8&15] - math.Float64bits(uk[1])) >> 63
-		r2 := (t[2][idx>>16&15] - math.Float64bits(uk[2])) >> 63
-		r3 := (t[3][idx>>24&15] - math.Float64bits(uk[3])) >> 63
-		r4 := (t[4][idx>>32&15] - math.Float64bits(uk[4])) >> 63
-		r5 := (t[5][idx>>40&15] - math.Float64bits(uk[5])) >> 63
-		r6 := (t[6][idx>>48&15] - math.Float64bits(uk[6])) >> 63
-		r7 := (t[7][idx>>56&15] - math.Float64bits(uk[7])) >> 63
-		rej := r0 | r1<<8 | r2<<16 | r3<<24 | r4<<32 | r5<<40 | r6<<48 | r7<<56
-		row[x] = s ^ rej ^ laneBytes
 	}
 }
 
@@ -207,35 +176,58 @@ func (b *isingBlock) energies(rows Rows, out Energies) {
 
 // isingCount writes, per lane j, the bond sum Σ_<ij> s_i s_j = 2N − 2·(the
 // misaligned bonds) to bonds[j] and the magnetisation Σ s_i = 2·(the +1
-// spins) − N to mag[j] of the lattice sp. The counts are summed bytewise
-// a lattice row at a time, and at most 100 sites between emptyings into
-// the totals (at most 2 misaligned bonds and 1 spin a site, so no byte
-// passes 200).
+// spins) − N to mag[j] of the lattice sp. With the lattice read as one
+// flat array of N words, the lower bonds are sp[i] vs sp[(i+L) mod N], the
+// right bonds sp[i] vs sp[i+1], but at the end of a row, where the right
+// neighbour is the row's first site: those L are corrected one by one.
 func isingCount(sp []uint64, size int, bonds, mag []int64) {
 	const L = layout.Lanes
+	n := len(sp)
 	var mis, up [L]int64
+	isingXorSum(&mis, sp[:n-size], sp[size:])
+	isingXorSum(&mis, sp[n-size:], sp[:size])
+	isingXorSum(&mis, sp[:n-1], sp[1:])
 	for y := 0; y < size; y++ {
-		row := sp[y*size : (y+1)*size]
-		down := sp[((y+1)%size)*size : ((y+1)%size+1)*size]
-		for x0 := 0; x0 < size; x0 += 100 {
-			var accM, accU uint64
-			for x := x0; x < min(x0+100, size); x++ {
-				s, right := row[x], row[0]
-				if x+1 < size {
-					right = row[x+1]
-				}
-				accM += (s ^ right) + (s ^ down[x])
-				accU += s
-			}
-			for j := 0; j < L; j++ {
-				mis[j] += int64(accM >> (8 * j) & 0xff)
-				up[j] += int64(accU >> (8 * j) & 0xff)
-			}
+		e := y*size + size - 1 // the row's last site
+		if e+1 < n {
+			isingAddBytes(&mis, sp[e]^sp[e+1], -1)
 		}
+		isingAddBytes(&mis, sp[e]^sp[y*size], 1)
 	}
-	n := int64(len(sp))
+	for i := 0; i < n; i += len(isingZeros) {
+		isingXorSum(&up, sp[i:min(i+len(isingZeros), n)], isingZeros[:])
+	}
 	for j := 0; j < L; j++ {
-		bonds[j] = 2*n - 2*mis[j]
-		mag[j] = 2*up[j] - n
+		bonds[j] = 2*int64(n) - 2*mis[j]
+		mag[j] = 2*up[j] - int64(n)
+	}
+}
+
+// isingZeros is a span of words of −1 spins, the second operand that makes
+// isingXorSum count the +1 spins.
+var isingZeros [1020]uint64
+
+// isingXorSum adds to acc[j], per lane j, the count of i < len(a) where
+// byte j of a[i] and b[i] differ (len(b) ≥ len(a)), by kernel.IsingXor on
+// spans of at most 1020 words and the last few words one by one.
+func isingXorSum(acc *[layout.Lanes]int64, a, b []uint64) {
+	for len(a) >= 4 {
+		k := min(len(a), 1020) &^ 3
+		var d [4]uint64
+		kernel.IsingXor(&d, a[:k], b[:k])
+		for _, w := range d {
+			isingAddBytes(acc, w, 1)
+		}
+		a, b = a[k:], b[k:]
+	}
+	for i := range a {
+		isingAddBytes(acc, a[i]^b[i], 1)
+	}
+}
+
+// isingAddBytes adds sign·(byte j of w) to acc[j] for every lane j.
+func isingAddBytes(acc *[layout.Lanes]int64, w uint64, sign int64) {
+	for j := range acc {
+		acc[j] += sign * int64(w>>(8*j)&0xff)
 	}
 }

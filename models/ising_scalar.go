@@ -42,30 +42,48 @@ func (s isingScalar) Explore(rng Lane, states [][]float64, _, eta1 []float64, _ 
 }
 
 // sweep runs one checkerboard sweep on the spins st with the acceptance
-// table t: colour 0 then 1, row by row, one uniform per site.
+// table t: colour 0 then 1, row by row, one 31-bit uniform per site, two
+// from each output of rng (isingBits).
 func (s isingScalar) sweep(rng Lane, st []float64, t *isingTable) {
 	size := s.m.Size
 	at := func(x, y int) float64 { return st[((y+size)%size)*size+(x+size)%size] }
 	for c := 0; c < 2; c++ {
 		for y := 0; y < size; y++ {
-			for x := (y + c) & 1; x < size; x += 2 {
+			var u uint64
+			for k, x := 0, (y+c)&1; x < size; k, x = k+1, x+2 {
 				si := st[y*size+x]
-				k := 0 // misaligned neighbours
+				n := 0 // misaligned neighbours
 				for _, sj := range []float64{at(x-1, y), at(x+1, y), at(x, y-1), at(x, y+1)} {
 					if sj != si {
-						k++
+						n++
 					}
 				}
 				b := 0
 				if si > 0 {
 					b = 1
 				}
-				if rng.Uniform() <= t[b*5+k] {
+				r := u & 0xffffffff >> 1 // k odd: the low half
+				if k%2 == 0 {
+					u = isingBits(rng)
+					r = u >> 33
+				}
+				if int32(r) <= isingThreshold(t[b*5+n]) {
 					st[y*size+x] = -si
 				}
 			}
 		}
 	}
+}
+
+// isingBits returns rng's next 64-bit output: kernel.Lane's Uint64, or,
+// for a Lane without one, the 53 bits of a uniform draw (k + 1/2)·2⁻⁵³
+// shifted to the top (the same bits where the lane has both, but for the
+// draw that rounds to 1).
+func isingBits(rng Lane) uint64 {
+	if b, ok := rng.(interface{ Uint64() uint64 }); ok {
+		return b.Uint64()
+	}
+	return uint64(rng.Uniform()*0x1p53) << 11
 }
 
 // energy returns W1 of the spins st, summing the bonds to the right and

@@ -3,6 +3,7 @@ package models
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -24,13 +25,27 @@ func isingLaneSpins(blk *isingBlock, r, j int) []float64 {
 // twin draw for draw: from the same seeds, every lane's spins and energies
 // equal those of isingScalar bit for bit after Init and after each of 5
 // sweeps, on even and odd lattices (L = 2, the smallest, where left and
-// right neighbours coincide; 3 and 5, odd, where the colours meet across
-// the boundary; 8), with a field, coefficients that differ by lane and by
+// right neighbours coincide; 3, 5 and 37, odd, where the colours meet across
+// the boundary, 37 with 1369 words, more than one span of the count
+// kernel; 8), with a field, coefficients that differ by lane and by
 // row (negative ones too), chains permuted between sweeps as swaps move
-// them, and one lane whose η1 is NaN (no flips, NaN energies).
+// them, and one lane whose η1 is NaN (no flips, NaN energies); in every
+// kernel tier this CPU and build offer (the block's line and count kernels
+// differ by tier, the scalar reference does not).
 func TestIsingBlockMatchesScalar(t *testing.T) {
+	for _, name := range kernel.Impls() {
+		restore, err := kernel.SetImpl(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run("impl="+name, testIsingBlockMatchesScalar)
+		restore()
+	}
+}
+
+func testIsingBlockMatchesScalar(t *testing.T) {
 	const L = layout.Lanes
-	for _, size := range []int{2, 3, 5, 8} {
+	for _, size := range []int{2, 3, 5, 8, 37} {
 		m, err := NewIsing(size, 0.6, 0.15)
 		if err != nil {
 			t.Fatal(err)
@@ -344,5 +359,46 @@ func TestIsingKaufmanLargeLattice(t *testing.T) {
 				t.Errorf("K=%v L=%d: Kaufman log Z − N·f = %.12g, want %.12g", c.k, size, got, c.offset)
 			}
 		}
+	}
+}
+
+// TestIsingCountLargeLattices checks isingCount, which sums the lattice
+// flat in spans of the kernel (kernel.IsingXor, at most 1020 words) and
+// corrects the row ends, against a direct count of every lane's bonds and
+// magnetisation on random spins of odd and even lattices whose words
+// number below, near and above the span (L = 2, 31, 32, 37, 64, 101), in
+// every kernel tier.
+func TestIsingCountLargeLattices(t *testing.T) {
+	for _, name := range kernel.Impls() {
+		restore, err := kernel.SetImpl(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(25, 0))
+		for _, size := range []int{2, 31, 32, 37, 64, 101} {
+			n := size * size
+			sp := make([]uint64, n)
+			for i := range sp {
+				sp[i] = rng.Uint64() & laneBytes
+			}
+			bonds, mag := make([]int64, layout.Lanes), make([]int64, layout.Lanes)
+			isingCount(sp, size, bonds, mag)
+			for j := 0; j < layout.Lanes; j++ {
+				spin := func(x, y int) int64 {
+					return 2*int64(sp[(y%size)*size+x%size]>>(8*j)&1) - 1
+				}
+				var b, m int64
+				for y := 0; y < size; y++ {
+					for x := 0; x < size; x++ {
+						b += spin(x, y) * (spin(x+1, y) + spin(x, y+1))
+						m += spin(x, y)
+					}
+				}
+				if bonds[j] != b || mag[j] != m {
+					t.Fatalf("%s L=%d lane %d: bonds %d mag %d, direct count %d %d", name, size, j, bonds[j], mag[j], b, m)
+				}
+			}
+		}
+		restore()
 	}
 }

@@ -21,7 +21,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-var family = flag.String("family", "", "kernel family to generate: xoshiro, gauss, swap, mix or book")
+var family = flag.String("family", "", "kernel family to generate: xoshiro, gauss, swap, mix, book or ising")
 
 func main() {
 	flag.Parse()
@@ -37,6 +37,8 @@ func main() {
 		genMix()
 	case "book":
 		genBook()
+	case "ising":
+		genIsing()
 	default:
 		fmt.Fprintln(os.Stderr, "_gen: unknown -family", *family)
 		os.Exit(2)

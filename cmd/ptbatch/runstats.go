@@ -95,9 +95,10 @@ func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
 // outSettings returns the run's settings that shape its files, as data.
 func (f *runFlags) outSettings(cfg *batch.Config) (*runout.Settings, error) {
 	exact, _ := exactLogZ(cfg.Model)
+	barrier, _ := runout.ExactBarrier(cfg.Model)
 	s := &runout.Settings{Model: f.model, Path: f.path, Gradient: f.gradient, Params: map[string]json.RawMessage{},
 		Thin: f.thin, MaxMemory: f.maxMemory, Workers: effectiveWorkers(cfg.Workers, cfg.Replicates),
-		Record: f.record, IndexWindow: f.indexWindow, ExactLogZ: exact}
+		Record: f.record, IndexWindow: f.indexWindow, ExactLogZ: exact, ExactBarrier: barrier}
 	for k, v := range modelSettings(f, cfg.Model) {
 		b, err := json.Marshal(v)
 		if err != nil {

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"io"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/ptbatch/ptbatch/runout"
 )
 
 // TestRunEveryTarget runs each target of the shelf (issue 25) briefly by
@@ -37,6 +40,7 @@ func TestRunEveryTarget(t *testing.T) {
 		if z, ok := obj["log_z"].(float64); !ok || math.IsNaN(z) || math.IsInf(z, 0) {
 			t.Errorf("%v: log_z %v", c.args, obj["log_z"])
 		}
+		checkOracles(t, c.args, obj)
 	}
 }
 
@@ -74,5 +78,31 @@ func TestSweepTarget(t *testing.T) {
 	_, errs, code := runCLI("sweep", "--model", "unid", "--chains", "4", "--knots", "1", "--iterations", "100", "--replicates", "2", "--tuning", "auto", "--quiet")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
+
+// checkOracles checks the JSON's log_z_exact and barrier_exact against the
+// model's own oracles (runout.ExactLogZ, runout.ExactBarrier), the model
+// rebuilt from the flags: barrier_exact is there only for a model with a
+// closed-form Λ (toymvn here).
+func checkOracles(t *testing.T, args []string, obj map[string]any) {
+	t.Helper()
+	f, err := parseRunFlags(append([]string{"--quiet"}, args...), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := f.buildModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, ok := runout.ExactLogZ(m); ok && obj["log_z_exact"] != want {
+		t.Errorf("%v: log_z_exact %v, want %v", args, obj["log_z_exact"], want)
+	}
+	want, ok := runout.ExactBarrier(m)
+	if got, has := obj["barrier_exact"]; has != ok || ok && got != want {
+		t.Errorf("%v: barrier_exact %v (present %v), want %v (present %v)", args, got, has, want, ok)
+	}
+	if ok != (args[1] == "toymvn") {
+		t.Errorf("%v: a closed-form barrier %v", args, ok)
 	}
 }

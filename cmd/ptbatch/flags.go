@@ -463,7 +463,7 @@ func (f *runFlags) runStatistics(cfg batch.Config) []batch.Statistic {
 	if one {
 		ess.Observables, dg.Observables = 1, 1
 	}
-	cfg.Statistics = []batch.Statistic{&batch.LogZ{FromScan: logZFromScan(&cfg)}, new(batch.Restarts), ess, dg}
+	cfg.Statistics = []batch.Statistic{&batch.LogZ{FromScan: logZFromScan(&cfg), Path: f.out != ""}, new(batch.Restarts), ess, dg}
 	addProposals(&cfg)
 	if !one {
 		cfg.Statistics = append(cfg.Statistics, new(batch.TargetMoments))

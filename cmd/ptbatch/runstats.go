@@ -62,7 +62,7 @@ const (
 // newRunStats adds the statistics to cfg; close must be called when the
 // run is over.
 func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
-	logZ, restarts, ess := &batch.LogZ{FromScan: logZFromScan(cfg)}, new(batch.Restarts), new(batch.ESS)
+	logZ, restarts, ess := &batch.LogZ{FromScan: logZFromScan(cfg), Path: f.out != ""}, new(batch.Restarts), new(batch.ESS)
 	// The diagnostics keep the states samples.csv holds (every --thin-th),
 	// so that ptbatch merge computes the same from the merged file.
 	dg := &batch.Diagnostics{Thin: f.thin, Observables: maxDiagObservables, MaxDraws: diagMaxDraws}

@@ -51,11 +51,17 @@ type LogZ struct {
 	// last completed scan). Setting it to Config.Scans pays for the final
 	// scan only.
 	FromScan int
+	// Path also keeps the estimate's terms per pair of neighbouring
+	// chains and the schedule they were sampled on, so that the estimate
+	// of log Z(t_n) along the path accumulates chain by chain
+	// (LogZRecord.Path); it costs 3·Chains floats per replicate.
+	Path bool
 
 	mu        sync.Mutex
 	observers []*logZObserver
 	scan      int
 	fwd, rev  []float64
+	pairs     logZPairs // per replicate, with Path
 }
 
 // NewObserver returns the accumulator of one block.
@@ -70,6 +76,9 @@ func (s *LogZ) NewObserver(info BlockInfo) Observer {
 		rSum: make([]float64, n),
 		d0:   make([]float64, n),
 		d1:   make([]float64, n),
+	}
+	if s.Path {
+		o.pairs = newLogZObserverPairs(info.Chains)
 	}
 	o.reset()
 	s.mu.Lock()
@@ -90,6 +99,9 @@ func (s *LogZ) CollectScan(scan int) error {
 			b := o.info.FirstReplicate + j
 			s.fwd[b], s.rev[b] = o.fwd[j], o.rev[j]
 		}
+	}
+	if s.Path {
+		s.collectPairs(r)
 	}
 	s.scan = scan
 	return nil
@@ -143,6 +155,7 @@ type logZObserver struct {
 	d0, d1     []float64      // Δ_n of the current scan
 	count      [lanes]int     // iterations accumulated, per lane, since the last reset
 	fwd, rev   [lanes]float64 // the estimates of the scan that ended last
+	pairs      *logZObserverPairs
 }
 
 func (o *logZObserver) reset() {
@@ -231,16 +244,21 @@ func (o *logZObserver) EndScan(v *View) {
 	for j := 0; j < lanes; j++ {
 		if v.Scan < o.from || o.count[j] == 0 {
 			o.fwd[j], o.rev[j] = math.NaN(), math.NaN()
+			o.pairs.clear(j)
 			continue
 		}
 		logM := math.Log(float64(o.count[j]))
 		f, r := 0.0, 0.0
 		for n := 0; n+1 < o.info.Chains; n++ {
 			i := n*lanes + j
-			f += o.fMax[i] + math.Log(o.fSum[i]) - logM
-			r -= o.rMax[i] + math.Log(o.rSum[i]) - logM
+			tf := o.fMax[i] + math.Log(o.fSum[i]) - logM
+			tr := o.rMax[i] + math.Log(o.rSum[i]) - logM
+			f += tf
+			r -= tr
+			o.pairs.set(i, tf, -tr)
 		}
 		o.fwd[j], o.rev[j] = f, r
+		o.pairs.setSchedule(j, v.Schedule(j))
 		if !v.Frozen(j) {
 			o.resetLane(j)
 		}

@@ -23,11 +23,19 @@ import (
 var ErrRecordMismatch = errors.New("batch: the records are not of one configuration")
 
 // LogZRecord is a LogZ's result as data: per replicate, the forward and
-// the reverse estimates.
-type LogZRecord struct{ Fwd, Rev []float64 }
+// the reverse estimates, and with LogZ.Path the terms per pair of
+// neighbouring chains and the schedule (rows per replicate; nil without
+// Path; LogZRecord.Path).
+type LogZRecord struct {
+	Fwd, Rev                   []float64
+	PairFwd, PairRev, Schedule [][]float64 `json:",omitempty"`
+}
 
 // Record returns the LogZ's estimates as data.
-func (s *LogZ) Record() LogZRecord { return LogZRecord{Fwd: s.Forward(), Rev: s.Reverse()} }
+func (s *LogZ) Record() LogZRecord {
+	return LogZRecord{Fwd: s.Forward(), Rev: s.Reverse(), PairFwd: cloneFloatRows(s.pairs.fwd),
+		PairRev: cloneFloatRows(s.pairs.rev), Schedule: cloneFloatRows(s.pairs.sched)}
+}
 
 // Forward returns, per replicate, the forward estimate (LogZ.Forward).
 func (r LogZRecord) Forward() []float64 { return slices.Clone(r.Fwd) }
@@ -60,7 +68,12 @@ func (r LogZRecord) Merge(next LogZRecord) (LogZRecord, error) {
 	if len(r.Fwd) != len(r.Rev) || len(next.Fwd) != len(next.Rev) {
 		return LogZRecord{}, fmt.Errorf("%w: log Z has unequal forward and reverse estimates", ErrRecordMismatch)
 	}
-	return LogZRecord{Fwd: concat(r.Fwd, next.Fwd), Rev: concat(r.Rev, next.Rev)}, nil
+	out, ok := r.mergePairs(next)
+	if !ok {
+		return LogZRecord{}, fmt.Errorf("%w: log Z has terms per pair in one part only", ErrRecordMismatch)
+	}
+	out.Fwd, out.Rev = concat(r.Fwd, next.Fwd), concat(r.Rev, next.Rev)
+	return out, nil
 }
 
 // RestartsRecord is a Restarts' result as data: per replicate, the

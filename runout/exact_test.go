@@ -34,3 +34,28 @@ func TestExactLogZ(t *testing.T) {
 		t.Errorf("galaxy: %v, %v; want NaN, false", x, ok)
 	}
 }
+
+// TestExactOracles checks that ExactLogZ and ExactBarrier read a model's
+// oracles (models.ExactLogZ, models.ExactBarrier): toymvn of dimension 3
+// and precision 4 has log(Z1/Z0) = 3·ln(1/√4) = −3 ln 2 (its target
+// N(0, I/4) against the reference N(0, I)) and a barrier, which the
+// Gaussian pair, with no closed-form Λ here, does not.
+func TestExactOracles(t *testing.T) {
+	toy, err := models.NewToyMVN(3, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := ExactLogZ(toy); !ok || math.Abs(got+3*math.Ln2) > 1e-14 {
+		t.Errorf("toymvn log Z: %v, %v; want %v", got, ok, -3*math.Ln2)
+	}
+	if got, ok := ExactBarrier(toy); !ok || got != toy.ExactBarrier() || !(got > 0) {
+		t.Errorf("toymvn barrier: %v, %v; want %v > 0", got, ok, toy.ExactBarrier())
+	}
+	g, err := models.NewGaussian(1, -1, 1, 0.01, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x, ok := ExactBarrier(g); ok || !math.IsNaN(x) {
+		t.Errorf("gaussian barrier: %v, %v; want NaN, false", x, ok)
+	}
+}

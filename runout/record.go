@@ -146,7 +146,9 @@ func sameSettings(a, b *Settings) bool {
 	}
 	x, y := *a, *b
 	x.Workers, x.MaxMemory = y.Workers, y.MaxMemory
-	same := math.Float64bits(x.ExactLogZ) == math.Float64bits(y.ExactLogZ) // NaN for none
+	same := math.Float64bits(x.ExactLogZ) == math.Float64bits(y.ExactLogZ) && // NaN for none
+		math.Float64bits(x.ExactBarrier) == math.Float64bits(y.ExactBarrier)
 	x.ExactLogZ, y.ExactLogZ = 0, 0
+	x.ExactBarrier, y.ExactBarrier = 0, 0
 	return same && reflect.DeepEqual(x, y)
 }

@@ -35,6 +35,9 @@ type Settings struct {
 
 	// ExactLogZ is log(Z1/Z0) in closed form, NaN when there is none.
 	ExactLogZ float64
+	// ExactBarrier is the global barrier Λ of the linear path in closed
+	// form, NaN when there is none (the JSON then has no barrier_exact).
+	ExactBarrier float64
 }
 
 // IndexSpec is what the record of the index process keeps: the

@@ -1,6 +1,7 @@
 package runout
 
 import (
+	"math"
 	"runtime"
 
 	"github.com/ptbatch/ptbatch/batch"
@@ -91,6 +92,9 @@ func (rec *Record) addStatsJSON(out map[string]any) {
 	out["log_z_replicates"] = Nums(rec.LogZ.Estimates())
 	out["log_z_reverse_minus_forward"] = Num(diff)
 	out["log_z_exact"] = Num(rec.Settings.ExactLogZ)
+	if !math.IsNaN(rec.Settings.ExactBarrier) {
+		out["barrier_exact"] = rec.Settings.ExactBarrier
+	}
 	out["restarts"] = rec.Restarts.Counts()
 	out["restart_rate"] = Num(RestartRate(rec.Restarts))
 	out["ess"] = NumRows(ess.Values())

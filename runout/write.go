@@ -69,12 +69,16 @@ func (x Extras) diagnostics(dir string, rec *Record) (*Diagnostics, error) {
 	return NewDiagnostics(rec.Result.Observables, draws, &rec.Result), nil
 }
 
-// WriteStatFiles writes logz.csv, and lambda.csv with its figure when rec
+// WriteStatFiles writes logz.csv, logz_path.csv when the log Z record has
+// terms per pair (WriteLogZPath), and lambda.csv with its figure when rec
 // has a barrier profile, into dir, and index.png/svg from index when it
 // is not nil.
 func WriteStatFiles(dir string, rec *Record, index *IndexTrace) error {
 	first := rec.Result.Config.FirstReplicate
 	if err := WriteLogZ(filepath.Join(dir, "logz.csv"), rec.LogZ, first); err != nil {
+		return err
+	}
+	if err := WriteLogZPath(dir, rec.LogZ); err != nil {
 		return err
 	}
 	if rec.Profile != nil {

@@ -40,20 +40,24 @@ func addExplorerFlags(c *cmdFlags, e *explorerFlags) {
 	c.String(&e.explorer, "explorer", "automala", "--model funnel: the local exploration, "+explorerNames+" (random walk, slice sampler, MALA, autoMALA, HMC with 10 leapfrog steps and its step adapted between scans, or chosen at every move by autoHMC)")
 }
 
-// sharedModelFlag reports whether the flag name of another model's list
-// applies to model too: the funnel reads the Gaussian's --dim, and the
-// mixture and the logistic regression share --data.
-func sharedModelFlag(model, name string) bool {
-	return model == "funnel" && name == "dim" || name == "data" && (model == "mixture" || model == "logistic")
-}
-
 // checkExplorerApplies refuses --explorer for a model whose moves are
-// exact draws or Gibbs sweeps, which no explorer replaces.
+// exact draws or Gibbs sweeps, which no explorer replaces: every model
+// but those with an "explorer" parameter in the registry.
 func (f *runFlags) checkExplorerApplies() error {
-	if f.model != "funnel" && f.model != "logistic" {
+	name := registryName(f.model)
+	if f.model == registry.Funnel {
+		name = registry.Funnel
+	}
+	if m, ok := registry.Lookup(name); !ok || !hasParam(m, "explorer") {
 		return f.flags.bad("explorer", "applies only to --model funnel; --model %s has exact or Gibbs moves of its own", f.model)
 	}
 	return nil
+}
+
+// hasParam reports whether m has the parameter name.
+func hasParam(m registry.Model, name string) bool {
+	_, ok := m.Param(name)
+	return ok
 }
 
 // buildFunnel builds the funnel of --dim, --scale and --explorer.

@@ -77,7 +77,7 @@ const maxChains = math.MaxInt32
 // newRunFlagSet declares every flag of `ptbatch run` with its help text.
 func newRunFlagSet(f *runFlags) *cmdFlags {
 	c := newCmdFlags("run")
-	c.String(&f.model, "model", "gaussian", "target model: gaussian, betabinomial, galaxy (6-component mixture on the galaxy velocities) mixture (2 components, 1000 simulated points) or funnel (Neal's funnel)")
+	c.String(&f.model, "model", "gaussian", "target model: gaussian, betabinomial, galaxy (6-component mixture on the galaxy velocities) mixture (2 components, 1000 simulated points) or funnel (Neal's funnel)"+otherModelsHelp())
 	addChainsFlag(c, &f.chains, &f.chainsAuto)
 	c.String(&f.algorithm, "algorithm", "nrpt", "communication: nrpt (deterministic even/odd swaps) or reversible (fair coin per iteration)")
 	c.String(&f.tuning, "tuning", "auto", "how the schedule and path are tuned: auto (rounds that grow as the SKL settles, Rprop steps of the knots, then path and schedule fixed for the rest of the run; no --lr or --scans) or paper (the paper's Algorithm 2: after each of --scans equal scans, the schedule update and one Adagrad step of --lr) (default auto for nrpt, paper for reversible; --scans, --lr and --gradient full are the paper's settings and select paper unless --tuning is given)")
@@ -130,30 +130,17 @@ const runIntro = `Usage: ptbatch run [flags]
 Runs one configuration for --replicates independent replicates and prints a table (or --json).
 Flags that do not apply to the chosen model, path or output are refused.`
 
-// modelFlags lists the flags of each built-in model: its parameters in
-// the registry, and the funnel's (whose --dim and --explorer explorer.go
-// adds).
+// modelFlags lists the flags of each model --model names (runModels):
+// its parameters in the registry but the explorer (registryFlagNames),
+// --model mixture's those of the mixture on data.
 var modelFlags = func() map[string][]string {
-	m := registryFlags(registry.Gaussian, registry.BetaBinomial, registry.Galaxy, registry.Mixture)
-	m["funnel"] = []string{"scale"}
-	m[registry.Logistic] = registryFlagNames(registry.Logistic)
+	m := map[string][]string{}
+	for _, n := range runModels() {
+		m[n] = registryFlagNames(n)
+	}
 	m[registry.Mixture] = registryFlagNames(registry.MixtureData)
 	return m
 }()
-
-// registryFlags maps each of the registered models' names to its
-// parameters' names, which are its flags.
-func registryFlags(names ...string) map[string][]string {
-	out := make(map[string][]string, len(names))
-	for _, n := range names {
-		m, _ := registry.Lookup(n)
-		out[n] = nil
-		for _, p := range m.Params {
-			out[n] = append(out[n], p.Name)
-		}
-	}
-	return out
-}
 
 // parseRunFlags parses args into f, checks every value that does not
 // need the model, and resolves the defaults that depend on other flags
@@ -169,7 +156,7 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 		return nil, err
 	}
 	if _, ok := modelFlags[f.model]; !ok {
-		return nil, c.bad("model", "want gaussian, betabinomial, galaxy, mixture, funnel or logistic")
+		return nil, c.bad("model", "want %s", orList(runModels()))
 	}
 	if _, err := batch.ParseAlgorithm(f.algorithm); err != nil {
 		return nil, c.bad("algorithm", "want nrpt or reversible")
@@ -217,15 +204,19 @@ func (f *runFlags) resolve() {
 // tunesPath reports whether the run tunes a spline path.
 func (f *runFlags) tunesPath() bool { return f.path == "spline" && f.knots >= 2 }
 
-// flagOwner maps each model flag to the model whose flag it is.
-var flagOwner = func() map[string]string {
-	owner := map[string]string{}
+// flagOwners maps each model flag to the models whose flag it is, in
+// alphabetical order.
+var flagOwners = func() map[string][]string {
+	owners := map[string][]string{}
 	for m, names := range modelFlags {
 		for _, n := range names {
-			owner[n] = m
+			owners[n] = append(owners[n], m)
 		}
 	}
-	return owner
+	for _, o := range owners {
+		slices.Sort(o)
+	}
+	return owners
 }()
 
 // checkApplies refuses, in command-line order, the flags given that do not
@@ -233,12 +224,12 @@ var flagOwner = func() map[string]string {
 func (f *runFlags) checkApplies() error {
 	c := f.flags
 	for _, name := range c.given {
-		if m, ok := flagOwner[name]; ok && m != f.model && !sharedModelFlag(f.model, name) {
+		if owners, ok := flagOwners[name]; ok && !slices.Contains(modelFlags[f.model], name) {
 			takes := "takes no model flags (its data and prior are fixed)"
 			if names := modelFlags[f.model]; len(names) > 0 {
 				takes = "takes " + flagList(names)
 			}
-			return c.bad(name, "applies only to --model %s; --model %s %s", m, f.model, takes)
+			return c.bad(name, "applies only to %s; --model %s %s", modelOwners(owners), f.model, takes)
 		}
 		if (name == "lr" || name == "scans") && f.tuning == "auto" {
 			return c.bad(name, "applies only to --tuning paper; the automatic tuner (--tuning auto) takes no learning rate and chooses its scans and rounds itself")
@@ -472,7 +463,7 @@ func (f *runFlags) runStatistics(cfg batch.Config) []batch.Statistic {
 	if one {
 		ess.Observables, dg.Observables = 1, 1
 	}
-	cfg.Statistics = []batch.Statistic{&batch.LogZ{FromScan: logZFromScan(&cfg)}, new(batch.Restarts), ess, dg}
+	cfg.Statistics = []batch.Statistic{&batch.LogZ{FromScan: logZFromScan(&cfg), Path: f.out != ""}, new(batch.Restarts), ess, dg}
 	addProposals(&cfg)
 	if !one {
 		cfg.Statistics = append(cfg.Statistics, new(batch.TargetMoments))
@@ -541,8 +532,9 @@ func (f *runFlags) buildModel() (models.Model, error) {
 		return f.buildMixture()
 	case "funnel":
 		return f.buildFunnel()
-	case registry.Logistic:
+	}
+	if registryName(f.model) != "" {
 		return f.buildRegistryModel()
 	}
-	return nil, f.flags.bad("model", "want gaussian, betabinomial, galaxy, mixture, funnel or logistic")
+	return nil, f.flags.bad("model", "want %s", orList(runModels()))
 }

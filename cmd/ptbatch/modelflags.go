@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ptbatch/ptbatch/benchmarks"
@@ -24,8 +25,6 @@ func modelSettings(f *runFlags, m models.Model) map[string]any {
 		return map[string]any{"dim": f.dim, "mu0": f.mu0, "mu1": f.mu1, "sigma0": f.sigma0, "sigma1": f.sigma1}
 	case "funnel":
 		return funnelSettings(f, m)
-	case registry.Logistic:
-		return registrySettings(f)
 	case "galaxy":
 		return map[string]any{"data": "galaxy velocities (Roeder 1990), thousands of km/s", "components": 6}
 	case "mixture":
@@ -43,6 +42,9 @@ func modelSettings(f *runFlags, m models.Model) map[string]any {
 			out["draws"], out["trials"], out["success_prob"] = f.draws, f.trials, f.successProb
 		}
 		return out
+	}
+	if registryName(f.model) != "" {
+		return registrySettings(f)
 	}
 	return nil
 }
@@ -155,8 +157,61 @@ func checkGaussian(c *cmdFlags, n gaussFlags, dimText string, dim int, mu0, mu1,
 
 // registryOnly are the registered models whose flags come from their
 // registry parameters alone (addRegistryFlags), with --explorer for the
-// parameter "explorer", and the --model that builds each.
-var registryOnly = []struct{ model, name string }{{registry.Logistic, registry.Logistic}, {"mixture", registry.MixtureData}}
+// parameter "explorer", and the --model that builds each: the logistic
+// regression, the mixture on data, and every model registered beyond the
+// ones ptbatch builds from flags of its own (ownFlags).
+var registryOnly = func() []struct{ model, name string } {
+	out := []struct{ model, name string }{{registry.Logistic, registry.Logistic}, {"mixture", registry.MixtureData}}
+	for _, n := range registry.Names() {
+		if !slices.Contains(ownFlags, n) && n != registry.Logistic && n != registry.MixtureData {
+			out = append(out, struct{ model, name string }{n, n})
+		}
+	}
+	return out
+}()
+
+// ownFlags are the models whose flags and checks are ptbatch's own: the
+// Gaussian pair, the Beta-binomial, the paper's mixtures and the funnel.
+var ownFlags = []string{registry.Gaussian, registry.BetaBinomial, registry.Galaxy, registry.Mixture, registry.Funnel}
+
+// runModels returns the names --model takes: every registered model but
+// the mixture on data, which --model mixture builds.
+func runModels() []string {
+	return slices.DeleteFunc(registry.Names(), func(n string) bool { return n == registry.MixtureData })
+}
+
+// otherModelsHelp returns the end of --model's help naming the
+// registered models beyond the paper's and the funnel, or "".
+func otherModelsHelp() string {
+	var more []string
+	for _, n := range runModels() {
+		if !slices.Contains(ownFlags, n) {
+			more = append(more, n)
+		}
+	}
+	if len(more) == 0 {
+		return ""
+	}
+	return "; also " + strings.Join(more, ", ") + " (their flags below)"
+}
+
+// orList returns "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// modelOwners returns "--model a, --model b or --model c" for the models
+// a flag applies to.
+func modelOwners(models []string) string {
+	out := make([]string, len(models))
+	for i, m := range models {
+		out[i] = "--model " + m
+	}
+	return orList(out)
+}
 
 // registryName returns the registry model that --model builds from its
 // flags, or "".
@@ -171,12 +226,19 @@ func registryName(model string) string {
 
 // addRegistryFlags defines a flag for every parameter of the registryOnly
 // models, by its kind (String, Bool, Int, Float), under a heading per
-// model; a flag two models share (--data) is defined once, and
-// --explorer, defined with the funnel's, serves every model.
+// model; a flag several models share (--data, --dim, --explorer) is
+// defined once, by the first, and the heading of each other model whose
+// default differs says its own (such as "--dim (default 10)").
 func addRegistryFlags(c *cmdFlags) {
 	for _, r := range registryOnly {
 		m, _ := registry.Lookup(r.name)
-		c.section("--model " + r.model + ": " + m.Help)
+		var own []string
+		for _, p := range m.Params {
+			if fl := c.fs.Lookup(p.Name); fl != nil && paramDefault(m, p) != fl.DefValue {
+				own = append(own, fmt.Sprintf("--%s (default %s)", p.Name, paramDefault(m, p)))
+			}
+		}
+		c.section(registryHeading(r.model, m.Help, own))
 		for _, p := range m.Params {
 			if c.fs.Lookup(p.Name) != nil {
 				continue
@@ -197,12 +259,15 @@ func addRegistryFlags(c *cmdFlags) {
 }
 
 // sharedHelp returns p's help, or, for a flag several registryOnly models
-// share, each model's help after its --model.
+// share with different meanings (--data), each model's help after its
+// --model.
 func sharedHelp(p registry.Param) string {
 	var parts []string
+	seen := map[string]bool{}
 	for _, r := range registryOnly {
 		m, _ := registry.Lookup(r.name)
-		if q, ok := m.Param(p.Name); ok {
+		if q, ok := m.Param(p.Name); ok && !seen[q.Help] {
+			seen[q.Help] = true
 			parts = append(parts, "--model "+r.model+": "+q.Help)
 		}
 	}
@@ -212,13 +277,55 @@ func sharedHelp(p registry.Param) string {
 	return strings.Join(parts, "; ")
 }
 
+// registryHeading is the heading of --model model's flags: its help, and
+// the defaults it gives shared flags.
+func registryHeading(model, help string, own []string) string {
+	if len(own) == 0 {
+		return "--model " + model + ": " + help
+	}
+	return "--model " + model + ": " + help + "; " + strings.Join(own, ", ")
+}
+
+// paramDefault returns p's default of model m as its flag shows it.
+func paramDefault(m registry.Model, p registry.Param) string {
+	if names, ok := m.Choices[p.Name]; ok {
+		return names[int(p.Default)]
+	}
+	switch p.Kind {
+	case registry.String:
+		return m.TextDefaults[p.Name]
+	case registry.Bool:
+		return strconv.FormatBool(p.Default != 0)
+	}
+	return strconv.FormatFloat(p.Default, 'g', -1, 64)
+}
+
+// paramValue returns the value of the flag of parameter p of model m:
+// the flag's when given, the model's default otherwise (a shared flag's
+// default may be another model's).
+func paramValue(c *cmdFlags, m registry.Model, p registry.Param) any {
+	if c.set(p.Name) {
+		return c.fs.Lookup(p.Name).Value.(flag.Getter).Get()
+	}
+	switch p.Kind {
+	case registry.String:
+		return m.TextDefaults[p.Name]
+	case registry.Bool:
+		return p.Default != 0
+	case registry.Int:
+		return int(p.Default)
+	}
+	return p.Default
+}
+
 // registryFlagNames returns the flags of the registry model name: its
 // parameters but the explorer.
 func registryFlagNames(name string) []string {
+	m, _ := registry.Lookup(name)
 	var out []string
-	for _, p := range registryFlags(name)[name] {
-		if p != "explorer" {
-			out = append(out, p)
+	for _, p := range m.Params {
+		if p.Name != "explorer" {
+			out = append(out, p.Name)
 		}
 	}
 	return out
@@ -241,16 +348,19 @@ func (f *runFlags) buildRegistryModel() (models.Model, error) {
 	c, name := f.flags, registryName(f.model)
 	m, _ := registry.Lookup(name)
 	v, t := registry.Values{}, registry.Texts{}
-	for _, p := range registryFlagNames(name) {
-		switch x := c.fs.Lookup(p).Value.(flag.Getter).Get().(type) {
+	for _, p := range m.Params {
+		if p.Name == "explorer" {
+			continue
+		}
+		switch x := paramValue(c, m, p).(type) {
 		case string:
-			t[p] = x
+			t[p.Name] = x
 		case bool:
-			v[p] = map[bool]float64{false: 0, true: 1}[x]
+			v[p.Name] = map[bool]float64{false: 0, true: 1}[x]
 		case int:
-			v[p] = float64(x)
+			v[p.Name] = float64(x)
 		case float64:
-			v[p] = x
+			v[p.Name] = x
 		}
 	}
 	if _, ok := m.Param("explorer"); ok && c.set("explorer") {
@@ -275,15 +385,16 @@ func (f *runFlags) buildRegistryModel() (models.Model, error) {
 }
 
 // registrySettings lists a model's settings built from the registry for
-// the JSON config: every parameter's value (its name with underscores, as
-// the config's other keys), and the explorer.
+// the JSON config: every parameter's value, and the explorer.
 func registrySettings(f *runFlags) map[string]any {
 	name := registryName(f.model)
-	out := map[string]any{}
-	for _, p := range registryFlagNames(name) {
-		out[strings.ReplaceAll(p, "-", "_")] = f.flags.fs.Lookup(p).Value.(flag.Getter).Get()
-	}
 	m, _ := registry.Lookup(name)
+	out := map[string]any{}
+	for _, p := range m.Params {
+		if p.Name != "explorer" {
+			out[strings.ReplaceAll(p.Name, "-", "_")] = paramValue(f.flags, m, p)
+		}
+	}
 	if p, ok := m.Param("explorer"); ok {
 		out["explorer"] = registry.ExplorerNames[int(p.Default)]
 		if f.flags.set("explorer") {

@@ -62,7 +62,7 @@ const (
 // newRunStats adds the statistics to cfg; close must be called when the
 // run is over.
 func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
-	logZ, restarts, ess := &batch.LogZ{FromScan: logZFromScan(cfg)}, new(batch.Restarts), new(batch.ESS)
+	logZ, restarts, ess := &batch.LogZ{FromScan: logZFromScan(cfg), Path: f.out != ""}, new(batch.Restarts), new(batch.ESS)
 	// The diagnostics keep the states samples.csv holds (every --thin-th),
 	// so that ptbatch merge computes the same from the merged file.
 	dg := &batch.Diagnostics{Thin: f.thin, Observables: maxDiagObservables, MaxDraws: diagMaxDraws}
@@ -95,9 +95,10 @@ func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
 // outSettings returns the run's settings that shape its files, as data.
 func (f *runFlags) outSettings(cfg *batch.Config) (*runout.Settings, error) {
 	exact, _ := exactLogZ(cfg.Model)
+	barrier, _ := runout.ExactBarrier(cfg.Model)
 	s := &runout.Settings{Model: f.model, Path: f.path, Gradient: f.gradient, Params: map[string]json.RawMessage{},
 		Thin: f.thin, MaxMemory: f.maxMemory, Workers: effectiveWorkers(cfg.Workers, cfg.Replicates),
-		Record: f.record, IndexWindow: f.indexWindow, ExactLogZ: exact}
+		Record: f.record, IndexWindow: f.indexWindow, ExactLogZ: exact, ExactBarrier: barrier}
 	for k, v := range modelSettings(f, cfg.Model) {
 		b, err := json.Marshal(v)
 		if err != nil {

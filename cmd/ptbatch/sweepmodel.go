@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/registry"
@@ -12,7 +14,7 @@ import (
 
 // addSweepModelFlags defines sweep's --model and --tuning.
 func addSweepModelFlags(c *cmdFlags, f *sweepFlags) {
-	c.String(&f.model, "model", "gaussian", "target model: gaussian (the high-dimensional Gaussian of --dims, --sigma, --mu0 and --mu1), or betabinomial, galaxy or mixture with ptbatch run's defaults (one dimension, its own; give --chains)")
+	c.String(&f.model, "model", "gaussian", "target model: gaussian (the high-dimensional Gaussian of --dims, --sigma, --mu0 and --mu1), or betabinomial, galaxy or mixture with ptbatch run's defaults (one dimension, its own; give --chains)"+sweepOthersHelp())
 	c.String(&f.tuning, "tuning", "paper", "paper (the paper's Algorithm 2: --scans equal scans, --lr) or auto (ptbatch run's automatic tuner; no --scans or --lr)")
 }
 
@@ -33,8 +35,8 @@ func checkSweepModel(c *cmdFlags, f *sweepFlags) error {
 	if f.model == registry.Gaussian {
 		return nil
 	}
-	if _, ok := modelFlags[f.model]; !ok {
-		return c.bad("model", "want gaussian, betabinomial, galaxy or mixture")
+	if !slices.Contains(sweepModels(), f.model) {
+		return c.bad("model", "want %s", orList(sweepModels()))
 	}
 	for _, name := range []string{"dims", "sigma", "mu0", "mu1"} {
 		if c.set(name) {
@@ -45,6 +47,32 @@ func checkSweepModel(c *cmdFlags, f *sweepFlags) error {
 		return usagef("invalid --model %s: --chains auto is the Gaussian's ⌈15√d⌉; give --chains", f.model)
 	}
 	return nil
+}
+
+// sweepModels returns the models sweep's --model takes: every model
+// --model of ptbatch run takes but those that need a data file
+// (registry parameter "data": the logistic regression).
+func sweepModels() []string {
+	return slices.DeleteFunc(runModels(), func(n string) bool {
+		m, _ := registry.Lookup(n)
+		return hasParam(m, "data")
+	})
+}
+
+// sweepOthersHelp returns the end of sweep's --model help naming the
+// registered models beyond the paper's, which run with their registry
+// defaults, or "".
+func sweepOthersHelp() string {
+	var more []string
+	for _, n := range sweepModels() {
+		if !slices.Contains(ownFlags, n) || n == registry.Funnel {
+			more = append(more, n)
+		}
+	}
+	if len(more) == 0 {
+		return ""
+	}
+	return "; also " + strings.Join(more, ", ") + " with their registry defaults"
 }
 
 // sweepProgress prints the progress of each cell on stderr.

@@ -230,27 +230,52 @@ func (o *momentObserver) UnmarshalBinary(data []byte) error {
 }
 
 // describe returns the settings of a LogZ.
-func (s *LogZ) describe() string { return fmt.Sprintf("FromScan=%d", s.FromScan) }
+func (s *LogZ) describe() string {
+	if s.Path {
+		return fmt.Sprintf("FromScan=%d Path", s.FromScan)
+	}
+	return fmt.Sprintf("FromScan=%d", s.FromScan)
+}
 
 // MarshalBinary returns the estimates collected from the last scan.
 func (s *LogZ) MarshalBinary() ([]byte, error) {
 	var w wire.Writer
-	w.String("logz/1")
+	w.String(logZStateTag(s.Path, "logz/1", "logz/2"))
 	w.Int(s.scan)
 	w.Float64s(s.fwd)
 	w.Float64s(s.rev)
+	if s.Path {
+		for _, x := range [][][]float64{s.pairs.fwd, s.pairs.rev, s.pairs.sched} {
+			rows2(&w, x)
+		}
+	}
 	return w.Bytes(), nil
+}
+
+// logZStateTag returns the tag of a log Z state: plain without Path (the
+// layout of checkpoints written before Path existed), withPath with it,
+// whose state adds the pairs' terms and schedules of the last scan, so
+// that a run resumed at a scan's end has them as the uninterrupted run.
+func logZStateTag(path bool, plain, withPath string) string {
+	if path {
+		return withPath
+	}
+	return plain
 }
 
 // UnmarshalBinary restores what MarshalBinary saved.
 func (s *LogZ) UnmarshalBinary(data []byte) error {
 	r := wire.NewReader(data)
-	r.Expect("logz/1")
+	r.Expect(logZStateTag(s.Path, "logz/1", "logz/2"))
 	scan, fwd, rev := r.Int(), r.Float64s(), r.Float64s()
+	var pairs logZPairs
+	if s.Path {
+		pairs = logZPairs{fwd: readRows2(r), rev: readRows2(r), sched: readRows2(r)}
+	}
 	if err := closeState(r, "log Z"); err != nil {
 		return err
 	}
-	s.scan, s.fwd, s.rev = scan, fwd, rev
+	s.scan, s.fwd, s.rev, s.pairs = scan, fwd, rev, pairs
 	return nil
 }
 
@@ -258,7 +283,7 @@ func (s *LogZ) UnmarshalBinary(data []byte) error {
 // scan's estimates.
 func (o *logZObserver) MarshalBinary() ([]byte, error) {
 	var w wire.Writer
-	w.String("logz-observer/2")
+	w.String(logZStateTag(o.pairs != nil, "logz-observer/2", "logz-observer/3"))
 	w.Int(o.from)
 	for _, v := range [][]float64{o.fMax, o.fSum, o.rMax, o.rSum, o.d0, o.d1} {
 		w.Float64s(v)
@@ -266,13 +291,20 @@ func (o *logZObserver) MarshalBinary() ([]byte, error) {
 	w.Ints(o.count[:])
 	lanesFloats(&w, &o.fwd)
 	lanesFloats(&w, &o.rev)
+	if p := o.pairs; p != nil {
+		w.Float64s(p.fwd)
+		w.Float64s(p.rev)
+		for j := range p.sched {
+			w.Float64s(p.sched[j])
+		}
+	}
 	return w.Bytes(), nil
 }
 
 // UnmarshalBinary restores what MarshalBinary saved.
 func (o *logZObserver) UnmarshalBinary(data []byte) error {
 	r := wire.NewReader(data)
-	r.Expect("logz-observer/2")
+	r.Expect(logZStateTag(o.pairs != nil, "logz-observer/2", "logz-observer/3"))
 	expectInt(r, o.from, "the first scan accumulated")
 	for _, v := range [][]float64{o.fMax, o.fSum, o.rMax, o.rSum, o.d0, o.d1} {
 		r.Float64sInto(v, "log weights")
@@ -280,6 +312,13 @@ func (o *logZObserver) UnmarshalBinary(data []byte) error {
 	r.IntsInto(o.count[:], "iterations accumulated")
 	readLanesFloats(r, &o.fwd)
 	readLanesFloats(r, &o.rev)
+	if p := o.pairs; p != nil {
+		r.Float64sInto(p.fwd, "pair terms")
+		r.Float64sInto(p.rev, "pair terms")
+		for j := range p.sched {
+			r.Float64sInto(p.sched[j], "pair schedules")
+		}
+	}
 	return closeState(r, "log Z")
 }
 

@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -35,7 +36,7 @@ func TestVariationalPaperGaussian(t *testing.T) {
 	const scans, keep = 12, 4
 	g, m := paperGaussianVariational(t, scans-keep)
 	lz := &LogZ{FromScan: scans - keep + 1}
-	cfg := Config{Model: m, Chains: 50, Replicates: 8, Algorithm: NRPT, Iterations: 2400, Scans: scans,
+	cfg := Config{Model: m, Chains: 50, Replicates: 8, Algorithm: NRPT, Iterations: 1200, Scans: scans,
 		KeepScans: keep, TuneSchedule: true, Knots: 1, Seed: 22, Workers: 2, Statistics: []Statistic{lz}}
 	res := mustRun(t, cfg)
 	lambda := res.Summary().Barrier
@@ -46,5 +47,49 @@ func TestVariationalPaperGaussian(t *testing.T) {
 	}
 	if !(math.Abs(logZ-g.ExactLogZ()) <= 3*se) {
 		t.Errorf("log Z = %v ± %v, more than 3 se from the closed form %v", logZ, se, g.ExactLogZ())
+	}
+}
+
+// variationalSmall is a cheap variational run for the engine-state tests:
+// a 2-d Gaussian (N(−1·1, 0.3² I) to N(1·1, 0.3² I)) under MALA, refitted
+// over the first 4 of 6 scans, 20 replicates (three blocks of lanes).
+func variationalSmall(t *testing.T) Config {
+	t.Helper()
+	g, err := models.NewGaussian(2, -1, 1, 0.3, 0.3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := models.Variational(g, models.MALA{}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Model: m, Chains: 10, Replicates: 20, Iterations: 600, Scans: 6, TuneSchedule: true,
+		Knots: 3, TunePath: true, LearningRate: 0.3, Seed: 31}
+}
+
+// TestVariationalCheckpointResumes checks that a variational run
+// checkpointed during the fit (at the end of scan 3, and within scan 4
+// with its sums open) resumes bit for bit on another number of workers
+// (checkResume): the fitted references and the open sums are engine state.
+func TestVariationalCheckpointResumes(t *testing.T) {
+	cfg := variationalSmall(t)
+	t.Run("scan-end", func(t *testing.T) { checkResume(t, cfg, 3, 0) })
+	t.Run("within-scan", func(t *testing.T) { checkResume(t, cfg, 3, cfg.Iterations/cfg.Scans/3) })
+}
+
+// TestVariationalReplicatesAloneOrInBatch checks that replicates 11..15
+// run alone (FirstReplicate 11, one worker) give the scan histories and
+// schedules they have inside the run of 20 on two workers: each replicate
+// fits its own reference from its own target chain.
+func TestVariationalReplicatesAloneOrInBatch(t *testing.T) {
+	cfg := variationalSmall(t)
+	cfg.Workers = 2
+	all := mustRun(t, cfg)
+	cfg.FirstReplicate, cfg.Replicates, cfg.Workers = 11, 5, 1
+	part := mustRun(t, cfg)
+	for b := range part.History {
+		if fmt.Sprint(part.History[b], part.Schedules[b]) != fmt.Sprint(all.History[11+b], all.Schedules[11+b]) {
+			t.Errorf("replicate %d alone differs from replicate %d in the batch", 11+b, 11+b)
+		}
 	}
 }

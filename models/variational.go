@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-
 )
 
 // Unconstrained is a Model whose state is Dim unconstrained real

@@ -96,3 +96,27 @@ func (v *variationalModel) NewBlock(spec BlockSpec) Block {
 	}
 	return b
 }
+
+// ErrUnknownReference is WithReference's refusal of a reference name
+// other than "fixed" and "variational".
+var ErrUnknownReference = errors.New("unknown reference (want fixed or variational)")
+
+// WithReference returns m for the reference "fixed" (the model's own),
+// and Variational(m, ex, fitScans) for "variational", ex the model's own
+// explorer if it has one (the funnel) and AutoMALA otherwise: the choice
+// of ptbatch run's --reference. fitScans is the number of tuning scans,
+// Config.Scans − Config.KeepScansInEffect() for a run whose kept scans
+// should sample one fixed reference.
+func WithReference(name string, m Model, fitScans int) (Model, error) {
+	switch name {
+	case "fixed":
+		return m, nil
+	case "variational":
+		var ex Explorer = AutoMALA{}
+		if e, ok := m.(interface{ explorer() Explorer }); ok {
+			ex = e.explorer()
+		}
+		return Variational(m, ex, fitScans)
+	}
+	return nil, fmt.Errorf("models: %w: %q", ErrUnknownReference, name)
+}

@@ -75,6 +75,20 @@ func TestVariationalCheckpointResumes(t *testing.T) {
 	cfg := variationalSmall(t)
 	t.Run("scan-end", func(t *testing.T) { checkResume(t, cfg, 3, 0) })
 	t.Run("within-scan", func(t *testing.T) { checkResume(t, cfg, 3, cfg.Iterations/cfg.Scans/3) })
+	// Under the automatic tuner (the settings of
+	// TestCheckpointResumesBitForBit's gaussian/auto case), the references
+	// freeze lane by lane with the paths (models.LaneFreezer): checkpoints
+	// within a round during the fit and at scan 150, after the tuning has
+	// stopped.
+	g, _ := models.NewGaussian(2, -1, 1, 0.3, 0.3)
+	m, err := models.Variational(g, models.MALA{}, 150)
+	if err != nil {
+		t.Fatal(err)
+	}
+	auto := Config{Model: m, Chains: 10, Replicates: 17, Iterations: 2400, Scans: 300, TuneSchedule: true,
+		Knots: 3, TunePath: true, Tuning: AutoTuning, Seed: 41}
+	t.Run("auto/within-round", func(t *testing.T) { checkResume(t, auto, 6, 4) })
+	t.Run("auto/frozen", func(t *testing.T) { checkResume(t, auto, 150, 0) })
 }
 
 // TestVariationalReplicatesAloneOrInBatch checks that replicates 11..15

@@ -37,7 +37,9 @@ var ErrNotUnconstrained = errors.New("the variational reference needs a model wh
 // the scan's local explorations (moment matching); a coordinate with too
 // few states, or a variance that is not finite and positive, leaves the
 // replicate's reference as it was. After scan fitScans the reference is
-// frozen, so that the kept scans sample one fixed annealing path. The
+// frozen, so that the kept scans sample one fixed annealing path; under
+// batch.AutoTuning a replicate's reference is frozen earlier, with its
+// path and schedule (LaneFreezer). The
 // reference chain draws exactly from the fitted Gaussian, and the
 // explorers see its W0 and gradient.
 //

@@ -15,7 +15,24 @@ type variationalBlock struct {
 	fb    *funcsBlock
 	lanes [layout.Lanes]*variationalLane
 	chain []int32 // the chains of the last Explore, for errors at a refit
+	// frozen marks the lanes whose path and schedule the engine's
+	// automatic tuner has fixed (FreezeLane): their references no longer
+	// change.
+	frozen [layout.Lanes]bool
 }
+
+// LaneFreezer is a Block with per-replicate adaptation that the engine
+// stops when its automatic tuner (batch.AutoTuning) fixes a replicate's
+// path and schedule: after each scan's end, FreezeLane(j) for every lane
+// j whose tuning has stopped. Variational's blocks implement it, so that
+// a replicate's reference is frozen with its path.
+type LaneFreezer interface {
+	Block
+	FreezeLane(lane int)
+}
+
+// FreezeLane fixes lane lane's reference from now on.
+func (b *variationalBlock) FreezeLane(lane int) { b.frozen[lane] = true }
 
 // Init draws every row from the model's own reference.
 func (b *variationalBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
@@ -44,15 +61,17 @@ func (b *variationalBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) 
 func (b *variationalBlock) Observe(dst []float64, row, lane int) { b.fb.Observe(dst, row, lane) }
 
 // EndScan adapts the explorers, then at the end of each of the first
-// fitScans scans refits every lane's reference and recomputes W0 of the
-// lane's states under it.
+// fitScans scans refits the reference of every lane not frozen
+// (FreezeLane) and recomputes W0 of the lane's states under it.
 func (b *variationalBlock) EndScan() {
 	b.fb.EndScan()
 	if b.fb.scans > b.v.fitScans {
 		return
 	}
 	for j, l := range b.lanes {
-		if l.fit(b.v.logZ0) {
+		if b.frozen[j] {
+			l.clear()
+		} else if l.fit(b.v.logZ0) {
 			b.use(j)
 		}
 	}
@@ -71,7 +90,7 @@ func (b *variationalBlock) use(j int) {
 	}
 }
 
-const variationalStateTag = "variational-block/1"
+const variationalStateTag = "variational-block/2"
 
 // MarshalBinary saves the wrapped block and every lane's reference and
 // open sums (models.BlockState).
@@ -84,6 +103,7 @@ func (b *variationalBlock) MarshalBinary() ([]byte, error) {
 	w.String(variationalStateTag)
 	w.Blob(inner)
 	w.Int32s(b.chain)
+	w.Bools(b.frozen[:])
 	for _, l := range b.lanes {
 		w.Bool(l.fitted)
 		w.Int(l.n)
@@ -101,6 +121,8 @@ func (b *variationalBlock) UnmarshalBinary(data []byte) error {
 	r.Expect(variationalStateTag)
 	inner := r.Blob()
 	chain := r.Int32s()
+	var frozen [layout.Lanes]bool
+	r.BoolsInto(frozen[:], "frozen lanes")
 	lanes := b.lanes
 	for j := range lanes {
 		l := newVariationalLane(b.v, b.v.inner.f)
@@ -119,7 +141,7 @@ func (b *variationalBlock) UnmarshalBinary(data []byte) error {
 	if err := b.fb.UnmarshalBinary(inner); err != nil {
 		return err
 	}
-	b.chain, b.lanes = chain, lanes
+	b.chain, b.lanes, b.frozen = chain, lanes, frozen
 	for j, l := range b.lanes {
 		if l.fitted {
 			l.setNorm(b.v.logZ0)

@@ -2,6 +2,8 @@ package models
 
 import (
 	"errors"
+	"github.com/ptbatch/ptbatch/kernel"
+	"github.com/ptbatch/ptbatch/layout"
 	"math"
 	"testing"
 )
@@ -52,5 +54,37 @@ func TestVariationalRefusals(t *testing.T) {
 	g, _ := NewGaussian(1, -1, 1, 0.01, 0.01)
 	if _, err := Variational(g, AutoMALA{}, -1); err == nil {
 		t.Error("fitScans = -1 accepted")
+	}
+}
+
+// TestVariationalFreezeLane checks that a lane frozen by the engine's
+// automatic tuner (FreezeLane) keeps its reference at a scan's end while
+// the other lanes refit: after Init and one scan of exploration from the
+// model's own reference, lane 0 (frozen) stays unfitted and lane 1 fits.
+func TestVariationalFreezeLane(t *testing.T) {
+	g, _ := NewGaussian(1, -1, 1, 1, 1)
+	m, err := Variational(g, MALA{}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rows = 3
+	n := rows * layout.Lanes
+	rs := Rows{Eta0: make([]float64, n), Eta1: make([]float64, n), Chain: make([]int32, n)}
+	for i := range rs.Chain {
+		rs.Chain[i] = int32(i / layout.Lanes)
+		rs.Eta0[i] = 1 - float64(rs.Chain[i])/(rows-1)
+		rs.Eta1[i] = 1 - rs.Eta0[i]
+	}
+	out := Energies{W0: make([]float64, n), W1: make([]float64, n)}
+	b := m.NewBlock(BlockSpec{Rows: rows}).(*variationalBlock)
+	rng := kernel.NewStream(7, 0)
+	b.Init(rng, rs, out)
+	for range 50 {
+		b.Explore(rng, rs, out)
+	}
+	b.FreezeLane(0)
+	b.EndScan()
+	if b.lanes[0].fitted || !b.lanes[1].fitted {
+		t.Errorf("fitted after the scan: frozen lane 0 %v (want false), lane 1 %v (want true)", b.lanes[0].fitted, b.lanes[1].fitted)
 	}
 }

@@ -195,6 +195,13 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 			}
 		}
 	}
+	if f, ok := b.states.(models.LaneFreezer); ok { // the variational reference freezes with the path (issue 22)
+		for j := 0; j < lanes; j++ {
+			if b.tuner.frozen(j) {
+				f.FreezeLane(j)
+			}
+		}
+	}
 	b.x.setEta(&b.tuner)
 	clear(b.x.rej)
 	b.moments.reset()

@@ -386,7 +386,7 @@ func runConfigOf(rec *runout.Record, units int) runConfig {
 	rc := runConfig{Config: cfg}
 	if rec.Settings != nil {
 		set := *rec.Settings
-		set.Workers, set.MaxMemory, set.ExactLogZ = 0, 0, 0 // ExactLogZ: of the model (may be NaN)
+		set.Workers, set.MaxMemory, set.ExactLogZ, set.ExactBarrier = 0, 0, 0, 0 // the oracles: of the model (may be NaN)
 		if set.ChainsAuto != nil {
 			set.ChainsAuto = json.RawMessage("true")
 		}

@@ -78,7 +78,7 @@ const maxChains = math.MaxInt32
 // newRunFlagSet declares every flag of `ptbatch run` with its help text.
 func newRunFlagSet(f *runFlags) *cmdFlags {
 	c := newCmdFlags("run")
-	c.String(&f.model, "model", "gaussian", "target model: gaussian, betabinomial, galaxy (6-component mixture on the galaxy velocities) mixture (2 components, 1000 simulated points) or funnel (Neal's funnel)"+otherModelsHelp())
+	c.String(&f.model, "model", "gaussian", "target model: gaussian, betabinomial, galaxy (6-component mixture on the galaxy velocities), mixture (2 components, 1000 simulated points; --data for your own observations) or funnel (Neal's funnel)"+otherModelsHelp())
 	addChainsFlag(c, &f.chains, &f.chainsAuto)
 	c.String(&f.algorithm, "algorithm", "nrpt", "communication: nrpt (deterministic even/odd swaps) or reversible (fair coin per iteration)")
 	c.String(&f.tuning, "tuning", "auto", "how the schedule and path are tuned: auto (rounds that grow as the SKL settles, Rprop steps of the knots, then path and schedule fixed for the rest of the run; no --lr or --scans) or paper (the paper's Algorithm 2: after each of --scans equal scans, the schedule update and one Adagrad step of --lr) (default auto for nrpt, paper for reversible; --scans, --lr and --gradient full are the paper's settings and select paper unless --tuning is given)")

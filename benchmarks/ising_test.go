@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/kernel"
 	"github.com/ptbatch/ptbatch/layout"
 	"github.com/ptbatch/ptbatch/models"
@@ -24,25 +25,13 @@ func TestScalarIsing(t *testing.T) {
 	for seed := uint64(1); seed <= 16; seed++ {
 		runs = append(runs, ScalarIsing(size, beta, 20000, seed))
 	}
-	mean, se := meanSE(runs)
+	mean, se := batch.MeanSE(runs)
 	t.Logf("mean bond sum %.4f ± %.4f, exact %.4f", mean, se, want)
 	if !(math.Abs(mean-want) <= 4.5*se) {
 		t.Errorf("mean bond sum %.4f ± %.4f, exact %.4f", mean, se, want)
 	}
 }
 
-// meanSE returns the mean of x and its standard error sd/√n.
-func meanSE(x []float64) (mean, se float64) {
-	for _, v := range x {
-		mean += v
-	}
-	mean /= float64(len(x))
-	var ss float64
-	for _, v := range x {
-		ss += (v - mean) * (v - mean)
-	}
-	return mean, math.Sqrt(ss / float64(len(x)-1) / float64(len(x)))
-}
 
 // BenchmarkIsingSweep times one checkerboard Metropolis sweep of the L = 64
 // torus at β = 0.44 (near critical), in one goroutine: "batched" is

@@ -8,20 +8,6 @@ import (
 	"github.com/ptbatch/ptbatch/models"
 )
 
-// simpson returns ∫_a^b f by the composite Simpson rule on n (even)
-// intervals: exact for cubics, error O(n⁻⁴) for smooth f.
-func simpson(f func(float64) float64, a, b float64, n int) float64 {
-	h := (b - a) / float64(n)
-	s := f(a) + f(b)
-	for i := 1; i < n; i++ {
-		w := 2.0
-		if i%2 == 1 {
-			w = 4
-		}
-		s += w * f(a+float64(i)*h)
-	}
-	return s * h / 3
-}
 
 // TestGaussianExactLogZByQuadrature checks Gaussian.ExactLogZ against
 // Simpson's rule: in d = 1 the integrals ∫exp(W_i) over μ_i ± 12σ_i (the
@@ -35,7 +21,7 @@ func TestGaussianExactLogZByQuadrature(t *testing.T) {
 			t.Fatal(err)
 		}
 		z := func(mu, s float64) float64 {
-			return simpson(func(x float64) float64 { return math.Exp(-(x - mu) * (x - mu) / (2 * s * s)) }, mu-12*s, mu+12*s, 2000)
+			return models.SimpsonRule(func(x float64) float64 { return math.Exp(-(x - mu) * (x - mu) / (2 * s * s)) }, mu-12*s, mu+12*s, 2000)
 		}
 		want := math.Log(z(p.mu1, p.s1) / z(p.mu0, p.s0))
 		if got := g.ExactLogZ(); math.Abs(got-want) > 1e-10 {
@@ -63,7 +49,7 @@ func TestBetaBinomialExactLogZByQuadrature(t *testing.T) {
 		}
 		w0 := func(x float64) float64 { return math.Pow(x, p.a-1) * math.Pow(1-x, p.b-1) }
 		w1 := func(x float64) float64 { return w0(x) * math.Pow(x, float64(p.s)) * math.Pow(1-x, float64(p.f)) }
-		want := math.Log(simpson(w1, 0, 1, 20000) / simpson(w0, 0, 1, 20000))
+		want := math.Log(models.SimpsonRule(w1, 0, 1, 20000) / models.SimpsonRule(w0, 0, 1, 20000))
 		if got := m.ExactLogZ(); math.Abs(got-want) > 1e-9 {
 			t.Errorf("%+v: ExactLogZ = %.15g, quadrature %.15g", p, got, want)
 		}
@@ -130,12 +116,12 @@ func TestCornerMixOraclesByQuadrature(t *testing.T) {
 		}
 		w0 := func(x float64) float64 { return math.Exp(-x * x / (2 * s0 * s0)) }
 		r := p.mu + 12*math.Max(p.sd, s0)
-		z1 := simpson(w1, -r, r, 4000)
-		want := float64(p.dim) * math.Log(z1/simpson(w0, -r, r, 4000))
+		z1 := models.SimpsonRule(w1, -r, r, 4000)
+		want := float64(p.dim) * math.Log(z1/models.SimpsonRule(w0, -r, r, 4000))
 		if got := c.ExactLogZ(); math.Abs(got-want) > 1e-9 {
 			t.Errorf("%+v: ExactLogZ = %.15g, quadrature %.15g", p, got, want)
 		}
-		half := simpson(w1, 0, r, 4000) / z1
+		half := models.SimpsonRule(w1, 0, r, 4000) / z1
 		corner := make([]float64, p.dim)
 		corner[0] = -1
 		if got, want := c.OrthantMass(corner), math.Pow(half, float64(p.dim)); math.Abs(got-want) > 1e-9*want {
@@ -158,9 +144,9 @@ func TestFunnelExactLogZByQuadrature(t *testing.T) {
 		w1 := func(v, x float64) float64 {
 			return math.Exp(-v*v/(2*scale*scale) - x*x*math.Exp(-v)/2 - v/2)
 		}
-		z1 := simpson(func(v float64) float64 {
+		z1 := models.SimpsonRule(func(v float64) float64 {
 			h := 12 * math.Exp(v/2)
-			return simpson(func(x float64) float64 { return w1(v, x) }, -h, h, 800)
+			return models.SimpsonRule(func(x float64) float64 { return w1(v, x) }, -h, h, 800)
 		}, -12*scale, 12*scale, 800)
 		want := math.Log(z1 / (2 * math.Pi))
 		if got := m.(models.ExactLogZ).ExactLogZ(); math.Abs(got-want) > 1e-7 {

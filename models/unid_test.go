@@ -63,8 +63,8 @@ func TestUnidLogZPathByQuadrature(t *testing.T) {
 			return 4 * v1 * v2 * math.Exp(tt*(lc+y*math.Log(s)+(n-y)*math.Log1p(-s)))
 		}
 		quad := func(k int) float64 {
-			return simpson(func(v1 float64) float64 {
-				return simpson(func(v2 float64) float64 { return f(v1, v2) }, 0, 1, k)
+			return models.SimpsonRule(func(v1 float64) float64 {
+				return models.SimpsonRule(func(v2 float64) float64 { return f(v1, v2) }, 0, 1, k)
 			}, 0, 1, k)
 		}
 		coarse, fine := math.Log(quad(600)), math.Log(quad(1200))

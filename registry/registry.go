@@ -164,15 +164,7 @@ func Names() []string {
 // ErrUnknownModel for a name not registered and a *ParamError for a
 // parameter the model does not have or a value out of range.
 func New(name string, v Values, seed uint64) (models.Model, error) {
-	m, ok := Lookup(name)
-	if !ok {
-		return nil, fmt.Errorf("%w %q", ErrUnknownModel, name)
-	}
-	full, err := m.Complete(v)
-	if err != nil {
-		return nil, err
-	}
-	return m.New(full, seed)
+	return NewWithTexts(name, v, nil, seed) // text parameters at their defaults
 }
 
 // Complete returns v with every parameter the model has and v lacks set

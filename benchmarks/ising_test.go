@@ -32,7 +32,6 @@ func TestScalarIsing(t *testing.T) {
 	}
 }
 
-
 // BenchmarkIsingSweep times one checkerboard Metropolis sweep of the L = 64
 // torus at β = 0.44 (near critical), in one goroutine: "batched" is
 // models.Ising's Explore on a block of rows × 8 replicates (one row: 8

@@ -8,7 +8,6 @@ import (
 	"github.com/ptbatch/ptbatch/models"
 )
 
-
 // TestGaussianExactLogZByQuadrature checks Gaussian.ExactLogZ against
 // Simpson's rule: in d = 1 the integrals ∫exp(W_i) over μ_i ± 12σ_i (the
 // tails beyond hold e^{−72} of the mass) on 2000 intervals, and in d = 3

@@ -42,6 +42,9 @@ func ParseFile(file string, doc []byte) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkReferences(file, specs, methods, from, st.seeds[0]); err != nil {
+		return nil, err
+	}
 	for i, meth := range methods {
 		run := Run{Model: specs[0], Method: meth, Seed: st.seeds[0], Iterations: st.iterations, Replicates: st.replicates}
 		m, err := run.NewModel()

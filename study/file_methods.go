@@ -1,16 +1,19 @@
 package study
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/pelletier/go-toml/v2/unstable"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/registry"
 )
 
 // methodKeys are the keys of a [[method]] entry: `ptbatch run`'s flags
 // that set a run's method.
-var methodKeys = []string{"label", "algorithm", "tuning", "path", "knots", "scans", "lr", "chains", "gradient", "tune-schedule", "keep-scans"}
+var methodKeys = []string{"label", "algorithm", "tuning", "path", "knots", "scans", "lr", "chains", "gradient", "tune-schedule", "keep-scans", "reference"}
 
 // readMethods returns the methods of every [[method]] entry, its grid
 // expanded, each with its entry (for the lines of its errors).
@@ -134,6 +137,12 @@ func methodOf(file, label string, c []choice) (Method, error) {
 	if path, err = m.str(file, "path", path, "linear", "spline"); err != nil {
 		return meth, err
 	}
+	if meth.Reference, err = m.str(file, "reference", "fixed", "fixed", "variational"); err != nil {
+		return meth, err
+	}
+	if meth.Reference == "fixed" {
+		meth.Reference = "" // the model's own: Method's zero value
+	}
 	return methodNumbers(file, m, meth, path, gradient)
 }
 
@@ -199,4 +208,34 @@ func (m methodValues) line(keys ...string) int {
 		}
 	}
 	return 0
+}
+
+// checkReferences refuses a method with reference = "variational" for a
+// model that is not models.Unconstrained (its state is not unconstrained
+// real, or its reference normaliser is unknown), at the line of the
+// method's reference key; from are the methods' entries (readMethods).
+// Each model is built with the seed.
+func checkReferences(file string, specs []ModelSpec, methods []Method, from []*tomlTable, seed uint64) error {
+	for _, spec := range specs {
+		var m models.Model
+		for i, meth := range methods {
+			if meth.Reference == "" {
+				continue
+			}
+			if m == nil {
+				var err error
+				if m, err = registry.New(spec.Name, spec.Values, seed); err != nil {
+					return fileError(file, 0, "model %s: %v", spec.Name, err)
+				}
+			}
+			if _, err := models.WithReference(meth.Reference, m, 0); err != nil {
+				why := err.Error()
+				if errors.Is(err, models.ErrNotUnconstrained) {
+					why = models.ErrNotUnconstrained.Error()
+				}
+				return keyError(file, from[i].key("reference").line, "reference", "key \"reference\" = %q does not apply to model %s: %s", meth.Reference, spec.Name, why)
+			}
+		}
+	}
+	return nil
 }

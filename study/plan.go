@@ -43,6 +43,12 @@ type Method struct {
 	Gradient string
 	// KeepScans is batch.Config.KeepScans.
 	KeepScans int
+	// Reference is "variational" for the variational reference
+	// (models.WithReference, fitted over the tuning scans); "" is the
+	// model's own, `ptbatch run`'s --reference fixed. It is left out of
+	// the plan's JSON when "", so that the plans of studies without it
+	// keep their fingerprints.
+	Reference string `json:",omitempty"`
 	// Grid lists the method's grid parameters, for the cells' columns.
 	Grid []Axis
 }
@@ -158,7 +164,24 @@ func (r *Run) ConfigUnchecked(m models.Model) (batch.Config, error) {
 	if !cfg.TunePath {
 		cfg.Knots = 1
 	}
-	return cfg, nil
+	return cfg, withReference(&cfg, meth)
+}
+
+// withReference wraps cfg.Model in the method's reference
+// (models.WithReference), fitted over the tuning scans, cfg.Scans −
+// cfg.KeepScansInEffect(), as `ptbatch run --reference` does. A model
+// that is not models.Unconstrained is an error wrapping
+// models.ErrNotUnconstrained.
+func withReference(cfg *batch.Config, meth Method) error {
+	if meth.Reference == "" {
+		return nil
+	}
+	m, err := models.WithReference(meth.Reference, cfg.Model, cfg.Scans-cfg.KeepScansInEffect())
+	if err != nil {
+		return fmt.Errorf("study: method %q: %w", meth.Label, err)
+	}
+	cfg.Model = m
+	return nil
 }
 
 // orDefault returns v, or def when v is 0.

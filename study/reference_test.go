@@ -21,7 +21,7 @@ import (
 // a *FileError at the reference key's line (counted in the documents).
 func TestParseFileReference(t *testing.T) {
 	const head = "[study]\nname = \"t\"\nreplicates = 2\niterations = 100\n" // lines 1-4
-	const gauss = "[[model]]\nname = \"gaussian\"\n"                           // lines 5-6
+	const gauss = "[[model]]\nname = \"gaussian\"\n"                         // lines 5-6
 	p, err := ParseFile("f.toml", []byte(head+gauss+"[[method]]\nlabel = \"m\"\nreference = [\"fixed\", \"variational\"]\n"))
 	if err != nil {
 		t.Fatal(err)

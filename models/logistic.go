@@ -83,6 +83,7 @@ type logisticModel struct {
 	*batchModel
 	priorSD float64
 	digest  uint64 // FNV-1a of the data
+	data    *LogisticData
 }
 
 // NewLogistic returns the posterior of a Bayesian logistic regression on
@@ -98,7 +99,7 @@ func NewLogistic(d *LogisticData, priorSD float64, ex Explorer) (Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &logisticModel{batchModel: m.(*batchModel), priorSD: priorSD, digest: d.digest()}, nil
+	return &logisticModel{batchModel: m.(*batchModel), priorSD: priorSD, digest: d.digest(), data: d}, nil
 }
 
 // digest returns the FNV-1a hash of the data's names and values.

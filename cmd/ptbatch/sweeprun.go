@@ -277,27 +277,20 @@ func mergeSweep(shards []shardDir, out string, m *manifest) error {
 	if len(cells)*s.Replicates != m.Units {
 		return fmt.Errorf("the sweep of %s has %d units, its manifest says %d", where, len(cells)*s.Replicates, m.Units)
 	}
-	var lines [][]byte
-	for _, sd := range shards {
-		b, err := readShardFile(sd, "cells.csv")
-		if err != nil {
-			return err
-		}
-		rows, err := sweep.SplitRows(b)
-		if err != nil {
-			return usagef("shard %s: %v", sd.dir, err)
-		}
-		if len(rows) != sd.m.End-sd.m.First {
-			return usagef("shard %s: cells.csv has %d rows, its manifest says %d (units %d to %d)", sd.dir, len(rows), sd.m.End-sd.m.First, sd.m.First, sd.m.End-1)
-		}
-		lines = append(lines, rows...)
+	parts := make([]sweep.ShardCells, len(shards))
+	for i, sd := range shards {
+		parts[i] = sweep.ShardCells{Dir: sd.dir, First: sd.m.First, End: sd.m.End,
+			Read: func() ([]byte, error) { return readShardFile(sd, "cells.csv") }}
 	}
-	summary, err := s.Summaries(cells, lines)
-	if err != nil {
+	lines, summary, err := s.Join(cells, parts)
+	switch {
+	case errors.Is(err, sweep.ErrRows):
 		return usagef("%v", err)
+	case err != nil:
+		return err
 	}
 	if err := writeFileAtomic(filepath.Join(out, "cells.csv"), func(w io.Writer) error {
-		return writeLines(w, append([][]byte{sweep.Header()}, lines...))
+		return sweep.WriteCells(w, lines)
 	}); err != nil {
 		return err
 	}
@@ -306,14 +299,4 @@ func mergeSweep(shards []shardDir, out string, m *manifest) error {
 	}
 	r := sweep.Report{Cells: len(cells), Completed: len(cells), Elapsed: m.ElapsedSeconds, Out: out}
 	return writeSweepJSON(filepath.Join(out, "summary.json"), s, r)
-}
-
-// writeLines writes each of lines to w.
-func writeLines(w io.Writer, lines [][]byte) error {
-	for _, l := range lines {
-		if _, err := w.Write(l); err != nil {
-			return err
-		}
-	}
-	return nil
 }

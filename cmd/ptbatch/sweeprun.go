@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"text/tabwriter"
 
 	"github.com/ptbatch/ptbatch/batch"
@@ -127,16 +126,8 @@ func openSweepOut(c *cmdFlags, f *sweepFlags, s *sweep.Spec, sh *shard, units in
 			fmt.Fprintf(stderr, "ptbatch: no sweep in %s to resume: starting it\n", f.out)
 		case err != nil:
 			return nil, c.bad("out", "cannot resume: %v", err)
-		case prev.Format != manifestFormat:
-			return nil, c.bad("out", "holds a sweep whose manifest has format %d, this ptbatch reads format %d: finish it with the ptbatch that wrote it, or start afresh without --resume", prev.Format, manifestFormat)
-		case prev.Command != "sweep":
-			return nil, c.bad("out", "holds the output of ptbatch %s, not a sweep: nothing to resume", prev.Command)
-		case prev.Fingerprint != m.Fingerprint || !reflect.DeepEqual(prev.Settings, m.Settings):
-			return nil, c.bad("out", "holds a sweep of another configuration (%s): resume with the same flags, or give another --out", settingDiff(prev.Settings, m.Settings))
-		case prev.Version != m.Version:
-			return nil, c.bad("out", "holds a sweep by another build (%q; this is %q), whose results may differ: finish it with that build, or start afresh without --resume", prev.Version, m.Version)
-		case prev.Shard != m.Shard || prev.Shards != m.Shards:
-			return nil, c.bad("out", "holds shard %d/%d of the sweep, this is shard %d/%d: give each shard its own --out", prev.Shard, prev.Shards, m.Shard, m.Shards)
+		case m.Resumes(prev) != nil:
+			return nil, c.bad("out", "%v", m.Resumes(prev)) // rundir's sentence
 		default:
 			old = prev
 		}

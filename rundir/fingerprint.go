@@ -68,3 +68,15 @@ func (m *Manifest) CheckFingerprint() error {
 	}
 	return nil
 }
+
+// SettingsAreConfig reports whether m records no Settings, or Settings
+// whose canonical form is its configuration: the fingerprint of a
+// configuration that is a map of settings, which a command records as
+// both (Settings for the record, Config as data).
+func (m *Manifest) SettingsAreConfig() bool {
+	if m.Settings == nil {
+		return true
+	}
+	c, err := Canonical(m.Settings)
+	return err == nil && Fingerprint(m.Command, c) == m.Fingerprint
+}

@@ -68,3 +68,24 @@ func TestFingerprintFromConfiguration(t *testing.T) {
 		t.Errorf("edited command: %v, want ErrFingerprint", err)
 	}
 }
+
+// TestSettingsAreConfig checks that a manifest whose settings are its
+// configuration (both the same map, as sweep records them) passes, one
+// without settings passes, and one whose settings were edited does not.
+func TestSettingsAreConfig(t *testing.T) {
+	set := map[string]string{"dim": "4", "seed": "1"} // a small sweep's settings
+	c, err := Canonical(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Manifest{Command: "sweep", Config: c, Fingerprint: Fingerprint("sweep", c), Settings: set}
+	if !m.SettingsAreConfig() {
+		t.Error("settings that are the configuration refused")
+	}
+	if m.Settings = nil; !m.SettingsAreConfig() {
+		t.Error("a manifest without settings refused")
+	}
+	if m.Settings = map[string]string{"dim": "8", "seed": "1"}; m.SettingsAreConfig() {
+		t.Error("edited settings (dim 8 for the configuration's 4) accepted")
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/studydir"
@@ -173,50 +172,14 @@ func checkShardPair(a, s shardDir) error {
 	switch {
 	case s.m.Config == nil:
 		return usagef("shard %s: its %s records no configuration (it was written by an older ptbatch, or edited); compute the shard again", s.dir, manifestName)
-	case s.m.CheckFingerprint() != nil || !settingsAreConfig(s.m):
+	case s.m.CheckFingerprint() != nil || !s.m.SettingsAreConfig():
 		return usagef("shard %s: its %s was edited (its fingerprint or settings are not those of its configuration); compute the shard again", s.dir, manifestName)
 	case s.m.Fingerprint != a.m.Fingerprint && a.m.Settings != nil && s.m.Settings != nil:
-		return usagef("shards of different configurations: %s and %s differ in %s", a.dir, s.dir, settingDiff(a.m.Settings, s.m.Settings))
+		return usagef("shards of different configurations: %s and %s differ in %s", a.dir, s.dir, rundir.SettingDiff(a.m.Settings, s.m.Settings))
 	case s.m.Fingerprint != a.m.Fingerprint:
 		return usagef("shards of different configurations: %s and %s (fingerprints %.12s… and %.12s…)", a.dir, s.dir, a.m.Fingerprint, s.m.Fingerprint)
 	}
 	return nil
-}
-
-// settingsAreConfig reports whether m records no settings, or settings
-// whose canonical form is its configuration (newManifestOf records a
-// configuration that is a map of settings as both).
-func settingsAreConfig(m *manifest) bool {
-	if m.Settings == nil {
-		return true
-	}
-	c, err := rundir.Canonical(m.Settings)
-	return err == nil && rundir.Fingerprint(m.Command, c) == m.Fingerprint
-}
-
-// settingDiff names the first setting that differs, with both values.
-func settingDiff(a, b map[string]string) string {
-	var keys []string
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		va, oka := a[k]
-		vb, okb := b[k]
-		switch {
-		case !oka || !okb:
-			return fmt.Sprintf("--%s (set in one only)", k)
-		case va != vb:
-			return fmt.Sprintf("--%s (%s and %s)", k, va, vb)
-		}
-	}
-	return "their fingerprints"
 }
 
 // shardFile returns the path of the shard's file name, which its

@@ -35,7 +35,7 @@ func reproduceHighDim(ctx context.Context, o *reproduceOptions, stderr io.Writer
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	x := &highDimOut{reps: o.Reps(paper.HighDimReplicates), rows: [][]string{{"method", "dim", "chains", "replicate", "rate", "last_scan_barrier"}},
+	x := &highDimOut{reps: o.Reps(paper.HighDimReplicates), rows: [][]string{paper.HighDimHeader},
 		lines: map[int]*series{1: {name: "NRPT+Linear"}, 4: {name: "NRPT+Spline(K=4)"}}}
 	iters := o.Scaled(paper.HighDimIterations, paper.HighDimScans)
 	fmt.Fprintf(report, "\n## High-dimensional Gaussian N(-1, 0.1² I) → N(1, 0.1² I)\n\n⌈15√d⌉ chains, %d iterations in %d scans, %d replicates, lr 0.2, seed %d.\n\n", iters, paper.HighDimScans, x.reps, o.Seed)
@@ -98,12 +98,8 @@ func (x *highDimOut) dim(ctx context.Context, o *reproduceOptions, d int, concur
 		if res.Interrupted {
 			return interruptedf("interrupted during highdim d=%d K=%d; the files of the experiments finished are in %s", d, k, o.out)
 		}
-		rates := make([]float64, x.reps)
-		for r := range rates {
-			rates[r] = float64(res.RoundTrips[r]) / float64(res.Iterations)
-			x.rows = append(x.rows, []string{x.lines[k].name, itoa(d), itoa(chains), itoa(r), ftoa(rates[r]),
-				ftoa(res.History[r][len(res.History[r])-1].Barrier)})
-		}
+		rows, rates := paper.HighDimRows(x.lines[k].name, d, x.reps, res)
+		x.rows = append(x.rows, rows...)
 		mean, sd := batch.MeanSD(rates)
 		cell[k] = [2]float64{mean, sd}
 		x.lines[k].xs = append(x.lines[k].xs, float64(d))

@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 
@@ -178,29 +178,18 @@ func (r *reproJob) begin(label string, cfg batch.Config, st *reproduceStats) (re
 		return reproPlan{}, fmt.Errorf("reproduce: run %d is %q with %d replicates, not in the plan of its shards (paper.Settings.Plan)", k, label, cfg.Replicates)
 	}
 	run := r.runs[k]
-	name := runFile(k)
+	name := paper.RunFile(k)
 	if r.shards != nil {
-		var parts []*runout.Record
-		for _, s := range r.shards {
-			if lo, hi := run.Within(s.m.First, s.m.End); lo == hi {
-				continue
-			}
-			path, err := shardFile(s, name)
-			if err != nil {
-				return reproPlan{}, err
-			}
-			p, err := runout.ReadRecord(path)
-			if err != nil {
-				return reproPlan{}, usagef("shard %s: run %q: %v", s.dir, label, err)
-			}
-			parts = append(parts, p)
+		shards := make([]rundir.Shard, len(r.shards))
+		for i, s := range r.shards {
+			shards[i] = rundir.Shard{Dir: s.dir, Manifest: s.m}
 		}
-		rec, err := runout.Merge(parts)
-		if err == nil && (rec.Result.Config.FirstReplicate != 0 || rec.Result.Config.Replicates != run.Replicates) {
-			err = fmt.Errorf("the shards hold replicates %d to %d of %d", rec.Result.Config.FirstReplicate, rec.Result.Config.FirstReplicate+rec.Result.Config.Replicates-1, run.Replicates)
-		}
-		if err != nil {
-			return reproPlan{}, usagef("merging run %q: %v", label, err)
+		rec, err := paper.JoinRun(run, k, shards)
+		switch {
+		case errors.Is(err, paper.ErrJoin):
+			return reproPlan{}, usagef("%v", err)
+		case err != nil:
+			return reproPlan{}, shardUsage(err)
 		}
 		r.seconds[label] = rec.Result.Elapsed.Seconds()
 		if err := rundir.WriteRecord(r.dir.file(name), rec); err != nil {
@@ -232,7 +221,7 @@ func (r *reproJob) end(p reproPlan, res *batch.Result, err error, st *reproduceS
 	if st != nil {
 		st.record(rec)
 	}
-	if err := rundir.WriteRecord(r.dir.file(runFile(p.k)), rec); err != nil {
+	if err := rundir.WriteRecord(r.dir.file(paper.RunFile(p.k)), rec); err != nil {
 		return nil, err
 	}
 	r.seconds[p.label] = res.Elapsed.Seconds()
@@ -244,9 +233,6 @@ func (r *reproJob) end(p reproPlan, res *batch.Result, err error, st *reproduceS
 	}
 	return res, nil
 }
-
-// runFile is the file of run k under --out.
-func runFile(k int) string { return filepath.Join("runs", fmt.Sprintf("%03d.gob", k)) }
 
 // finishReproduce writes summary.json and the final manifest.
 func (r *reproJob) finish(o *reproduceOptions, interrupted bool) error {
@@ -275,3 +261,6 @@ func (r *reproJob) finish(o *reproduceOptions, interrupted bool) error {
 	}
 	return r.job.Finish(r.m.Done, interrupted)
 }
+
+// runFile is paper.RunFile (a wrapper for outdir_reuse_test.go).
+func runFile(k int) string { return paper.RunFile(k) }

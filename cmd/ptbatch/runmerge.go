@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 
-	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/runout"
 )
 
@@ -79,16 +76,8 @@ func joinRunRecords(shards []shardDir) (*runout.Record, error) {
 		if err != nil {
 			return nil, usagef("shard %s: %v", s.dir, err)
 		}
-		if got := r.Result.Config; got.FirstReplicate != s.m.First || got.Replicates != s.m.End-s.m.First {
-			return nil, usagef("shard %s: %s holds replicates %d to %d, its manifest says %d to %d", s.dir, resultName,
-				got.FirstReplicate, got.FirstReplicate+got.Replicates-1, s.m.First, s.m.End-1)
-		}
-		if !slices.Equal(r.Args, s.m.Args) {
-			return nil, usagef("shard %s: its %s records different arguments (%q) than its %s was written with (%q): the manifest was edited (%s); compute the shards again",
-				s.dir, manifestName, s.m.Args, resultName, r.Args, argDiff(r.Args, s.m.Args))
-		}
-		if c, err := rundir.Canonical(runConfigOf(r, s.m.Units)); err != nil || rundir.Fingerprint(s.m.Command, c) != s.m.Fingerprint {
-			return nil, usagef("shard %s: its %s holds a run of another configuration than its %s records: the manifest was edited; compute the shards again", s.dir, resultName, manifestName)
+		if err := runout.CheckShard(s.dir, s.m, r, func(r *runout.Record, units int) any { return runConfigOf(r, units) }); err != nil {
+			return nil, usagef("%v", err)
 		}
 		parts = append(parts, r)
 	}
@@ -97,27 +86,6 @@ func joinRunRecords(shards []shardDir) (*runout.Record, error) {
 		return nil, fmt.Errorf("merging %s: %w", resultName, err)
 	}
 	return rec, nil
-}
-
-// argDiff names the first argument that differs between the lists a
-// (the record's) and b (the manifest's): "--name (x and y)" when both
-// give the flag another value.
-func argDiff(a, b []string) string {
-	for i := 0; i < max(len(a), len(b)); i++ {
-		if i >= len(a) || i >= len(b) {
-			return "one list is longer"
-		}
-		if a[i] == b[i] {
-			continue
-		}
-		na, va, _ := strings.Cut(a[i], "=")
-		nb, vb, _ := strings.Cut(b[i], "=")
-		if na == nb {
-			return fmt.Sprintf("%s (%s and %s)", na, va, vb)
-		}
-		return fmt.Sprintf("%s and %s", a[i], b[i])
-	}
-	return "none"
 }
 
 // resultName is a run's record (runout.RecordName).

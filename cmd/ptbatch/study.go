@@ -7,24 +7,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/paper"
 	"github.com/ptbatch/ptbatch/registry"
 )
-
-// studyMethod is one column of the default study.
-type studyMethod struct {
-	name      string
-	algorithm batch.Algorithm
-	tuneSched bool
-	knots     int
-}
-
-// defaultStudyMethods are the methods of the paper's Figure 3 that the
-// default study compares.
-var defaultStudyMethods = []studyMethod{
-	{"Reversible+Linear", batch.Reversible, false, 1},
-	{"NRPT+Linear", batch.NRPT, true, 1},
-	{"NRPT+Spline(K=4)", batch.NRPT, true, 4},
-}
 
 // runStudy is `ptbatch` with no arguments: the paper's Gaussian experiment
 // (appendix "Experimental details", Gaussian) for each method, 10 replicates.
@@ -33,22 +18,14 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	const (
-		chains, iters, scans, reps = 50, 45000, 150, 10
-		lr                         = 0.2
-	)
 	fmt.Fprintf(stdout, "Default study: the paper's Gaussian experiment, N(-1, 0.01²) → N(1, 0.01²),\n")
-	fmt.Fprintf(stdout, "%d chains, %d iterations in %d scans, %d replicates, seed 1.\n", chains, iters, scans, reps)
+	fmt.Fprintf(stdout, "%d chains, %d iterations in %d scans, %d replicates, seed 1.\n",
+		paper.DefaultStudyChains, paper.DefaultStudyIterations, paper.DefaultStudyScans, paper.DefaultStudyReplicates)
 	fmt.Fprintf(stdout, "Linear path barrier Λ = z/√π = 112.8 (z = 200): linear-path rate bound 1/(2+2Λ) = 0.0044.\n\n")
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "method\tround-trip rate (last scan)\tround trips (mean)\tbarrier Λ\tpredicted τ\tseconds\t")
-	for _, m := range defaultStudyMethods {
-		cfg := batch.Config{
-			Model: g, Chains: chains, Replicates: reps, Algorithm: m.algorithm,
-			Iterations: iters, Scans: scans, TuneSchedule: m.tuneSched,
-			Knots: m.knots, TunePath: m.knots >= 2, LearningRate: lr, Seed: 1,
-		}
-		res, err := batch.Run(ctx, cfg, progressPrinter(stderr, m.name))
+	for _, m := range paper.DefaultStudyMethods() {
+		res, err := batch.Run(ctx, m.Config(g), progressPrinter(stderr, m.Name))
 		if err != nil {
 			return err
 		}
@@ -57,10 +34,10 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer) error {
 		for _, t := range res.RoundTrips {
 			trips += float64(t) / float64(len(res.RoundTrips))
 		}
-		fmt.Fprintf(tw, "%s\t%.4f ± %.4f\t%.1f\t%.2f\t%.4f\t%.1f\t\n", m.name, mean, sd, trips, res.Summary().Barrier, res.Summary().TauPredicted, res.Elapsed.Seconds())
+		fmt.Fprintf(tw, "%s\t%.4f ± %.4f\t%.1f\t%.2f\t%.4f\t%.1f\t\n", m.Name, mean, sd, trips, res.Summary().Barrier, res.Summary().TauPredicted, res.Elapsed.Seconds())
 		if res.Interrupted {
 			tw.Flush()
-			return interruptedf("interrupted during %s; the table reports its scans completed", m.name)
+			return interruptedf("interrupted during %s; the table reports its scans completed", m.Name)
 		}
 	}
 	return tw.Flush()

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"text/tabwriter"
 
 	"github.com/ptbatch/ptbatch/batch"
@@ -127,16 +126,8 @@ func openSweepOut(c *cmdFlags, f *sweepFlags, s *sweep.Spec, sh *shard, units in
 			fmt.Fprintf(stderr, "ptbatch: no sweep in %s to resume: starting it\n", f.out)
 		case err != nil:
 			return nil, c.bad("out", "cannot resume: %v", err)
-		case prev.Format != manifestFormat:
-			return nil, c.bad("out", "holds a sweep whose manifest has format %d, this ptbatch reads format %d: finish it with the ptbatch that wrote it, or start afresh without --resume", prev.Format, manifestFormat)
-		case prev.Command != "sweep":
-			return nil, c.bad("out", "holds the output of ptbatch %s, not a sweep: nothing to resume", prev.Command)
-		case prev.Fingerprint != m.Fingerprint || !reflect.DeepEqual(prev.Settings, m.Settings):
-			return nil, c.bad("out", "holds a sweep of another configuration (%s): resume with the same flags, or give another --out", settingDiff(prev.Settings, m.Settings))
-		case prev.Version != m.Version:
-			return nil, c.bad("out", "holds a sweep by another build (%q; this is %q), whose results may differ: finish it with that build, or start afresh without --resume", prev.Version, m.Version)
-		case prev.Shard != m.Shard || prev.Shards != m.Shards:
-			return nil, c.bad("out", "holds shard %d/%d of the sweep, this is shard %d/%d: give each shard its own --out", prev.Shard, prev.Shards, m.Shard, m.Shards)
+		case m.Resumes(prev) != nil:
+			return nil, c.bad("out", "%v", m.Resumes(prev)) // rundir's sentence
 		default:
 			old = prev
 		}
@@ -277,27 +268,20 @@ func mergeSweep(shards []shardDir, out string, m *manifest) error {
 	if len(cells)*s.Replicates != m.Units {
 		return fmt.Errorf("the sweep of %s has %d units, its manifest says %d", where, len(cells)*s.Replicates, m.Units)
 	}
-	var lines [][]byte
-	for _, sd := range shards {
-		b, err := readShardFile(sd, "cells.csv")
-		if err != nil {
-			return err
-		}
-		rows, err := sweep.SplitRows(b)
-		if err != nil {
-			return usagef("shard %s: %v", sd.dir, err)
-		}
-		if len(rows) != sd.m.End-sd.m.First {
-			return usagef("shard %s: cells.csv has %d rows, its manifest says %d (units %d to %d)", sd.dir, len(rows), sd.m.End-sd.m.First, sd.m.First, sd.m.End-1)
-		}
-		lines = append(lines, rows...)
+	parts := make([]sweep.ShardCells, len(shards))
+	for i, sd := range shards {
+		parts[i] = sweep.ShardCells{Dir: sd.dir, First: sd.m.First, End: sd.m.End,
+			Read: func() ([]byte, error) { return readShardFile(sd, "cells.csv") }}
 	}
-	summary, err := s.Summaries(cells, lines)
-	if err != nil {
+	lines, summary, err := s.Join(cells, parts)
+	switch {
+	case errors.Is(err, sweep.ErrRows):
 		return usagef("%v", err)
+	case err != nil:
+		return err
 	}
 	if err := writeFileAtomic(filepath.Join(out, "cells.csv"), func(w io.Writer) error {
-		return writeLines(w, append([][]byte{sweep.Header()}, lines...))
+		return sweep.WriteCells(w, lines)
 	}); err != nil {
 		return err
 	}
@@ -306,14 +290,4 @@ func mergeSweep(shards []shardDir, out string, m *manifest) error {
 	}
 	r := sweep.Report{Cells: len(cells), Completed: len(cells), Elapsed: m.ElapsedSeconds, Out: out}
 	return writeSweepJSON(filepath.Join(out, "summary.json"), s, r)
-}
-
-// writeLines writes each of lines to w.
-func writeLines(w io.Writer, lines [][]byte) error {
-	for _, l := range lines {
-		if _, err := w.Write(l); err != nil {
-			return err
-		}
-	}
-	return nil
 }

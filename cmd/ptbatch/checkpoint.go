@@ -81,55 +81,31 @@ func (f *checkpointFlags) check(c *cmdFlags) error {
 	return nil
 }
 
-// readResume reads the checkpoint of --resume: a regular file (not a
-// FIFO, which would block, nor a device such as /dev/zero, which never
-// ends) of at most limit bytes, the memory the run may use (issue 26,
-// cause 6).
+// readResume reads the checkpoint of --resume (runloop.ReadCheckpoint):
+// a regular file (not a FIFO, which would block, nor a device such as
+// /dev/zero, which never ends) of at most limit bytes, the memory the run
+// may use (issue 26, cause 6).
 func (f *checkpointFlags) readResume(c *cmdFlags, limit int64) error {
 	if f.resume == "" {
 		return nil
 	}
-	st, err := os.Stat(f.resume)
-	if err != nil {
-		return c.bad("resume", "cannot read the checkpoint: %v", unwrapPath(err))
-	}
-	if !st.Mode().IsRegular() {
-		return c.bad("resume", "is not a regular file (%s); want the checkpoint file written by --checkpoint", fileKind(st.Mode()))
-	}
-	if st.Size() > limit {
-		return c.bad("resume", "holds %s, more than the memory limit of %s: it is not a checkpoint this run can restore", formatBytes(st.Size()), formatBytes(limit))
-	}
-	fh, err := os.Open(f.resume)
-	if err != nil {
-		return c.bad("resume", "cannot read the checkpoint: %v", unwrapPath(err))
-	}
-	defer fh.Close()
-	// The file may have grown since the Stat: read at most its size and
-	// one byte more, which the checksum then refuses.
-	data, err := io.ReadAll(io.LimitReader(fh, st.Size()+1))
-	if err != nil {
+	data, err := runloop.ReadCheckpoint(f.resume, limit)
+	var nr *runloop.NotRegularError
+	var large *runloop.TooLargeError
+	switch {
+	case errors.As(err, &nr):
+		return c.bad("resume", "is not a regular file (%s); want the checkpoint file written by --checkpoint", fileKind(nr.Mode))
+	case errors.As(err, &large):
+		return c.bad("resume", "holds %s, more than the memory limit of %s: it is not a checkpoint this run can restore", formatBytes(large.Size), formatBytes(limit))
+	case err != nil:
 		return c.bad("resume", "cannot read the checkpoint: %v", unwrapPath(err))
 	}
 	f.data = data
 	return nil
 }
 
-// fileKind names the type of a file that is not regular.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeCharDevice != 0:
-		return "a character device"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	}
-	return "mode " + m.String()
-}
+// fileKind is runloop.FileKind.
+func fileKind(m os.FileMode) string { return runloop.FileKind(m) }
 
 // streamed are the output files that grow as the run goes, which a resume
 // cuts back to the checkpoint's rows (rundir.SetAside).

@@ -107,24 +107,6 @@ func (f *runFlags) chooseChains(ctx context.Context, cfg *batch.Config, stderr i
 	return nil
 }
 
-// chainsAutoJSON is the JSON object chains_auto: the choice and the
-// pilots' cost.
-func chainsAutoJSON(c *batch.ChainsChoice) map[string]any {
-	pilots := make([]map[string]any, len(c.Pilots))
-	seconds := 0.0
-	for i, p := range c.Pilots {
-		pilots[i] = map[string]any{"chains": p.Chains, "iterations": p.Iterations, "replicates": p.Replicates, "barrier": runout.Num(p.Barrier)}
-		seconds += p.Elapsed.Seconds()
-	}
-	return map[string]any{
-		"chains":                 c.Chains,
-		"barrier":                runout.Num(c.Barrier),
-		"pilots":                 pilots,
-		"pilot_chain_iterations": c.ChainIterations(),
-		"pilot_seconds":          seconds,
-	}
-}
-
 // logZFromScan is runout.LogZFromScan.
 func logZFromScan(cfg *batch.Config) int { return runout.LogZFromScan(cfg) }
 

@@ -74,7 +74,7 @@ func (f *runFlags) outSettings(cfg *batch.Config) (*runout.Settings, error) {
 		s.Index = f.indexSpec(cfg).lib()
 	}
 	if f.chainsChoice != nil {
-		b, err := json.Marshal(chainsAutoJSON(f.chainsChoice)) // auto.go
+		b, err := runout.ChainsAutoJSON(f.chainsChoice)
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/runout"
 )
 
 // --chains auto: pilot runs estimate the barrier Λ of the automatically
@@ -106,35 +107,8 @@ func (f *runFlags) chooseChains(ctx context.Context, cfg *batch.Config, stderr i
 	return nil
 }
 
-// chainsAutoJSON is the JSON object chains_auto: the choice and the
-// pilots' cost.
-func chainsAutoJSON(c *batch.ChainsChoice) map[string]any {
-	pilots := make([]map[string]any, len(c.Pilots))
-	seconds := 0.0
-	for i, p := range c.Pilots {
-		pilots[i] = map[string]any{"chains": p.Chains, "iterations": p.Iterations, "replicates": p.Replicates, "barrier": num(p.Barrier)}
-		seconds += p.Elapsed.Seconds()
-	}
-	return map[string]any{
-		"chains":                 c.Chains,
-		"barrier":                num(c.Barrier),
-		"pilots":                 pilots,
-		"pilot_chain_iterations": c.ChainIterations(),
-		"pilot_seconds":          seconds,
-	}
-}
-
-// logZFromScan returns the first scan log Z accumulates (batch.LogZ's
-// FromScan): the last scan with the paper's tuning, whose path and schedule
-// change after every scan; with the automatic tuner, whose path and
-// schedule are fixed in the kept scans, the last tenth of the scans
-// (the iterations of tail_round_trip_rate), which LogZ pools.
-func logZFromScan(cfg *batch.Config) int {
-	if cfg.Tuning == batch.AutoTuning {
-		return cfg.Scans - max(cfg.Scans/10, 1) + 1
-	}
-	return cfg.Scans
-}
+// logZFromScan is runout.LogZFromScan.
+func logZFromScan(cfg *batch.Config) int { return runout.LogZFromScan(cfg) }
 
 // logZScans names the samples log Z uses, for the table.
 func logZScans(cfg batch.Config) string {

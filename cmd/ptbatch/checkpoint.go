@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/runloop"
+	"github.com/ptbatch/ptbatch/runout"
 )
 
 // Checkpoint and resume of `ptbatch run` (README, "Checkpoint and resume").
@@ -81,55 +81,31 @@ func (f *checkpointFlags) check(c *cmdFlags) error {
 	return nil
 }
 
-// readResume reads the checkpoint of --resume: a regular file (not a
-// FIFO, which would block, nor a device such as /dev/zero, which never
-// ends) of at most limit bytes, the memory the run may use (issue 26,
-// cause 6).
+// readResume reads the checkpoint of --resume (runloop.ReadCheckpoint):
+// a regular file (not a FIFO, which would block, nor a device such as
+// /dev/zero, which never ends) of at most limit bytes, the memory the run
+// may use (issue 26, cause 6).
 func (f *checkpointFlags) readResume(c *cmdFlags, limit int64) error {
 	if f.resume == "" {
 		return nil
 	}
-	st, err := os.Stat(f.resume)
-	if err != nil {
-		return c.bad("resume", "cannot read the checkpoint: %v", unwrapPath(err))
-	}
-	if !st.Mode().IsRegular() {
-		return c.bad("resume", "is not a regular file (%s); want the checkpoint file written by --checkpoint", fileKind(st.Mode()))
-	}
-	if st.Size() > limit {
-		return c.bad("resume", "holds %s, more than the memory limit of %s: it is not a checkpoint this run can restore", formatBytes(st.Size()), formatBytes(limit))
-	}
-	fh, err := os.Open(f.resume)
-	if err != nil {
-		return c.bad("resume", "cannot read the checkpoint: %v", unwrapPath(err))
-	}
-	defer fh.Close()
-	// The file may have grown since the Stat: read at most its size and
-	// one byte more, which the checksum then refuses.
-	data, err := io.ReadAll(io.LimitReader(fh, st.Size()+1))
-	if err != nil {
+	data, err := runloop.ReadCheckpoint(f.resume, limit)
+	var nr *runloop.NotRegularError
+	var large *runloop.TooLargeError
+	switch {
+	case errors.As(err, &nr):
+		return c.bad("resume", "is not a regular file (%s); want the checkpoint file written by --checkpoint", fileKind(nr.Mode))
+	case errors.As(err, &large):
+		return c.bad("resume", "holds %s, more than the memory limit of %s: it is not a checkpoint this run can restore", formatBytes(large.Size), formatBytes(limit))
+	case err != nil:
 		return c.bad("resume", "cannot read the checkpoint: %v", unwrapPath(err))
 	}
 	f.data = data
 	return nil
 }
 
-// fileKind names the type of a file that is not regular.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeCharDevice != 0:
-		return "a character device"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	}
-	return "mode " + m.String()
-}
+// fileKind is runloop.FileKind.
+func fileKind(m os.FileMode) string { return runloop.FileKind(m) }
 
 // streamed are the output files that grow as the run goes, which a resume
 // cuts back to the checkpoint's rows (rundir.SetAside).
@@ -167,7 +143,7 @@ func startCheckpoints(f *runFlags, stderr io.Writer) (*checkpointer, error) {
 // checkpoints (every --checkpoint-every, when interrupted and at the end,
 // after syncing the streamed files), and its resume, whose Start takes
 // the streamed files' rows back before begun (which writes the manifest).
-func (k *checkpointer) options(cfg batch.Config, prog func(batch.Progress), samples *sampleWriter, stats *runStats, begun func() error) runloop.Options {
+func (k *checkpointer) options(cfg batch.Config, prog func(batch.Progress), samples *runout.SampleWriter, stats *runStats, begun func() error) runloop.Options {
 	o := runloop.Options{Progress: prog, Start: func(e *batch.Engine, resumed bool) error {
 		if resumed {
 			if err := k.takeBack(cfg, samples, stats); err != nil {
@@ -187,7 +163,7 @@ func (k *checkpointer) options(cfg batch.Config, prog func(batch.Progress), samp
 		o.Resume = k.f.data
 	}
 	if k.f.path != "" {
-		o.Save, o.Sync, o.AtEnd = k.save, func() error { return syncStreamed(samples, stats) }, true
+		o.Save, o.Sync, o.AtEnd = k.save, func() error { return runout.SyncStreamed(samples, stats.Index) }, true
 		o.Every = runloop.Cadence{Scans: k.f.everyScans, Wall: k.f.everyWall}
 	}
 	return o
@@ -222,7 +198,7 @@ func place(e *batch.Engine) string {
 // directory, synced and renamed over the old checkpoint, so that a kill
 // leaves one whole checkpoint), with a line for those of the cadence.
 func (k *checkpointer) save(data []byte, e *batch.Engine, why runloop.Why) error {
-	if err := writeBytesAtomic(k.f.path, data); err != nil {
+	if err := rundir.WriteBytes(k.f.path, data); err != nil {
 		return fmt.Errorf("the checkpoint: %w", err)
 	}
 	if why == runloop.OnCadence && !k.quiet {
@@ -231,99 +207,15 @@ func (k *checkpointer) save(data []byte, e *batch.Engine, why runloop.Why) error
 	return nil
 }
 
-// syncStreamed flushes and syncs the streamed files, whose rows the
-// checkpoint about to be written counts.
-func syncStreamed(samples *sampleWriter, stats *runStats) error {
-	if samples != nil {
-		if err := samples.flush(); err != nil {
-			return err
-		}
-		if err := samples.fh.Sync(); err != nil {
-			return fmt.Errorf("writing samples.csv: %w", err)
-		}
-	}
-	if stats != nil && stats.index != nil {
-		if err := stats.index.flush(); err != nil {
-			return err
-		}
-		if err := stats.index.fh.Sync(); err != nil {
-			return fmt.Errorf("writing index.csv: %w", err)
-		}
-	}
-	return nil
-}
-
 // takeBack copies the rows of the streamed files that the checkpoint
-// counted from the copies set aside into the run's new files (samples.csv
-// as they are; index.csv through the record, which also keeps replicate
-// 0's records for its figure), then removes the copies.
-func (k *checkpointer) takeBack(cfg batch.Config, samples *sampleWriter, stats *runStats) error {
-	for _, st := range cfg.Statistics {
-		var err error
-		switch st := st.(type) {
-		case *batch.Samples:
-			if samples != nil {
-				err = k.takeBackSamples(st, samples)
-			}
-		case *batch.IndexProcess:
-			if stats != nil && stats.index != nil {
-				err = k.takeBackIndex(cfg, st, stats.index)
-			}
-		}
-		if err != nil {
-			return err
-		}
+// counted from the copies set aside into the run's new files
+// (runout.TakeBack), then removes the copies.
+func (k *checkpointer) takeBack(cfg batch.Config, samples *runout.SampleWriter, stats *runStats) error {
+	if err := runout.TakeBack(k.copyRows, cfg, samples, stats.Index); err != nil {
+		return err
 	}
 	k.aside.Remove()
 	return nil
-}
-
-// takeBackSamples copies the rows of samples.csv the checkpoint counted.
-func (k *checkpointer) takeBackSamples(st *batch.Samples, samples *sampleWriter) error {
-	err := k.copyRows("samples.csv", st.Rows(), func(line []byte) error {
-		if _, err := samples.w.Write(line); err != nil {
-			return fmt.Errorf("writing samples.csv: %w", err)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return samples.flush()
-}
-
-// takeBackIndex copies the rows of index.csv the checkpoint counted,
-// one record (a row per replica followed) at a time.
-func (k *checkpointer) takeBackIndex(cfg batch.Config, st *batch.IndexProcess, index *indexRecord) error {
-	per := len(st.Replicas)
-	if st.Replicas == nil {
-		per = cfg.Chains
-	}
-	chains := make([]int, 0, per)
-	err := k.copyRows("index.csv", st.Records()*per, func(line []byte) error {
-		f := strings.Split(strings.TrimSuffix(string(line), "\n"), ",")
-		var v [4]int
-		for i := range v {
-			if len(f) != 4 {
-				return fmt.Errorf("index.csv row %q: want 4 fields", line)
-			}
-			var err error
-			if v[i], err = strconv.Atoi(f[i]); err != nil {
-				return fmt.Errorf("index.csv row %q: %v", line, err)
-			}
-		}
-		chains = append(chains, v[3])
-		if len(chains) < per {
-			return nil
-		}
-		err := index.write(v[0]-index.first, v[1], chains)
-		chains = chains[:0]
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return index.flush()
 }
 
 // copyRows is rundir's Aside.CopyRows with its refusals as usage errors

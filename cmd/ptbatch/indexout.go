@@ -5,9 +5,6 @@ import (
 	"github.com/ptbatch/ptbatch/runout"
 )
 
-// indexFigureIterations is runout.IndexFigureIterations (statsMemory).
-const indexFigureIterations = runout.IndexFigureIterations
-
 // indexSpec is what --record index records (runout.IndexSpec).
 type indexSpec struct {
 	window, thin, from int
@@ -44,30 +41,3 @@ func (f *runFlags) indexSpec(cfg *batch.Config) indexSpec {
 func (s indexSpec) lib() runout.IndexSpec {
 	return runout.IndexSpec{Window: s.window, Thin: s.thin, From: s.from, Replicas: s.replicas}
 }
-
-// indexRecord is runout.IndexWriter under the names checkpoint.go uses:
-// write and flush (batch.IndexProcess's), first, and fh.Sync.
-type indexRecord struct {
-	*runout.IndexWriter
-	first int
-	fh    interface{ Sync() error }
-}
-
-// newIndexRecord creates dir/index.csv with its header; the run's
-// replicate b is numbered first+b.
-func newIndexRecord(dir string, spec indexSpec, first int) (*indexRecord, error) {
-	w, err := runout.NewIndexWriter(dir, spec.lib(), first)
-	if err != nil {
-		return nil, err
-	}
-	return &indexRecord{IndexWriter: w, first: first, fh: w}, nil
-}
-
-// write appends the rows of one record (batch.IndexProcess.Write).
-func (r *indexRecord) write(b, m int, chains []int) error { return r.Stat.Write(b, m, chains) }
-
-// flush writes the buffered rows (batch.IndexProcess.Flush).
-func (r *indexRecord) flush() error { return r.Stat.Flush() }
-
-// close flushes and closes index.csv; later calls do nothing.
-func (r *indexRecord) close() error { return r.Close() }

@@ -3,9 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/runout"
 )
 
 // memoryLimit is the memory a run may use: --max-memory when given, else
@@ -72,25 +72,8 @@ func checkMemoryOf(c *cmdFlags, what string, maxMemory int64, need int64, estErr
 	return nil
 }
 
-// addBytes returns a+b, or an overflow error.
-func addBytes(a, b int64) (int64, error) {
-	if a < 0 || b < 0 || a > math.MaxInt64-b {
-		return 0, batch.ErrMemoryOverflow
-	}
-	return a + b, nil
-}
+// addBytes is runout.AddBytes.
+func addBytes(a, b int64) (int64, error) { return runout.AddBytes(a, b) }
 
-// mulBytes returns the product of the factors, or an overflow error.
-func mulBytes(factors ...int64) (int64, error) {
-	p := int64(1)
-	for _, f := range factors {
-		if f < 0 {
-			return 0, batch.ErrMemoryOverflow
-		}
-		if f != 0 && p > math.MaxInt64/f {
-			return 0, batch.ErrMemoryOverflow
-		}
-		p *= f
-	}
-	return p, nil
-}
+// mulBytes is runout.MulBytes.
+func mulBytes(factors ...int64) (int64, error) { return runout.MulBytes(factors...) }

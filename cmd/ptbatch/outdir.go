@@ -5,8 +5,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/ptbatch/ptbatch/rundir"
@@ -82,27 +80,5 @@ func csvBytes(rows [][]string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// discard removes every file written into the directory since it was
-// taken and the directories left empty under it (reproduce's runs/ and
-// per-experiment directories), then releases it and removes it too when
-// this command created it (made) and it is empty: what a refused merge
-// leaves is what was there before.
-func (d *outDir) discard(made bool) {
-	for name := range d.dir.Files() {
-		os.Remove(filepath.Join(d.path, filepath.FromSlash(name)))
-	}
-	var dirs []string
-	filepath.WalkDir(d.path, func(path string, e fs.DirEntry, err error) error {
-		if err == nil && e.IsDir() && path != d.path {
-			dirs = append(dirs, path)
-		}
-		return nil
-	})
-	for i := len(dirs) - 1; i >= 0; i-- {
-		os.Remove(dirs[i]) // fails unless empty
-	}
-	d.release()
-	if made {
-		os.Remove(d.path) // fails unless empty
-	}
-}
+// discard is rundir.Dir.Discard, with the directory then released.
+func (d *outDir) discard(made bool) { d.dir.Discard(made); d.dir = nil }

@@ -10,26 +10,19 @@ import (
 	"github.com/ptbatch/ptbatch/runout"
 )
 
-// num returns x, or nil (JSON null) when x is NaN or infinite.
-func num(x float64) any { return runout.Num(x) }
-
 // meanSD is batch.MeanSD.
 func meanSD(xs []float64) (mean, sd float64) { return batch.MeanSD(xs) }
 
 // writeCSV writes rows to path atomically (runout.WriteCSV).
 func writeCSV(path string, rows [][]string) error { return runout.WriteCSV(path, rows) }
 
-// writeCSVs writes scans.csv, knots.csv and schedules.csv into dir
-// (runout.WriteTables).
-func writeCSVs(dir string, _ *runFlags, res *batch.Result) error { return runout.WriteTables(dir, res) }
-
 // writeJSON prints the run's summary (runout.Summary) as one JSON
 // object; with --out it first writes the diagnostics' files, once.
 func writeJSON(w io.Writer, f *runFlags, res *batch.Result, moments momentsSource, stats *runStats) error {
 	rec := stats.record(res, moments)
-	d := stats.diagnostics(res)
+	d := stats.Diagnostics(res)
 	if f.out != "" && !stats.filesDone {
-		// Here, not in runStats.writeFiles, as runout.WriteFiles orders them.
+		// Here, not in runout.RunStats.WriteFiles, as runout.WriteFiles orders them.
 		if err := runout.WriteDiagnosticFiles(f.out, d); err != nil {
 			return err
 		}
@@ -53,7 +46,7 @@ func writeTable(w io.Writer, f *runFlags, res *batch.Result, stats *runStats) {
 		fmt.Fprintf(tw, "round-trip rate (last 10%% of iterations)\t%.5f ± %.5f (mean ± se over replicates)\n", tm, tse)
 	}
 	stats.addHeadline(tw, res)
-	mean, sd := meanSD(res.RoundTripRates)
+	mean, sd := batch.MeanSD(res.RoundTripRates)
 	fmt.Fprintf(tw, "round-trip rate (last scan only)\t%.5f ± %.5f (mean ± sd over replicates; one scan's round trips, noisy: under automatic tuning a scan may be 20 iterations)\n", mean, sd)
 	writeTuningLine(tw, res)
 	fmt.Fprintf(tw, "predicted rate 1/(2+2Σr/(1-r))\t%.5f\n", sum.TauPredicted)

@@ -1,10 +1,6 @@
 package main
 
-import (
-	"os"
-	"path/filepath"
-	"strings"
-)
+import "github.com/ptbatch/ptbatch/rundir"
 
 // Path collisions (issue 26, cause 4). The run writes and replaces the
 // files of --out, so a checkpoint inside it would be overwritten by an
@@ -21,7 +17,7 @@ func (f *runFlags) checkPaths() error {
 		return nil
 	}
 	c := f.flags
-	out := canonicalPath(f.out)
+	out := rundir.CanonicalPath(f.out)
 	for _, name := range []string{"checkpoint", "resume"} {
 		path := f.ck.path
 		if name == "resume" {
@@ -30,41 +26,15 @@ func (f *runFlags) checkPaths() error {
 		if path == "" {
 			continue
 		}
-		p := canonicalPath(path)
+		p := rundir.CanonicalPath(path)
 		switch {
 		case p == out:
 			return c.bad(name, "is --out %q: the checkpoint is a file outside the output directory", f.out)
-		case within(out, p):
+		case rundir.Within(out, p):
 			return c.bad(name, "holds --out %q, so it would be a directory; want a file outside the output directory", f.out)
-		case within(p, out):
+		case rundir.Within(p, out):
 			return c.bad(name, "is inside --out %q, whose files the run writes and replaces; keep the checkpoint outside the output directory", f.out)
 		}
 	}
 	return nil
-}
-
-// within reports whether path is strictly inside dir (both canonical).
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// canonicalPath returns path absolute and clean, with the symbolic links
-// of its longest existing prefix resolved, so that two names of one file
-// compare equal whether or not the file exists yet.
-func canonicalPath(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return filepath.Clean(path)
-	}
-	rest := ""
-	for dir := abs; ; dir = filepath.Dir(dir) {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			return filepath.Join(real, rest)
-		}
-		if _, err := os.Lstat(dir); err == nil || filepath.Dir(dir) == dir {
-			return abs // a dangling link or an unreadable prefix: as given
-		}
-		rest = filepath.Join(filepath.Base(dir), rest)
-	}
 }

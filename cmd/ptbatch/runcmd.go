@@ -9,6 +9,7 @@ import (
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/runloop"
+	"github.com/ptbatch/ptbatch/runout"
 )
 
 // runOne is `ptbatch run`.
@@ -34,20 +35,19 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if f.jsonOut || f.out != "" {
 		cfg.Statistics = append(cfg.Statistics, moments)
 	}
-	var samples *sampleWriter
+	var samples *runout.SampleWriter
 	if f.out != "" {
-		if samples, err = newSampleWriter(f.out, cfg.Model.Observables()); err != nil {
+		if samples, err = runout.NewSampleWriter(f.out, cfg.Model.Observables(), cfg.FirstReplicate); err != nil {
 			return err
 		}
-		defer samples.close()
-		samples.first = cfg.FirstReplicate
-		cfg.Statistics = append(cfg.Statistics, &batch.Samples{Thin: f.thin, Write: samples.write, Flush: samples.flush})
+		defer samples.Close()
+		cfg.Statistics = append(cfg.Statistics, &batch.Samples{Thin: f.thin, Write: samples.Write, Flush: samples.Flush})
 	}
 	stats, err := newRunStats(f, &cfg)
 	if err != nil {
 		return err
 	}
-	defer stats.close()
+	defer stats.Close()
 	res, err := ck.finish(runloop.Run(ctx, cfg, ck.options(cfg, prog, samples, stats, runBegin(f, cfg, sh, job, stderr))))
 	if err != nil {
 		return err
@@ -156,21 +156,21 @@ func (j *job) begin() error {
 	if j == nil {
 		return nil
 	}
-	return j.progress(j.m.First)
+	return j.Progress(j.m.First)
 }
 
 // finishOne writes the run's files and prints its table or JSON.
-func finishOne(f *runFlags, job *job, res *batch.Result, moments *batch.TargetMoments, samples *sampleWriter, stats *runStats, stdout, stderr io.Writer) error {
+func finishOne(f *runFlags, job *job, res *batch.Result, moments *batch.TargetMoments, samples *runout.SampleWriter, stats *runStats, stdout, stderr io.Writer) error {
 	if samples != nil {
-		if err := samples.close(); err != nil {
+		if err := samples.Close(); err != nil {
 			return err
 		}
 	}
 	if f.out != "" {
-		if err := writeCSVs(f.out, f, res); err != nil {
+		if err := runout.WriteTables(f.out, res); err != nil {
 			return err
 		}
-		if err := stats.writeFiles(f.out, res); err != nil {
+		if err := stats.WriteFiles(f.out, res); err != nil {
 			return err
 		}
 		if err := job.finishRun(res, moments, stats, func(w io.Writer) error { return writeJSON(w, f, res, moments, stats) }); err != nil {

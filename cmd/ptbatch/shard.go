@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -218,7 +217,7 @@ var readManifest = rundir.ReadManifest
 // whole) of units, with the arguments given (argsOf c, then extra) for the
 // record, and no configuration yet (rundir.Manifest.SetConfig).
 func newManifest(command string, c *cmdFlags, extra []string, sh *shard, unit string, units int) *manifest {
-	m := &manifest{Format: manifestFormat, Command: command, Version: buildVersion(),
+	m := &manifest{Format: rundir.ManifestFormat, Command: command, Version: buildVersion(),
 		Args: append(argsOf(c), extra...), Shard: 1, Shards: 1, Unit: unit, Units: units}
 	if sh != nil {
 		m.Shard, m.Shards, m.ShardSource = sh.index, sh.count, sh.source
@@ -319,7 +318,7 @@ func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, st
 		return nil, c.bad("out", "%s is a symbolic link: ptbatch writes no output through a link; remove it", filepath.Join(out, link))
 	}
 	if fresh {
-		prev, _ := readManifest(out) // none, or unreadable: nothing recorded to remove
+		prev, _ := rundir.ReadManifest(out) // none, or unreadable: nothing recorded to remove
 		if err := d.dir.RemoveStale(prev, staleOutputs...); err != nil {
 			d.release()
 			return nil, fmt.Errorf("removing the previous output of %s: %w", out, err)
@@ -328,7 +327,7 @@ func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, st
 	return &job{Job: rundir.NewJob(d.dir, m, prior), dir: d, m: m}, nil
 }
 
-// progress is rundir.Job.Progress, for runcmd.go.
+// progress is rundir.Job.Progress, for reprojob.go.
 func (j *job) progress(done int) error { return j.Progress(done) }
 
 // close releases the directory; nil-safe.
@@ -349,14 +348,14 @@ func (j *job) finishRun(res *batch.Result, moments momentsSource, stats *runStat
 	if err := writeJSON(&js); err != nil {
 		return err
 	}
-	if err := writeBytesAtomic(j.dir.file("summary.json"), js.Bytes()); err != nil {
+	if err := rundir.WriteBytes(j.dir.file("summary.json"), js.Bytes()); err != nil {
 		return err
 	}
 	rec := stats.record(res, moments) // runstats.go
 	if err := rundir.WriteRecord(j.dir.file(resultName), rec); err != nil {
 		return err
 	}
-	if err := j.m.SetConfig(runConfigOf(rec, j.m.Units)); err != nil {
+	if err := j.m.SetConfig(runout.ConfigOf(rec, j.m.Units)); err != nil {
 		return err
 	}
 	done := j.m.First
@@ -366,31 +365,5 @@ func (j *job) finishRun(res *batch.Result, moments momentsSource, stats *runStat
 	return j.Finish(done, res.Interrupted)
 }
 
-// runConfig is a run's configuration as data, what its manifest
-// fingerprints (rundir.Manifest.SetConfig): the batch.Config its record
-// holds (the model and statistics left out, which Settings name with
-// their parameters) as of the whole run, and the settings that shape its
-// files, without what shards of one run may have differently (workers,
-// memory limit, the pilots' timing of --chains auto).
-type runConfig struct {
-	Config   batch.Config
-	Settings *runout.Settings
-}
-
-// runConfigOf returns the configuration of the run of units replicates
-// whose record, of the whole run or of a shard of it, is rec.
-func runConfigOf(rec *runout.Record, units int) runConfig {
-	cfg := rec.Result.Config
-	cfg.FirstReplicate, cfg.Replicates, cfg.Workers, cfg.Pin = 0, units, 0, false
-	cfg.Model, cfg.Statistics = nil, nil
-	rc := runConfig{Config: cfg}
-	if rec.Settings != nil {
-		set := *rec.Settings
-		set.Workers, set.MaxMemory, set.ExactLogZ, set.ExactBarrier = 0, 0, 0, 0 // the oracles: of the model (may be NaN)
-		if set.ChainsAuto != nil {
-			set.ChainsAuto = json.RawMessage("true")
-		}
-		rc.Settings = &set
-	}
-	return rc
-}
+// runConfigOf is runout.ConfigOf.
+func runConfigOf(rec *runout.Record, units int) runout.RunConfig { return runout.ConfigOf(rec, units) }

@@ -15,10 +15,11 @@ import (
 // what is the command line's (flags, the Slurm and Kubernetes variables,
 // tables, figures and exit codes), the rest is library code a Go program
 // can import. The goal is 2,800 lines; the package had 8,390 when
-// the work began and 6,208 after this session's two waves, and this bound keeps it
-// from growing back while the rest moves out (lower it as it does).
+// the work began, 6,208 after two waves and 5,657 after the third, and
+// this bound keeps it from growing back while the rest moves out (lower it
+// as it does).
 const (
-	maxCommandLines = 6075
+	maxCommandLines = 5660
 	maxFuncLines    = 60
 )
 

@@ -1,0 +1,145 @@
+package runout
+
+import "github.com/ptbatch/ptbatch/batch"
+
+// RunStats are the statistics of issue 10 that `ptbatch run` adds to
+// every run, with their files: the stepping-stone log(Z1/Z0) of the last
+// scans (batch.LogZ from LogZFromScan), tempered restarts
+// (batch.Restarts), the effective sample size of the target chain's
+// observables over the kept scans (batch.ESS), the multi-chain
+// diagnostics of the kept samples (batch.Diagnostics), and with an output
+// directory the barrier profile λ(t), Λ(t) of the last scan
+// (batch.BarrierProfile) and, when recorded, the index process
+// (IndexWriter).
+//
+// The last scan is the last one sampled with one path and one schedule:
+// under the paper's tuning the engine retunes both after every scan, so
+// the final scan's samples are the only ones of the final path and
+// schedule that were sampled.
+type RunStats struct {
+	LogZ     *batch.LogZ
+	Restarts *batch.Restarts
+	ESS      *batch.ESS
+	Diag     *batch.Diagnostics
+	Profile  *batch.BarrierProfile // nil without an output directory
+	Index    *IndexWriter          // nil unless the index process is recorded
+
+	// Settings are the run's file settings and Args its command line,
+	// kept in its Record.
+	Settings *Settings
+	Args     []string
+
+	report *Diagnostics
+}
+
+// StatsOptions say which of RunStats' statistics a run adds.
+type StatsOptions struct {
+	// Thin keeps every Thin-th state for the diagnostics, the states
+	// samples.csv holds, so that a merge computes the same from the
+	// merged file (at least 1).
+	Thin int
+	// AllObservables follows every observable (up to
+	// MaxDiagObservables for the diagnostics); otherwise the first one.
+	AllObservables bool
+	// Dir is the output directory ("": none): with it the barrier
+	// profile is added, and log Z keeps its path.
+	Dir string
+	// Index, when not nil, records the index process into
+	// Dir/index.csv.
+	Index *IndexSpec
+	// Extra, when not nil, adds statistics of the caller's after the
+	// diagnostics and before the barrier profile (the order a
+	// checkpoint records).
+	Extra func(cfg *batch.Config)
+	// Settings and Args are kept in the run's Record.
+	Settings *Settings
+	Args     []string
+}
+
+// NewRunStats adds the statistics to cfg; Close must be called when the
+// run is over. Its error is index.csv's creation's.
+func NewRunStats(cfg *batch.Config, o StatsOptions) (*RunStats, error) {
+	s := &RunStats{LogZ: &batch.LogZ{FromScan: LogZFromScan(cfg), Path: o.Dir != ""}, Restarts: new(batch.Restarts), ESS: new(batch.ESS),
+		Diag:     &batch.Diagnostics{Thin: o.Thin, Observables: MaxDiagObservables, MaxDraws: DiagMaxDraws},
+		Settings: o.Settings, Args: o.Args}
+	if !o.AllObservables {
+		s.ESS.Observables, s.Diag.Observables = 1, 1
+	}
+	cfg.Statistics = append(cfg.Statistics, s.LogZ, s.Restarts, s.ESS, s.Diag)
+	if o.Extra != nil {
+		o.Extra(cfg)
+	}
+	if o.Dir != "" {
+		s.Profile = &batch.BarrierProfile{Points: LambdaPoints}
+		cfg.Statistics = append(cfg.Statistics, s.Profile)
+	}
+	if o.Index != nil {
+		ix, err := NewIndexWriter(o.Dir, *o.Index, cfg.FirstReplicate)
+		if err != nil {
+			return nil, err
+		}
+		s.Index = ix
+		cfg.Statistics = append(cfg.Statistics, ix.Stat)
+	}
+	return s, nil
+}
+
+// LogZFromScan returns the first scan log Z accumulates (batch.LogZ's
+// FromScan): the last scan with the paper's tuning, whose path and
+// schedule change after every scan; with the automatic tuner, whose path
+// and schedule are fixed in the kept scans, the last tenth of the scans
+// (the iterations of the tail round-trip rate), which LogZ pools.
+func LogZFromScan(cfg *batch.Config) int {
+	if cfg.Tuning == batch.AutoTuning {
+		return cfg.Scans - max(cfg.Scans/10, 1) + 1
+	}
+	return cfg.Scans
+}
+
+// Close closes index.csv (when recorded); later calls do nothing.
+func (s *RunStats) Close() error {
+	if s.Index == nil {
+		return nil
+	}
+	return s.Index.Close()
+}
+
+// Record returns the run's record: res, its target moments (nil: none)
+// and the statistics' records, with the run's settings and arguments.
+func (s *RunStats) Record(res *batch.Result, moments *batch.MomentsRecord) *Record {
+	rec := NewRecord(res, s.Settings)
+	rec.Args = s.Args
+	if moments != nil {
+		rec.SetMoments(*moments)
+	}
+	rec.LogZ, rec.Restarts = s.LogZ.Record(), s.Restarts.Record()
+	ess := s.ESS.Record()
+	rec.ESS = &ess
+	if s.Profile != nil {
+		p := s.Profile.Record()
+		rec.Profile = &p
+	}
+	return rec
+}
+
+// Diagnostics returns the run's diagnostics, computed once.
+func (s *RunStats) Diagnostics(res *batch.Result) *Diagnostics {
+	if s.report == nil {
+		s.report = NewDiagnostics(res.Observables, DrawsOf(s.Diag), res)
+	}
+	return s.report
+}
+
+// WriteFiles writes logz.csv, lambda.csv and the figure lambda.png/svg
+// into dir, and the index process's figure when recorded (index.csv is
+// closed first): WriteStatFiles of the run's record.
+func (s *RunStats) WriteFiles(dir string, res *batch.Result) error {
+	var trace *IndexTrace
+	if s.Index != nil {
+		if err := s.Index.Close(); err != nil {
+			return err
+		}
+		trace = s.Index.Trace()
+	}
+	return WriteStatFiles(dir, s.Record(res, nil), trace)
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -117,5 +118,34 @@ func TestSaveSamples(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "none.png")); !os.IsNotExist(err) {
 		t.Errorf("no samples: figure written (%v)", err)
+	}
+}
+
+// TestPrecTicksDistinct checks, over a grid of ranges like a figure's
+// (rates from 0.05–0.1 to 0.2–0.3, the study figure where the labelled end
+// tick 0.25 printed as a second "0.2"), that no two major labels read the
+// same and each reads its value to within half its last decimal.
+func TestPrecTicksDistinct(t *testing.T) {
+	for lo := 0.05; lo < 0.1; lo += 0.005 {
+		for hi := 0.2; hi < 0.3; hi += 0.005 {
+			seen := map[string]bool{}
+			for _, tk := range (PrecTicks{}).Ticks(lo, hi) {
+				if tk.Label == "" {
+					continue
+				}
+				if seen[tk.Label] {
+					t.Errorf("range [%g, %g]: label %q twice", lo, hi, tk.Label)
+				}
+				seen[tk.Label] = true
+				v, err := strconv.ParseFloat(tk.Label, 64)
+				dec := 0
+				if i := strings.IndexByte(tk.Label, '.'); i >= 0 {
+					dec = len(tk.Label) - i - 1
+				}
+				if err != nil || math.Abs(v-tk.Value) > 0.5*math.Pow(10, -float64(dec))+1e-12 {
+					t.Errorf("range [%g, %g]: label %q for %g", lo, hi, tk.Label, tk.Value)
+				}
+			}
+		}
 	}
 }

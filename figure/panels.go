@@ -40,8 +40,9 @@ func SavePanels(base string, plots [][]*plot.Plot, w, h vg.Length) error {
 }
 
 // PrecTicks are plot.DefaultTicks labelled with as many decimals as the
-// step between the major ticks needs (DefaultTicks may print 1.03 and 1.0
-// both as "1").
+// steps between the major ticks need, so that no two labels read the same
+// (DefaultTicks may print 1.03 and 1.0 both as "1", and its labelled end
+// tick may sit off the step: 0.1, 0.2 and 0.25).
 type PrecTicks struct{}
 
 // Ticks returns the ticks of [min, max].
@@ -57,10 +58,27 @@ func (PrecTicks) Ticks(lo, hi float64) []plot.Tick {
 		return ticks
 	}
 	dec := max(0, -int(math.Floor(math.Log10(major[1]-major[0]))))
+	for dec < 15 && !distinctLabels(major, dec) {
+		dec++
+	}
 	for i, t := range ticks {
 		if t.Label != "" {
 			ticks[i].Label = strconv.FormatFloat(t.Value, 'f', dec, 64)
 		}
 	}
 	return ticks
+}
+
+// distinctLabels reports whether the values, printed with dec decimals,
+// all read differently.
+func distinctLabels(values []float64, dec int) bool {
+	seen := make(map[string]bool, len(values))
+	for _, v := range values {
+		l := strconv.FormatFloat(v, 'f', dec, 64)
+		if seen[l] {
+			return false
+		}
+		seen[l] = true
+	}
+	return true
 }

@@ -2,7 +2,6 @@ package study
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"path/filepath"
 	"reflect"
@@ -86,19 +85,7 @@ func TestVariationalShardsMergeToOneProcess(t *testing.T) {
 	specs := []ModelSpec{{Name: registry.Gaussian, Values: registry.Values{"dim": 2, "sigma0": 0.1, "sigma1": 0.1}}}
 	methods := []Method{{Label: "variational", Chains: 10, Reference: "variational"}}
 	p := NewPlan("variational", specs, methods, []uint64{1}, 400, 5)
-	one, err := Execute(context.Background(), &p, p.Pieces(), Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var shards [][]Cell
-	for i := 1; i <= 3; i++ {
-		pcs, _ := p.Shard(i, 3)
-		cs, err := Execute(context.Background(), &p, pcs, Options{Workers: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		shards = append(shards, cs)
-	}
+	one, shards := oneAndShards(t, &p)
 	merged, err := Merge(&p, shards[1], shards[2], shards[0])
 	if err != nil {
 		t.Fatal(err)

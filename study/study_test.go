@@ -84,27 +84,7 @@ func writeAll(t *testing.T, p *Plan, cells []Cell) []byte {
 // cells and the written files are the same bits.
 func TestShardsMergeToOneProcess(t *testing.T) {
 	p := testPlan()
-	one, err := Execute(context.Background(), &p, p.Pieces(), Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var shards [][]Cell
-	for i := 1; i <= 3; i++ {
-		pcs, _ := p.Shard(i, 3)
-		cs, err := Execute(context.Background(), &p, pcs, Options{Workers: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		if err := WriteCells(&b, &p, cs); err != nil {
-			t.Fatal(err)
-		}
-		back, err := ReadCells(&b, &p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		shards = append(shards, back)
-	}
+	one, shards := oneAndShards(t, &p)
 	merged, err := Merge(&p, shards[2], shards[0], shards[1]) // any order
 	if err != nil {
 		t.Fatal(err)
@@ -121,6 +101,34 @@ func TestShardsMergeToOneProcess(t *testing.T) {
 	if _, err := Merge(&p, shards[0], shards[0], shards[1], shards[2]); err == nil {
 		t.Error("a merge with shard 1 twice was accepted")
 	}
+}
+
+// oneAndShards runs p in one process (1 worker) and as shards 1..3 of 3
+// (2 workers), and returns the one process's cells and each shard's cells
+// after a round trip through their CSV.
+func oneAndShards(t *testing.T, p *Plan) (one []Cell, shards [][]Cell) {
+	t.Helper()
+	one, err := Execute(context.Background(), p, p.Pieces(), Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 3; i++ {
+		pcs, _ := p.Shard(i, 3)
+		cs, err := Execute(context.Background(), p, pcs, Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WriteCells(&b, p, cs); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadCells(&b, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, back)
+	}
+	return one, shards
 }
 
 // memCheckpoints is an in-memory Checkpoints.

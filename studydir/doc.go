@@ -1,10 +1,10 @@
 // Package studydir is the output directory of a study (package study) as
 // library code: the directory a shard of a plan writes, with its lock,
 // manifest and checksums (package rundir), the files of a whole study
-// (cells.csv, summary.csv, summary.json, results.md and, through a hook,
-// figures), the finished pieces and checkpoint that let an interrupted
-// study resume, and the merge of the directories of a study's shards into
-// the directory one process writes.
+// (cells.csv, summary.csv, summary.json, results.md and, through a hook
+// such as WriteFigures, figures), the finished pieces and checkpoint that
+// let an interrupted study resume, and the merge of the directories of a
+// study's shards into the directory one process writes.
 //
 // A directory holds plan.json (the plan as data, study.WritePlan),
 // shard.json (which shard of how many), manifest.json (rundir.Manifest,

@@ -108,7 +108,7 @@ func executeStudy(ctx context.Context, p *study.Plan, sh *shard, f studyFlags, s
 	if _, err := p.Fingerprint(); err != nil {
 		return usagef("%v", err)
 	}
-	o := studydir.Options{Resume: f.resume, Notes: stderr, Program: "ptbatch", Version: buildVersion(), Source: source, Figures: writeStudyFigures}
+	o := studydir.Options{Resume: f.resume, Notes: stderr, Program: "ptbatch", Version: buildVersion(), Source: source, Figures: studydir.WriteFigures}
 	so := study.Options{Workers: f.workers, CheckpointEvery: f.checkpointEvery}
 	if !f.quiet {
 		so.Progress = func(pr study.Progress) {

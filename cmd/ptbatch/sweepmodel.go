@@ -88,18 +88,14 @@ func sweepProgress(stderr io.Writer, cells []sweep.Cell) func(study.Progress) {
 	}
 }
 
-// sweepCellDone writes a finished piece of a cell: its rows of cells.csv
-// and its summary.csv row (out), and its line of the table.
-func sweepCellDone(s *sweep.Spec, cell sweep.Cell, pc study.Piece, res *batch.Result, out *sweepOut, tw io.Writer) error {
-	bound := s.Bound(cell)
-	rows, v := sweep.Rows(cell, pc.First, res, bound)
-	sum, m := sweep.SummaryRow(cell, v, bound)
-	if out != nil {
-		if err := out.add(rows, sum, pc.Run*s.Replicates+pc.First+pc.Replicates); err != nil {
-			return err
-		}
+// sweepCellDone writes a finished piece of a cell into out (nil: none)
+// and its line of the table.
+func sweepCellDone(s *sweep.Spec, cell sweep.Cell, pc study.Piece, res *batch.Result, out *sweep.Out, tw io.Writer) error {
+	m, err := out.Piece(s, cell, pc, res)
+	if err != nil {
+		return err
 	}
-	_, err := fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.2f\t%.4f\t%.1f\t\n", cell.Dim, cell.Chains, cell.Knots, cell.Seed, res.Config.Replicates,
-		m.Rate, m.RateCI, m.RunRate, m.RunRateCI, m.Barrier, bound, res.Elapsed.Seconds())
+	_, err = fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.2f\t%.4f\t%.1f\t\n", cell.Dim, cell.Chains, cell.Knots, cell.Seed, res.Config.Replicates,
+		m.Rate, m.RateCI, m.RunRate, m.RunRateCI, m.Barrier, s.Bound(cell), res.Elapsed.Seconds())
 	return err
 }

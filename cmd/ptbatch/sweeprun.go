@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/ptbatch/ptbatch/batch"
@@ -52,22 +50,24 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	lo, hi := sh.share(units)
-	var out *sweepOut
+	var out *sweep.Out
+	var j *job
 	if f.out != "" {
-		if out, err = openSweepOut(c, f, s, sh, units, stderr); err != nil {
+		if j, out, err = openSweepOut(c, f, s, sh, units, stderr); err != nil {
 			return err
 		}
-		defer out.close()
+		defer j.close()
+		defer out.Close()
 	}
 	for _, w := range warnings { // once nothing can be refused: a refusal is one line
 		fmt.Fprintf(stderr, "ptbatch: %s\n", w)
 	}
-	if out != nil {
-		if out.job.m.Complete {
+	if j != nil {
+		if j.m.Complete {
 			fmt.Fprintf(stderr, "ptbatch: the sweep in %s is complete; nothing to resume\n", f.out)
 			return nil
 		}
-		lo = out.job.m.Done
+		lo = j.m.Done
 	}
 	sh.note(stderr, lo, hi, units, sweepUnits+" units")
 	return executeSweep(ctx, f, s, cells, lo, hi, out, stdout, stderr)
@@ -75,7 +75,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // executeSweep runs the units [lo, hi) of the sweep with study.Execute,
 // printing a line per finished piece and appending its rows to out.
-func executeSweep(ctx context.Context, f *sweepFlags, s *sweep.Spec, cells []sweep.Cell, lo, hi int, out *sweepOut, stdout, stderr io.Writer) error {
+func executeSweep(ctx context.Context, f *sweepFlags, s *sweep.Spec, cells []sweep.Cell, lo, hi int, out *sweep.Out, stdout, stderr io.Writer) error {
 	var interrupted error
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "d\tchains\tK\tseed\treplicates\trate, last scan (95% CI)\trate, whole run\tbarrier\tlinear bound\tseconds\t")
@@ -99,195 +99,86 @@ func executeSweep(ctx context.Context, f *sweepFlags, s *sweep.Spec, cells []swe
 		return err
 	}
 	if out != nil {
-		if err := out.finish(s, f, len(cells), interrupted != nil); err != nil {
+		if err := out.Finish(len(cells), interrupted != nil, f.workers, f.out); err != nil {
 			return err
 		}
 	}
 	return interrupted
 }
 
-// sweepOut is a sweep's --out directory: the lock and manifest (job), and
-// cells.csv and summary.csv, appended to as cells end.
-type sweepOut struct {
-	job            *job
-	cells, summary *rundir.Appender
-}
-
-func openSweepOut(c *cmdFlags, f *sweepFlags, s *sweep.Spec, sh *shard, units int, stderr io.Writer) (*sweepOut, error) {
+// openSweepOut takes --out for the sweep (resumed with --resume,
+// sweep.Prepare) and opens its files (sweep.OpenOut).
+func openSweepOut(c *cmdFlags, f *sweepFlags, s *sweep.Spec, sh *shard, units int, stderr io.Writer) (*job, *sweep.Out, error) {
 	m, err := newManifestOf("sweep", s.Settings(), c, nil, sh, sweepUnits, units)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var old *manifest
+	var r sweep.Resume
 	if f.resume {
-		prev, err := readManifest(f.out)
-		switch {
-		case errors.Is(err, os.ErrNotExist):
+		if r, err = sweep.Prepare(f.out, m); err != nil {
+			return nil, nil, sweepResumeError(c, err)
+		} else if !r.Found {
 			fmt.Fprintf(stderr, "ptbatch: no sweep in %s to resume: starting it\n", f.out)
-		case err != nil:
-			return nil, c.bad("out", "cannot resume: %v", err)
-		case m.Resumes(prev) != nil:
-			return nil, c.bad("out", "%v", m.Resumes(prev)) // rundir's sentence
-		default:
-			old = prev
 		}
 	}
-	// A resumed sweep's manifest keeps the old state until the files are
-	// cut back to it (a kill in between resumes from the same place).
-	fresh, prior := old == nil || old.Files["cells.csv"].Size == 0 || old.Files["summary.csv"].Size == 0, 0.0
-	if !fresh {
-		if err := checkSweepFiles(c, f.out, old.Files); err != nil {
-			return nil, err
-		}
-		m.Done, m.Complete, m.Interrupted, m.Files, prior = old.Done, old.Complete, old.Interrupted, old.Files, old.ElapsedSeconds
-	}
-	j, err := startJob(c, f.out, m, prior, fresh, stderr)
+	j, err := startJob(c, f.out, m, r.Prior(), r.Fresh(), stderr)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	o := &sweepOut{job: j}
-	if o.cells, err = openSweepFile(j, "cells.csv", sweep.CellsHeader, fresh); err == nil {
-		o.summary, err = openSweepFile(j, "summary.csv", sweep.SummaryHeader, fresh)
-	}
-	if err == nil {
-		m.Interrupted = false
-		err = j.WriteManifest()
+	out, err := sweep.OpenOut(j.Job, s, r)
+	switch {
+	case errors.Is(err, sweep.ErrResumeChanged):
+		err = usagef("cannot resume: %v: the directory was changed; start again without --resume", err)
+	case errors.Is(err, rundir.ErrSymlink):
+		err = usagef("cannot write %v", err)
 	}
 	if err != nil {
-		o.close()
-		return nil, err
+		j.close()
+		return nil, nil, err
 	}
-	if !fresh && !old.Complete {
+	if old := r.Prev; old != nil && !old.Complete {
 		fmt.Fprintf(stderr, "ptbatch: resuming the sweep in %s after %d of its %d %s units\n", f.out, old.Done-old.First, old.End-old.First, sweepUnits)
 	}
-	return o, nil
+	return j, out, nil
 }
 
-// checkSweepFiles refuses to resume a sweep whose cells.csv or
-// summary.csv is missing, not a regular file, or shorter than its
-// manifest records (deleted or truncated since): one line, exit 2, before
-// anything in the directory is written (issue 26, cause 8).
-func checkSweepFiles(c *cmdFlags, dir string, files map[string]rundir.FileSum) error {
-	for _, name := range []string{"cells.csv", "summary.csv"} {
-		st, err := os.Lstat(filepath.Join(dir, name))
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-			return c.bad("resume", "cannot continue the sweep in --out %q: its %s is missing, and its manifest records %d bytes of it; start again without --resume, or give another --out", dir, name, files[name].Size)
-		case err != nil:
-			return c.bad("resume", "cannot continue the sweep in --out %q: %v", dir, unwrapPath(err))
-		case st.Mode()&os.ModeSymlink != 0:
-			return c.bad("resume", "cannot continue the sweep in --out %q: its %s is a symbolic link: ptbatch writes no output through a link; remove it", dir, name)
-		case !st.Mode().IsRegular():
-			return c.bad("resume", "cannot continue the sweep in --out %q: its %s is not a regular file (%s)", dir, name, fileKind(st.Mode()))
-		case st.Size() < files[name].Size:
-			return c.bad("resume", "cannot continue the sweep in --out %q: its %s holds %d bytes, fewer than the %d its manifest records (it was changed); start again without --resume, or give another --out", dir, name, st.Size(), files[name].Size)
-		}
-	}
-	return nil
-}
-
-// add appends a finished cell's rows and records in the manifest that the
-// units before done are written.
-func (o *sweepOut) add(rows [][]string, summary []string, done int) error {
-	b, err := csvBytes(rows)
-	if err == nil {
-		err = o.cells.Add(b)
-	}
-	if err != nil {
+// sweepResumeError is the one-line refusal of a sweep.ResumeError, naming
+// --out or --resume (issue 26, cause 8).
+func sweepResumeError(c *cmdFlags, err error) error {
+	var e *sweep.ResumeError
+	if !errors.As(err, &e) {
 		return err
 	}
-	if b, err = csvBytes([][]string{summary}); err == nil {
-		err = o.summary.Add(b)
+	at := fmt.Sprintf("cannot continue the sweep in --out %q: its %s", e.Dir, e.File)
+	switch e.Why {
+	case sweep.Unreadable:
+		return c.bad("out", "cannot resume: %v", e.Err)
+	case sweep.OtherJob:
+		return c.bad("out", "%v", e.Err) // rundir's sentence
+	case sweep.Missing:
+		return c.bad("resume", "%s is missing, and its manifest records %d bytes of it; start again without --resume, or give another --out", at, e.Recorded)
+	case sweep.Unstatable:
+		return c.bad("resume", "cannot continue the sweep in --out %q: %v", e.Dir, unwrapPath(e.Err))
+	case sweep.Link:
+		return c.bad("resume", "%s is a symbolic link: ptbatch writes no output through a link; remove it", at)
+	case sweep.NotRegular:
+		return c.bad("resume", "%s is not a regular file (%s)", at, fileKind(e.Mode))
 	}
-	if err != nil {
-		return err
-	}
-	return o.job.Progress(done)
+	return c.bad("resume", "%s holds %d bytes, fewer than the %d its manifest records (it was changed); start again without --resume, or give another --out", at, e.Size, e.Recorded)
 }
 
-// finish writes summary.json and the final manifest.
-func (o *sweepOut) finish(s *sweep.Spec, f *sweepFlags, numCells int, interrupted bool) error {
-	m := o.job.m
-	r := sweep.Report{Cells: numCells, Completed: sweep.CellsWithin(m.First, m.Done, f.replicates), Interrupted: interrupted,
-		Elapsed: o.job.Elapsed(), Workers: f.workers, Out: f.out}
-	if err := writeSweepJSON(o.job.dir.file("summary.json"), s, r); err != nil {
-		return err
-	}
-	return o.job.Finish(m.Done, interrupted)
-}
-
-// writeSweepJSON writes the sweep's summary.json (sweep.Spec.WriteJSON)
-// atomically.
-func writeSweepJSON(path string, s *sweep.Spec, r sweep.Report) error {
-	return writeFileAtomic(path, func(w io.Writer) error { return s.WriteJSON(w, r) })
-}
-
-// openSweepFile opens the sweep's file name for appending: afresh with
-// header, or cut back to what the manifest records (and checked against
-// its checksum) for a resume.
-func openSweepFile(j *job, name string, header []string, fresh bool) (*rundir.Appender, error) {
-	hdr, err := csvBytes([][]string{header})
-	if err != nil {
-		return nil, err
-	}
-	var resume *rundir.FileSum
-	if !fresh {
-		s := j.m.Files[name]
-		resume = &s
-	}
-	a, err := rundir.OpenAppender(j.dir.file(name), hdr, resume)
-	switch {
-	case errors.Is(err, rundir.ErrChecksum):
-		return nil, usagef("cannot resume: %v: the directory was changed; start again without --resume", err)
-	case errors.Is(err, rundir.ErrSymlink):
-		return nil, usagef("cannot write %v", err)
-	}
-	return a, err
-}
-
-// close closes the files and releases the directory.
-func (o *sweepOut) close() {
-	o.cells.Close()
-	o.summary.Close()
-	o.job.close()
-}
-
-// mergeSweep writes the merged output of a sweep's shards from their data:
-// the sweep's Spec from the configuration the manifests record and
-// fingerprint (sweep.Spec.Settings; never the arguments), cells.csv the shards' rows in order
-// (a shard's rows are the units it computed, in the order of the grid),
-// summary.csv summarized from them cell by cell as the sweep does, and
-// summary.json the sweep's.
+// mergeSweep writes the merged output of a sweep's shards from their data
+// (sweep.Merge), for merge.go.
 func mergeSweep(shards []shardDir, out string, m *manifest) error {
-	where := filepath.Join(shards[0].dir, manifestName)
-	s, err := sweep.FromConfig(m.Config)
-	if err != nil {
-		return usagef("rebuilding the sweep from %s: %v", where, err)
-	}
-	cells := s.Cells()
-	if len(cells)*s.Replicates != m.Units {
-		return fmt.Errorf("the sweep of %s has %d units, its manifest says %d", where, len(cells)*s.Replicates, m.Units)
-	}
-	parts := make([]sweep.ShardCells, len(shards))
+	parts := make([]rundir.Shard, len(shards))
 	for i, sd := range shards {
-		parts[i] = sweep.ShardCells{Dir: sd.dir, First: sd.m.First, End: sd.m.End,
-			Read: func() ([]byte, error) { return readShardFile(sd, "cells.csv") }}
+		parts[i] = rundir.Shard{Dir: sd.dir, Manifest: sd.m}
 	}
-	lines, summary, err := s.Join(cells, parts)
-	switch {
-	case errors.Is(err, sweep.ErrRows):
+	var me *sweep.MergeError
+	switch err := sweep.Merge(out, parts, m); {
+	case errors.As(err, &me) || errors.Is(err, sweep.ErrRows):
 		return usagef("%v", err)
-	case err != nil:
-		return err
+	default:
+		return shardUsage(err)
 	}
-	if err := writeFileAtomic(filepath.Join(out, "cells.csv"), func(w io.Writer) error {
-		return sweep.WriteCells(w, lines)
-	}); err != nil {
-		return err
-	}
-	if err := writeCSV(filepath.Join(out, "summary.csv"), summary); err != nil {
-		return err
-	}
-	r := sweep.Report{Cells: len(cells), Completed: len(cells), Elapsed: m.ElapsedSeconds, Out: out}
-	return writeSweepJSON(filepath.Join(out, "summary.json"), s, r)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -25,9 +26,6 @@ type sweepFlags struct {
 	resume                     bool
 	shard                      shardFlags
 }
-
-// maxSweepCells bounds the grid: every cell is a run of its own.
-const maxSweepCells = 100000
 
 func newSweepFlagSet(f *sweepFlags) *cmdFlags {
 	c := newCmdFlags("sweep")
@@ -172,7 +170,7 @@ func sweepSpec(c *cmdFlags, f *sweepFlags) (*sweep.Spec, []string, error) {
 }
 
 // checkSweepCounts refuses too few replicates, scans or iterations, and a
-// grid of more than maxSweepCells cells.
+// grid of more than sweep.MaxCells cells.
 func checkSweepCounts(c *cmdFlags, f *sweepFlags, s *sweep.Spec) error {
 	switch {
 	case f.replicates < 1:
@@ -186,87 +184,63 @@ func checkSweepCounts(c *cmdFlags, f *sweepFlags, s *sweep.Spec) error {
 	case f.workers < 0:
 		return c.bad("workers", "need 0 (all CPUs) or more")
 	}
-	lists := map[string]int{"dims": len(s.GridDims()), "chains": len(s.Chains), "knots": len(s.GridKnots()), "seeds": len(s.Seeds)}
-	if n, err := mulBytes(int64(lists["dims"]), int64(max(lists["chains"], 1)), int64(lists["knots"]), int64(lists["seeds"])); err != nil || n > maxSweepCells {
-		name := "seeds"
-		for _, l := range []string{"dims", "chains", "knots"} {
-			if lists[l] > lists[name] {
-				name = l
-			}
-		}
+	var se *sweep.SizeError
+	if errors.As(s.CheckSize(), &se) {
 		return usagef("invalid --%s with %d values: the grid --dims × --chains × --knots × --seeds has more than %d cells, each a run of its own; split the sweep",
-			name, lists[name], maxSweepCells)
+			se.List, se.Len, sweep.MaxCells)
 	}
 	return nil
 }
 
-// checkSweepDims checks each dimension's Gaussian and chains, and returns
-// the first knots that exceed a cell's chains − 1 (refused after the
-// memory check) or a refusal.
+// checkSweepDims checks each dimension's Gaussian and chains
+// (sweep.Spec.CheckDim), and returns the first knots that exceed a cell's
+// chains − 1 (refused after the memory check) or a refusal.
 func checkSweepDims(c *cmdFlags, f *sweepFlags, s *sweep.Spec, dimTexts []string) (knotsErr, err error) {
 	names := gaussFlags{"dims", "mu0", "mu1", "sigma", "sigma"}
 	for i, d := range s.GridDims() {
-		if !s.Gaussian() {
-			// --dims does not apply: one dimension, the model's (sweepmodel.go).
-		} else if err := checkGaussian(c, names, dimTexts[i], d, f.mu0, f.mu1, f.sigma, f.sigma); err != nil {
-			return nil, err
-		}
-		if ch := sweep.AutoChains(d); s.Chains == nil && ch > maxChains {
-			return nil, usagef("invalid --dims %s: --chains auto gives ⌈15√d⌉ = %.0f chains, more than %d (replica numbers are 32-bit)", dimTexts[i], ch, maxChains)
-		}
-		for _, ch := range s.ChainsOf(d) {
-			if ch > maxChains {
-				return nil, usagef("invalid --chains %d: at most %d chains (replica numbers are 32-bit)", ch, maxChains)
+		if s.Gaussian() { // other models: one dimension, the model's (sweepmodel.go)
+			if err := checkGaussian(c, names, dimTexts[i], d, f.mu0, f.mu1, f.sigma, f.sigma); err != nil {
+				return nil, err
 			}
-			for _, k := range s.GridKnots() {
-				if k > ch-1 && knotsErr == nil {
-					chainsText := strconv.Itoa(ch)
-					if s.Chains == nil {
-						chainsText = fmt.Sprintf("%d (auto, d = %s)", ch, dimTexts[i])
-					}
-					knotsErr = knotsLimit(c, k, ch, chainsText)
-				}
+		}
+		ke, err := s.CheckDim(d)
+		var ce *sweep.ChainsError
+		switch {
+		case errors.As(err, &ce) && ce.Auto:
+			return nil, usagef("invalid --dims %s: --chains auto gives ⌈15√d⌉ = %.0f chains, more than %d (replica numbers are 32-bit)", dimTexts[i], ce.Chains, maxChains)
+		case err != nil:
+			return nil, usagef("invalid --chains %.0f: at most %d chains (replica numbers are 32-bit)", ce.Chains, maxChains)
+		case ke != nil && knotsErr == nil:
+			chainsText := strconv.Itoa(ke.Chains)
+			if ke.Auto {
+				chainsText = fmt.Sprintf("%d (auto, d = %s)", ke.Chains, dimTexts[i])
 			}
+			knotsErr = knotsLimit(c, ke.Knots, ke.Chains, chainsText)
 		}
 	}
 	return knotsErr, nil
 }
 
-// checkSweepMemory returns the cells' configurations, or refuses a cell
-// whose model cannot be made, or the sweep when its largest cell (and
-// one cell's CSV rows) exceeds --max-memory.
+// checkSweepMemory returns the cells' configurations (sweep.Spec.Configs),
+// or refuses a cell whose model cannot be made, or the sweep when its
+// largest cell (and one cell's CSV rows, sweep.Spec.Memory) exceeds
+// --max-memory.
 func checkSweepMemory(c *cmdFlags, f *sweepFlags, s *sweep.Spec, cells []sweep.Cell, dimTexts []string) ([]batch.Config, error) {
-	var cfgs []batch.Config
-	var need int64
-	var needErr error
-	dimText := map[int]string{}
-	for i, d := range s.GridDims() {
-		dimText[d] = dimTexts[i]
-	}
-	for _, cell := range cells {
-		cfg, err := s.Config(cell, f.workers)
-		if err != nil {
-			return nil, usagef("invalid --dims %s: %v", dimText[cell.Dim], err)
-		}
-		if needErr == nil {
-			var n int64
-			if n, needErr = batch.EstimateMemory(cfg); n > need {
-				need = n
+	cfgs, err := s.Configs(cells, f.workers)
+	var me *sweep.ModelError
+	if errors.As(err, &me) {
+		text := ""
+		for i, d := range s.GridDims() {
+			if d == me.Dim {
+				text = dimTexts[i] // the last, as typed
 			}
 		}
-		cfgs = append(cfgs, cfg)
+		return nil, usagef("invalid --dims %s: %v", text, me.Err)
 	}
-	if needErr == nil {
-		// One cell's CSV rows (the rows are appended to the files as each
-		// cell ends): 13 fields per replicate.
-		var rows int64
-		if rows, needErr = mulBytes(int64(f.replicates)+1, 13*(24+16)); needErr == nil {
-			need, needErr = addBytes(need, rows)
-		}
-	}
-	maxOf := func(xs []int) float64 { return float64(slices.Max(append([]int{0}, xs...))) }
+	need, needErr := s.Memory(cfgs)
+	dim, chains, knots := s.Largest()
 	return cfgs, checkMemory(c, f.maxMemory, need, needErr, []sizeFlag{
-		{"dims", maxOf(s.GridDims()), 256}, {"chains", maxOf(s.Chains), 240}, {"knots", maxOf(s.GridKnots()), 4},
+		{"dims", float64(dim), 256}, {"chains", float64(chains), 240}, {"knots", float64(knots), 4},
 		{"replicates", float64(f.replicates), 5}, {"iterations", float64(f.iterations), 50000}, {"scans", float64(f.scans), 500},
 	})
 }

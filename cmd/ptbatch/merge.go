@@ -189,13 +189,6 @@ func shardFile(s shardDir, name string) (string, error) {
 	return path, shardUsage(err)
 }
 
-// readShardFile returns the bytes of the shard's file name, checked
-// again against its checksum (rundir.Shard.ReadFile).
-func readShardFile(s shardDir, name string) ([]byte, error) {
-	b, err := rundir.Shard{Dir: s.dir, Manifest: s.m}.ReadFile(name)
-	return b, shardUsage(err)
-}
-
 // shardUsage returns a refusal of rundir's shards (*rundir.ShardError)
 // as a usage error: one line, exit 2.
 func shardUsage(err error) error {

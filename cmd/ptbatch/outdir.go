@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/csv"
 	"errors"
 	"io"
 	"path/filepath"
@@ -69,16 +67,6 @@ func (d *outDir) release() {
 
 // file returns the path of name inside the directory.
 func (d *outDir) file(name string) string { return filepath.Join(d.path, name) }
-
-// csvBytes returns rows as CSV text.
-func csvBytes(rows [][]string) ([]byte, error) {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	if err := w.WriteAll(rows); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
 
 // discard is rundir.Dir.Discard, with the directory then released.
 func (d *outDir) discard(made bool) { d.dir.Discard(made); d.dir = nil }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/runloop"
 )
 
 // Files are the files a sweep appends to as its cells end.
@@ -49,18 +50,27 @@ type ResumeError struct {
 
 // Error says why the sweep in Dir cannot be resumed.
 func (e *ResumeError) Error() string {
-	at := fmt.Sprintf("sweep: cannot resume the sweep in %s", e.Dir)
-	switch e.Why {
-	case Unreadable, OtherJob, Unstatable:
-		return fmt.Sprintf("%s: %v", at, e.Err)
-	case Missing:
-		return fmt.Sprintf("%s: its %s is missing (%d bytes recorded)", at, e.File, e.Recorded)
-	case Link:
-		return fmt.Sprintf("%s: its %s is a symbolic link", at, e.File)
-	case NotRegular:
-		return fmt.Sprintf("%s: its %s is not a regular file (%v)", at, e.File, e.Mode)
+	if e.File == "" || e.Why == Unstatable {
+		return fmt.Sprintf("sweep: cannot resume the sweep in %s: %v", e.Dir, e.Err)
 	}
-	return fmt.Sprintf("%s: its %s holds %d bytes, fewer than the %d recorded", at, e.File, e.Size, e.Recorded)
+	return fmt.Sprintf("sweep: cannot resume the sweep in %s: its %s %s", e.Dir, e.File, e.Reason())
+}
+
+// Reason says what is wrong with File, after its name ("is missing, and
+// its manifest records 10 bytes of it"); "" for Unreadable, OtherJob and
+// Unstatable, whose Err says it.
+func (e *ResumeError) Reason() string {
+	switch e.Why {
+	case Missing:
+		return fmt.Sprintf("is missing, and its manifest records %d bytes of it", e.Recorded)
+	case Link:
+		return "is a symbolic link"
+	case NotRegular:
+		return fmt.Sprintf("is not a regular file (%s)", runloop.FileKind(e.Mode))
+	case Short:
+		return fmt.Sprintf("holds %d bytes, fewer than the %d its manifest records (it was changed)", e.Size, e.Recorded)
+	}
+	return ""
 }
 
 // Unwrap returns the underlying error, if any.

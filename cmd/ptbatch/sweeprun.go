@@ -146,25 +146,24 @@ func openSweepOut(c *cmdFlags, f *sweepFlags, s *sweep.Spec, sh *shard, units in
 // --out or --resume (issue 26, cause 8).
 func sweepResumeError(c *cmdFlags, err error) error {
 	var e *sweep.ResumeError
-	if !errors.As(err, &e) {
+	switch {
+	case !errors.As(err, &e):
 		return err
-	}
-	at := fmt.Sprintf("cannot continue the sweep in --out %q: its %s", e.Dir, e.File)
-	switch e.Why {
-	case sweep.Unreadable:
+	case e.Why == sweep.Unreadable:
 		return c.bad("out", "cannot resume: %v", e.Err)
-	case sweep.OtherJob:
+	case e.Why == sweep.OtherJob:
 		return c.bad("out", "%v", e.Err) // rundir's sentence
-	case sweep.Missing:
-		return c.bad("resume", "%s is missing, and its manifest records %d bytes of it; start again without --resume, or give another --out", at, e.Recorded)
-	case sweep.Unstatable:
+	case e.Why == sweep.Unstatable:
 		return c.bad("resume", "cannot continue the sweep in --out %q: %v", e.Dir, unwrapPath(e.Err))
-	case sweep.Link:
-		return c.bad("resume", "%s is a symbolic link: ptbatch writes no output through a link; remove it", at)
-	case sweep.NotRegular:
-		return c.bad("resume", "%s is not a regular file (%s)", at, fileKind(e.Mode))
 	}
-	return c.bad("resume", "%s holds %d bytes, fewer than the %d its manifest records (it was changed); start again without --resume, or give another --out", at, e.Size, e.Recorded)
+	advice := "; start again without --resume, or give another --out"
+	switch e.Why {
+	case sweep.Link:
+		advice = ": ptbatch writes no output through a link; remove it"
+	case sweep.NotRegular:
+		advice = ""
+	}
+	return c.bad("resume", "cannot continue the sweep in --out %q: its %s %s%s", e.Dir, e.File, e.Reason(), advice)
 }
 
 // mergeSweep writes the merged output of a sweep's shards from their data

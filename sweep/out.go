@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -192,4 +193,33 @@ func Merge(dst string, shards []rundir.Shard, m *rundir.Manifest) error {
 	}
 	r := Report{Cells: len(cells), Completed: len(cells), Elapsed: m.ElapsedSeconds, Out: dst}
 	return s.writeJSON(filepath.Join(dst, "summary.json"), r)
+}
+
+// Execute runs the units [lo, hi) of the sweep of cells (study.Execute
+// over Spec.Plan, with o's workers and progress, without log Z: o's
+// Result is replaced), appends each finished piece to out (nil: none,
+// Out.Piece), and then passes it with its summary to done (nil: none).
+// When ctx ends the sweep, the error matches study.ErrInterrupted and
+// cell is the index of the cell under way.
+func (s *Spec) Execute(ctx context.Context, cells []Cell, lo, hi int, out *Out, o study.Options,
+	done func(c Cell, res *batch.Result, m Summary) error) (cell int, err error) {
+	plan := s.Plan(cells)
+	pieces := plan.Range(lo, hi)
+	finished := 0
+	o.NoLogZ = true
+	o.Result = func(pc study.Piece, res *batch.Result) error {
+		finished++
+		m, err := out.Piece(s, cells[pc.Run], pc, res)
+		if err == nil && done != nil {
+			err = done(cells[pc.Run], res, m)
+		}
+		return err
+	}
+	if _, err := study.Execute(ctx, &plan, pieces, o); err != nil {
+		if finished < len(pieces) {
+			cell = pieces[finished].Run
+		}
+		return cell, err
+	}
+	return 0, nil
 }

@@ -29,8 +29,8 @@ func manifestOf(t *testing.T, s *Spec, i, n int) *rundir.Manifest {
 	return m
 }
 
-// runOut runs the units [m.Done, hi) of the sweep s into dir through Out,
-// as ptbatch sweep does, with r from Prepare (or the zero Resume), and
+// runOut runs the units [m.Done, hi) of the sweep s into dir through Out
+// (Spec.Execute), as ptbatch sweep does, with r from Prepare (or the zero Resume), and
 // finishes it, interrupted when hi stops short of m.End.
 func runOut(t *testing.T, s *Spec, dir string, m *rundir.Manifest, r Resume, hi int) {
 	t.Helper()
@@ -49,12 +49,7 @@ func runOut(t *testing.T, s *Spec, dir string, m *rundir.Manifest, r Resume, hi 
 	}
 	defer out.Close()
 	cells := s.Cells()
-	plan := s.Plan(cells)
-	o := study.Options{NoLogZ: true, Result: func(pc study.Piece, res *batch.Result) error {
-		_, err := out.Piece(s, cells[pc.Run], pc, res)
-		return err
-	}}
-	if _, err := study.Execute(context.Background(), &plan, plan.Range(m.Done, hi), o); err != nil {
+	if _, err := s.Execute(context.Background(), cells, m.Done, hi, out, study.Options{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := out.Finish(len(cells), hi < m.End, 0, dir); err != nil {
@@ -221,5 +216,27 @@ func TestOpenOutRefusesChangedFile(t *testing.T) {
 	defer d.Close()
 	if _, err := OpenOut(rundir.NewJob(d, m, r.Prior()), s, r); !errors.Is(err, ErrResumeChanged) || !errors.Is(err, rundir.ErrChecksum) {
 		t.Errorf("OpenOut of a changed cells.csv: %v, want ErrResumeChanged and rundir.ErrChecksum", err)
+	}
+}
+
+// TestExecuteInterrupted ends the context in the callback of the first
+// finished piece (cell 0 of the small sweep, whole in one process) and
+// checks that Execute reports the interruption in cell 1, the next,
+// having passed done exactly one piece with the summary Out.Piece gives.
+func TestExecuteInterrupted(t *testing.T) {
+	s := small()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var got []Cell
+	cell, err := s.Execute(ctx, s.Cells(), 0, 24, nil, study.Options{}, func(c Cell, res *batch.Result, m Summary) error {
+		got = append(got, c)
+		if want, _ := (*Out)(nil).Piece(s, c, study.Piece{Replicates: res.Config.Replicates}, res); m != want {
+			t.Errorf("summary %+v, want %+v", m, want)
+		}
+		cancel()
+		return nil
+	})
+	if !errors.Is(err, study.ErrInterrupted) || cell != 1 || len(got) != 1 || got[0] != s.Cells()[0] {
+		t.Errorf("Execute: cell %d, %v, pieces %v; want cell 1, study.ErrInterrupted, one piece of cell 0", cell, err, got)
 	}
 }

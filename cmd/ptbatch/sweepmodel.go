@@ -88,14 +88,9 @@ func sweepProgress(stderr io.Writer, cells []sweep.Cell) func(study.Progress) {
 	}
 }
 
-// sweepCellDone writes a finished piece of a cell into out (nil: none)
-// and its line of the table.
-func sweepCellDone(s *sweep.Spec, cell sweep.Cell, pc study.Piece, res *batch.Result, out *sweep.Out, tw io.Writer) error {
-	m, err := out.Piece(s, cell, pc, res)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.2f\t%.4f\t%.1f\t\n", cell.Dim, cell.Chains, cell.Knots, cell.Seed, res.Config.Replicates,
+// sweepLine prints a finished piece's line of the table.
+func sweepLine(tw io.Writer, s *sweep.Spec, cell sweep.Cell, res *batch.Result, m sweep.Summary) error {
+	_, err := fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.2f\t%.4f\t%.1f\t\n", cell.Dim, cell.Chains, cell.Knots, cell.Seed, res.Config.Replicates,
 		m.Rate, m.RateCI, m.RunRate, m.RunRateCI, m.Barrier, s.Bound(cell), res.Elapsed.Seconds())
 	return err
 }

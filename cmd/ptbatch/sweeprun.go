@@ -73,25 +73,21 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return executeSweep(ctx, f, s, cells, lo, hi, out, stdout, stderr)
 }
 
-// executeSweep runs the units [lo, hi) of the sweep with study.Execute,
+// executeSweep runs the units [lo, hi) of the sweep (sweep.Spec.Execute),
 // printing a line per finished piece and appending its rows to out.
 func executeSweep(ctx context.Context, f *sweepFlags, s *sweep.Spec, cells []sweep.Cell, lo, hi int, out *sweep.Out, stdout, stderr io.Writer) error {
 	var interrupted error
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "d\tchains\tK\tseed\treplicates\trate, last scan (95% CI)\trate, whole run\tbarrier\tlinear bound\tseconds\t")
-	plan := s.Plan(cells)
-	pieces := plan.Range(lo, hi)
-	finished := 0
-	o := study.Options{Workers: f.workers, NoLogZ: true, Result: func(pc study.Piece, res *batch.Result) error {
-		finished++
-		return sweepCellDone(s, cells[pc.Run], pc, res, out, tw)
-	}}
+	o := study.Options{Workers: f.workers}
 	if !f.quiet {
 		o.Progress = sweepProgress(stderr, cells)
 	}
-	switch _, err := study.Execute(ctx, &plan, pieces, o); {
+	switch cell, err := s.Execute(ctx, cells, lo, hi, out, o, func(c sweep.Cell, res *batch.Result, m sweep.Summary) error {
+		return sweepLine(tw, s, c, res, m)
+	}); {
 	case errors.Is(err, study.ErrInterrupted):
-		interrupted = interruptedf("interrupted in cell %d of %d; the output reports the cells completed before it", pieces[finished].Run+1, len(cells))
+		interrupted = interruptedf("interrupted in cell %d of %d; the output reports the cells completed before it", cell+1, len(cells))
 	case err != nil:
 		return err
 	}

@@ -15,11 +15,18 @@
 // are written exactly ('g', -1): a merge works on the shards' data and the
 // Spec alone, and gives the bytes of one process.
 //
+// A Spec's grid is checked before anything runs, each refusal a typed
+// error carrying the list and value concerned: CheckSize (at most
+// MaxCells cells, *SizeError), CheckDim (chains and knots of a dimension,
+// *ChainsError and *KnotsError), Configs (*ModelError) and Memory (the
+// estimate a caller compares with its limit).
+//
 // A sweep's output directory (rundir) is library code too: Prepare checks
-// what a resumed sweep would go on with, OpenOut opens cells.csv and
-// summary.csv for appending, Out.Piece appends each finished piece and
-// records it in the manifest, Out.Finish writes summary.json, and Merge
-// writes the merged output of a sweep's shards from their data.
+// what a resumed sweep would go on with (*ResumeError), OpenOut opens
+// cells.csv and summary.csv for appending, Spec.Execute runs the units of
+// a shard through study.Execute and Out.Piece appends each finished piece
+// and records it in the manifest, Out.Finish writes summary.json, and
+// Merge writes the merged output of a sweep's shards from their data.
 //
 // The linear-path bound of a Gaussian cell is the closed form 1/(2+2Λ)
 // with Λ = √d·|μ1−μ0|/(σ√π) (LinearBound; Syed et al., ICML 2021,

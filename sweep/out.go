@@ -17,7 +17,7 @@ import (
 // ErrResumeChanged is matched by OpenOut's error when a file the sweep
 // goes on with no longer has the checksum its manifest records (it
 // wraps rundir.ErrChecksum too).
-var ErrResumeChanged = errors.New("the directory was changed")
+var ErrResumeChanged = errors.New("sweep: the directory was changed since its manifest was written")
 
 // Out is a sweep's output directory as the sweep runs: cells.csv and
 // summary.csv, appended to as each cell's piece ends, and the manifest

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"strconv"
-	"strings"
 )
 
 // Settings returns the Spec as the settings a manifest records and
@@ -41,19 +41,16 @@ func FromSettings(m map[string]string) (*Spec, error) {
 		*f.p, errs = v, appendErr(errs, f.name, m, err)
 	}
 	var err error
-	s.Dims, err = ints(m["dims"])
+	s.Dims, _, err = ParseInts(m["dims"], math.MinInt)
 	errs = appendErr(errs, "dims", m, err)
-	s.Knots, err = ints(m["knots"])
+	s.Knots, _, err = ParseInts(m["knots"], math.MinInt)
 	errs = appendErr(errs, "knots", m, err)
 	if m["chains"] != "auto" {
-		s.Chains, err = ints(m["chains"])
+		s.Chains, _, err = ParseInts(m["chains"], math.MinInt)
 		errs = appendErr(errs, "chains", m, err)
 	}
-	for _, part := range strings.Split(m["seeds"], ",") {
-		v, err := strconv.ParseUint(strings.TrimSpace(part), 10, 64)
-		errs = appendErr(errs, "seeds", m, err)
-		s.Seeds = append(s.Seeds, v)
-	}
+	s.Seeds, err = ParseSeeds(m["seeds"])
+	errs = appendErr(errs, "seeds", m, err)
 	if s.Replicates < 1 {
 		errs = append(errs, fmt.Errorf("replicates %q", m["replicates"]))
 	}
@@ -75,19 +72,6 @@ func appendErr(errs []error, name string, m map[string]string, err error) []erro
 		return errs
 	}
 	return append(errs, fmt.Errorf("%s %q", name, m[name]))
-}
-
-// ints parses a comma-separated list of integers.
-func ints(text string) ([]int, error) {
-	var out []int
-	for _, part := range strings.Split(text, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
 }
 
 // FromConfig returns the Spec of a sweep's manifest's configuration

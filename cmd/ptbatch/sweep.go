@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/sweep"
@@ -56,24 +55,18 @@ const sweepIntro = `Usage: ptbatch sweep [flags]
 Runs a grid of the high-dimensional Gaussian experiment, N(μ0·1, σ²I) → N(μ1·1, σ²I),
 one batch of replicates per cell, and writes a tidy CSV and a summary.`
 
-// parseList parses the comma-separated list of flag name: positive
-// integers, at least min each.
+// parseList parses the comma-separated list of flag name: integers of
+// at least least each (sweep.ParseInts).
 func parseList(c *cmdFlags, name string, least int) ([]int, []string, error) {
-	var out []int
-	var texts []string
-	for _, part := range strings.Split(c.show(name), ",") {
-		part = strings.TrimSpace(part)
-		v, err := strconv.Atoi(part)
-		switch {
-		case err != nil:
-			return nil, nil, c.bad(name, "%q is not a whole number that fits in 64 bits (want comma-separated integers)", part)
-		case v < least:
-			return nil, nil, c.bad(name, "%d is below %d (want comma-separated integers of at least %d)", v, least, least)
-		}
-		out = append(out, v)
-		texts = append(texts, part)
+	xs, texts, err := sweep.ParseInts(c.show(name), least)
+	var le *sweep.ListError
+	switch {
+	case errors.As(err, &le) && le.NotNumber:
+		return nil, nil, c.bad(name, "%q is not a whole number that fits in 64 bits (want comma-separated integers)", le.Part)
+	case errors.As(err, &le):
+		return nil, nil, c.bad(name, "%d is below %d (want comma-separated integers of at least %d)", le.Value, least, least)
 	}
-	return out, texts, nil
+	return xs, texts, nil
 }
 
 // sweepGrid parses and checks the flags and returns the sweep's cells,
@@ -159,14 +152,11 @@ func sweepSpec(c *cmdFlags, f *sweepFlags) (*sweep.Spec, []string, error) {
 			return nil, nil, err
 		}
 	}
-	for _, part := range strings.Split(f.seeds, ",") {
-		v, err := strconv.ParseUint(strings.TrimSpace(part), 10, 64)
-		if err != nil {
-			return nil, nil, c.bad("seeds", "%q is not a seed (want comma-separated integers from 0 to 18446744073709551615)", strings.TrimSpace(part))
-		}
-		s.Seeds = append(s.Seeds, v)
+	var le *sweep.ListError
+	if s.Seeds, err = sweep.ParseSeeds(f.seeds); errors.As(err, &le) {
+		return nil, nil, c.bad("seeds", "%q is not a seed (want comma-separated integers from 0 to 18446744073709551615)", le.Part)
 	}
-	return s, dimTexts, nil
+	return s, dimTexts, err
 }
 
 // checkSweepCounts refuses too few replicates, scans or iterations, and a

@@ -1,0 +1,94 @@
+package runout
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ptbatch/ptbatch/rundir"
+)
+
+// writeRunShard runs shard i of 2 of libRun's 8 replicates into root/i
+// as a command would through this package and package rundir: its files
+// (WriteFiles), its record and a complete manifest that fingerprints the
+// run's configuration (ConfigOf) and records args.
+func writeRunShard(t *testing.T, root string, i int, args ...string) string {
+	t.Helper()
+	dir := filepath.Join(root, string(rune('0'+i)))
+	d, err := rundir.Open(dir, rundir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	lo, hi := rundir.Share(i, 2, 8)
+	rec, x := libRun(t, dir, lo, hi-lo)
+	rec.Args = []string{"--seed=1"}
+	if _, err := WriteFiles(dir, rec, x); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRecord(d.File(RecordName), rec); err != nil {
+		t.Fatal(err)
+	}
+	m := &rundir.Manifest{Format: rundir.ManifestFormat, Command: "run", Version: "test", Args: args,
+		Shard: i, Shards: 2, Unit: "replicate", Units: 8, First: lo, End: hi, Done: hi, Complete: true}
+	if err := m.SetConfig(ConfigOf(rec, 8)); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.WriteManifest(m); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestMergeRunWritesOneRunsFiles checks MergeRun on two shard
+// directories written through the library: the files of the run of
+// replicates 0–7 in one process, byte for byte (summary.json apart from
+// its timings, result.gob apart); and a shard whose manifest records other arguments than
+// its record is refused with ErrShard, writing no result.
+func TestMergeRunWritesOneRunsFiles(t *testing.T) {
+	root := t.TempDir()
+	one := filepath.Join(root, "one")
+	rec, x := libRun(t, one, 0, 8)
+	if _, err := WriteFiles(one, rec, x); err != nil {
+		t.Fatal(err)
+	}
+	dirs := []string{writeRunShard(t, root, 1, "--seed=1"), writeRunShard(t, root, 2, "--seed=1")}
+	merged := filepath.Join(root, "merged")
+	shards, err := rundir.ReadShards(merged, dirs, rundir.SameConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := MergeRun(merged, shards, 8); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := os.ReadDir(one)
+	for _, f := range files {
+		switch f.Name() {
+		case RecordName: // its timings differ
+		case "summary.json":
+			if a, b := summaryWithout(t, one), summaryWithout(t, merged); a != b {
+				t.Errorf("summary.json beyond timings:\none run %s\nmerged %s", a, b)
+			}
+		default:
+			a, _ := os.ReadFile(filepath.Join(one, f.Name()))
+			b, err := os.ReadFile(filepath.Join(merged, f.Name()))
+			if err != nil || !bytes.Equal(a, b) {
+				t.Errorf("%s: merged differs from one run (%v)", f.Name(), err)
+			}
+		}
+	}
+
+	edited := filepath.Join(root, "edited")
+	dirs[1] = writeRunShard(t, edited, 2, "--seed=2")
+	if shards, err = rundir.ReadShards(edited, dirs, rundir.SameConfig); err != nil {
+		t.Fatal(err)
+	}
+	if err := MergeRun(filepath.Join(edited, "out"), shards, 8); !errors.Is(err, ErrShard) {
+		t.Errorf("a shard with other arguments: %v, want ErrShard", err)
+	}
+	if _, err := os.Stat(filepath.Join(edited, "out", "summary.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("refused merge wrote summary.json (%v)", err)
+	}
+}

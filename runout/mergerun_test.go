@@ -12,8 +12,8 @@ import (
 
 // writeRunShard runs shard i of 2 of libRun's 8 replicates into root/i
 // as a command would through this package and package rundir: its files
-// (WriteFiles), its record and a complete manifest that fingerprints the
-// run's configuration (ConfigOf) and records args.
+// (WriteFiles), then its record and a complete manifest that fingerprints
+// the run's configuration and records args (FinishRun).
 func writeRunShard(t *testing.T, root string, i int, args ...string) string {
 	t.Helper()
 	dir := filepath.Join(root, string(rune('0'+i)))
@@ -28,16 +28,13 @@ func writeRunShard(t *testing.T, root string, i int, args ...string) string {
 	if _, err := WriteFiles(dir, rec, x); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteRecord(d.File(RecordName), rec); err != nil {
+	m := (&rundir.Part{Index: i, Count: 2}).Manifest("run", "replicate", 8)
+	m.Version, m.Args = "test", args
+	if err := FinishRun(rundir.NewJob(d, m, 0), rec, []byte("{}\n")); err != nil {
 		t.Fatal(err)
 	}
-	m := &rundir.Manifest{Format: rundir.ManifestFormat, Command: "run", Version: "test", Args: args,
-		Shard: i, Shards: 2, Unit: "replicate", Units: 8, First: lo, End: hi, Done: hi, Complete: true}
-	if err := m.SetConfig(ConfigOf(rec, 8)); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.WriteManifest(m); err != nil {
-		t.Fatal(err)
+	if got, err := rundir.ReadManifest(dir); err != nil || !got.Complete || got.CheckFingerprint() != nil {
+		t.Fatalf("FinishRun's manifest %+v (%v), want complete and fingerprinted", got, err)
 	}
 	return dir
 }

@@ -76,7 +76,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	m, err := mergeInto(ctx, od, shards, stderr)
 	if err != nil {
-		od.discard(statErr != nil)
+		od.dir.Discard(statErr != nil) // what a refused merge wrote, and out if it made it
 		return err
 	}
 	od.release()

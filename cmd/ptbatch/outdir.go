@@ -1,13 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"encoding/csv"
 	"errors"
 	"io"
 	"path/filepath"
 
 	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/runout"
 )
 
 // An output directory (--out DIR) is a rundir.Dir: held by one process
@@ -70,15 +69,5 @@ func (d *outDir) release() {
 // file returns the path of name inside the directory.
 func (d *outDir) file(name string) string { return filepath.Join(d.path, name) }
 
-// csvBytes returns rows as CSV text.
-func csvBytes(rows [][]string) ([]byte, error) {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	if err := w.WriteAll(rows); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-// discard is rundir.Dir.Discard, with the directory then released.
-func (d *outDir) discard(made bool) { d.dir.Discard(made); d.dir = nil }
+// csvBytes is runout.CSVBytes.
+func csvBytes(rows [][]string) ([]byte, error) { return runout.CSVBytes(rows) }

@@ -1,7 +1,6 @@
 package runout
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -60,22 +59,7 @@ func TestMergeRunWritesOneRunsFiles(t *testing.T) {
 	if err := MergeRun(merged, shards, 8); err != nil {
 		t.Fatal(err)
 	}
-	files, _ := os.ReadDir(one)
-	for _, f := range files {
-		switch f.Name() {
-		case RecordName: // its timings differ
-		case "summary.json":
-			if a, b := summaryWithout(t, one), summaryWithout(t, merged); a != b {
-				t.Errorf("summary.json beyond timings:\none run %s\nmerged %s", a, b)
-			}
-		default:
-			a, _ := os.ReadFile(filepath.Join(one, f.Name()))
-			b, err := os.ReadFile(filepath.Join(merged, f.Name()))
-			if err != nil || !bytes.Equal(a, b) {
-				t.Errorf("%s: merged differs from one run (%v)", f.Name(), err)
-			}
-		}
-	}
+	sameRunFiles(t, one, merged)
 
 	edited := filepath.Join(root, "edited")
 	dirs[1] = writeRunShard(t, edited, 2, "--seed=2")

@@ -21,9 +21,22 @@ type Aside struct {
 // AsideName is the name under which SetAside keeps the file name.
 func AsideName(name string) string { return "." + name + ".resume" }
 
-// ErrNotAside is CopyRows' error (wrapped) when asked for rows of a file
-// that was not in the directory.
+// ErrNotAside is CopyRows' error (a *NotAsideError) when asked for rows
+// of a file that was not in the directory.
 var ErrNotAside = errors.New("rundir: the file was not set aside")
+
+// NotAsideError is CopyRows' error when asked for Rows rows of the file
+// Name, which was not in the directory; it is ErrNotAside (errors.Is).
+type NotAsideError struct {
+	Name string
+	Rows int
+}
+
+// Error names the file.
+func (e *NotAsideError) Error() string { return fmt.Sprintf("%s: %v", e.Name, ErrNotAside) }
+
+// Is reports whether target is ErrNotAside.
+func (e *NotAsideError) Is(target error) bool { return target == ErrNotAside }
 
 // ShortError is CopyRows' error when the copy set aside holds fewer rows
 // than asked: it is not the file of the run that wrote the checkpoint.
@@ -86,8 +99,7 @@ func (a *Aside) Remove() {
 
 // CopyRows gives emit, in order, the first rows lines (each with its
 // '\n') after the header line of the copy of name set aside. It returns
-// an error wrapping ErrNotAside when there is no such copy (and rows >
-// 0), a *ShortError when the copy holds fewer rows, or emit's error.
+// a *NotAsideError when there is no such copy (and rows > 0), a *ShortError when the copy holds fewer rows, or emit's error.
 func (a *Aside) CopyRows(name string, rows int, emit func(line []byte) error) error {
 	if rows == 0 {
 		return nil
@@ -97,7 +109,7 @@ func (a *Aside) CopyRows(name string, rows int, emit func(line []byte) error) er
 		aside, ok = a.files[name]
 	}
 	if !ok {
-		return fmt.Errorf("%s: %w", name, ErrNotAside)
+		return &NotAsideError{Name: name, Rows: rows}
 	}
 	fh, err := os.Open(aside)
 	if err != nil {

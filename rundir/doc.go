@@ -15,6 +15,12 @@
 // manifest.json. Close removes the lock file (only while holding it) and
 // releases the lock, so a clean exit leaves no .lock.
 //
+// A command's work is split into shards of contiguous units (Part,
+// Share); a Job keeps a shard's manifest up to date as its units are
+// written (StartJob, Job.Progress, Job.Finish). A merge reads the shards'
+// manifests and verifies their files (ReadShards, SameConfig), then
+// writes into a held directory (Merge) what one process would.
+//
 // The writers work on paths, not on a Dir, so that code which formats a
 // file need not know who holds its directory: a write is recorded in the
 // Dir of this process that holds a directory containing the path, if

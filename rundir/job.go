@@ -1,6 +1,9 @@
 package rundir
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Job is a command's work in a directory it holds: the Dir, and its
 // Manifest kept up to date as the units of its share are written, so that
@@ -41,4 +44,23 @@ func (j *Job) Finish(done int, interrupted bool) error {
 	j.Manifest.Interrupted = interrupted
 	j.Manifest.Complete = !interrupted && done == j.Manifest.End
 	return j.Progress(done)
+}
+
+// StartJob returns the job of the held directory d whose manifest is m
+// (NewJob), with prior seconds spent before. It refuses a directory with
+// a symbolic link under it (a *LinkError). A fresh job (not a resume)
+// first removes what a previous command left in d, so that it holds only
+// this job's files: those d's manifest records and the names in stale
+// (Dir.RemoveStale). It writes no manifest; on an error d stays held.
+func StartJob(d *Dir, m *Manifest, prior float64, fresh bool, stale ...string) (*Job, error) {
+	if err := checkLinks(d.path); err != nil {
+		return nil, err
+	}
+	if fresh {
+		prev, _ := ReadManifest(d.path) // none, or unreadable: nothing recorded to remove
+		if err := d.RemoveStale(prev, stale...); err != nil {
+			return nil, fmt.Errorf("removing the previous output of %s: %w", d.path, err)
+		}
+	}
+	return NewJob(d, m, prior), nil
 }

@@ -16,5 +16,6 @@
 // makes them durable before every checkpoint, so that a checkpoint never
 // counts a row that a crash could lose, and Options.Start lets a resumed
 // run take back the rows the checkpoint counted (rundir.SetAside) before
-// its first step.
+// its first step. Checkpoints does all of that for a checkpoint kept in a
+// file, as `ptbatch run --checkpoint FILE --resume FILE` does.
 package runloop

@@ -1,9 +1,11 @@
 package runout
 
 import (
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,6 +21,35 @@ func FullFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 // WriteCSV writes rows to path atomically (rundir.WriteFile).
 func WriteCSV(path string, rows [][]string) error {
 	return rundir.WriteFile(path, func(w io.Writer) error { return csv.NewWriter(w).WriteAll(rows) })
+}
+
+// CSVBytes returns rows as CSV text, such as the rows a command appends
+// to a file (rundir.Appender).
+func CSVBytes(rows [][]string) ([]byte, error) {
+	var b bytes.Buffer
+	if err := csv.NewWriter(&b).WriteAll(rows); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// MeanCurve returns the mean over the rows of ys (such as a barrier
+// profile's curves, one per replicate) at each of their first n points:
+// NaN at every point without rows, and where a row is NaN.
+func MeanCurve(ys [][]float64, n int) []float64 {
+	out := make([]float64, n)
+	if len(ys) == 0 {
+		for i := range out {
+			out[i] = math.NaN()
+		}
+		return out
+	}
+	for _, y := range ys {
+		for i := range out {
+			out[i] += y[i] / float64(len(ys))
+		}
+	}
+	return out
 }
 
 // WriteTables writes scans.csv (one row per replicate × scan), knots.csv

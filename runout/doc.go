@@ -15,6 +15,10 @@
 // (MergeStreamed), and reads the diagnostics' draws and the index
 // figure's trace back from them.
 //
+// FinishRun ends a run's job in its directory (summary.json, result.gob
+// and the manifest, which fingerprints the run's RunConfig), and
+// MergeRun merges the directories of a run's shards on their data alone.
+//
 // Files of a run:
 //
 //	scans.csv, knots.csv, schedules.csv   per replicate and scan / final values (WriteTables)

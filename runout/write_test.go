@@ -86,6 +86,14 @@ func TestMergedShardsWriteOneRunsFiles(t *testing.T) {
 	if _, err := WriteFiles(merged, m, Extras{}); err != nil {
 		t.Fatal(err)
 	}
+	sameRunFiles(t, one, merged)
+}
+
+// sameRunFiles fails unless the directory merged holds every file of the
+// run directory one with the same bytes (summary.json apart from its
+// timings, result.gob apart), and one holds a run's files.
+func sameRunFiles(t *testing.T, one, merged string) {
+	t.Helper()
 	files, _ := os.ReadDir(one)
 	if len(files) < 12 { // 4 CSVs of the tables and logz, lambda.csv/png/svg, samples.csv/png/svg, diagnostics.csv, summary.json, result.gob
 		t.Fatalf("one run wrote %d files", len(files))

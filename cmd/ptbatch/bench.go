@@ -143,9 +143,10 @@ func checkBenchMemory(c *cmdFlags, w benchmarks.Workload, maxMemory int64) error
 		return usagef("bench: %v", err)
 	}
 	need, err := w.Memory()
+	d := benchmarks.DefaultWorkload()
 	return checkMemory(c, maxMemory, need, err, []sizeFlag{
-		{"dim", float64(w.Dim), 256}, {"chains", float64(w.Chains), 240}, {"replicates", float64(w.Replicates), 64},
-		{"repeats", float64(w.Repeats), 5},
+		{"dim", float64(w.Dim), float64(d.Dim)}, {"chains", float64(w.Chains), float64(d.Chains)},
+		{"replicates", float64(w.Replicates), float64(d.Replicates)}, {"repeats", float64(w.Repeats), float64(d.Repeats)},
 	})
 }
 

@@ -111,15 +111,13 @@ func fileKind(m os.FileMode) string { return runloop.FileKind(m) }
 // cuts back to the checkpoint's rows (rundir.SetAside).
 var streamed = []string{"samples.csv", "index.csv"}
 
-// checkpointer holds the checkpoint flags of a run and, for a resume, its
-// streamed files set aside.
+// checkpointer holds the checkpoints of a run (runloop.Checkpoints) and
+// the flags whose names its refusals give.
 type checkpointer struct {
-	f      *checkpointFlags
-	c      *cmdFlags
-	out    string
-	stderr io.Writer
-	aside  *rundir.Aside // nil unless resuming into --out
-	quiet  bool          // --quiet: no line for each checkpoint written
+	runloop.Checkpoints
+	f   *checkpointFlags
+	c   *cmdFlags
+	out string
 }
 
 // startCheckpoints prepares the checkpoints of a run; it must be called
@@ -127,46 +125,25 @@ type checkpointer struct {
 // resume, it sets the streamed files of --out aside, so that the run's
 // new files can take back the rows the checkpoint counted.
 func startCheckpoints(f *runFlags, stderr io.Writer) (*checkpointer, error) {
-	k := &checkpointer{f: &f.ck, c: f.flags, out: f.out, stderr: stderr, quiet: f.quiet}
+	k := &checkpointer{f: &f.ck, c: f.flags, out: f.out, Checkpoints: runloop.Checkpoints{Path: f.ck.path, Resume: f.ck.data,
+		ResumePath: f.ck.resume, Every: runloop.Cadence{Scans: f.ck.everyScans, Wall: f.ck.everyWall},
+		Notes: stderr, Program: "ptbatch", Quiet: f.quiet}}
 	if f.ck.resume == "" || f.out == "" {
 		return k, nil
 	}
-	a, err := rundir.SetAside(f.out, streamed...)
-	if err != nil {
-		return nil, err
-	}
-	k.aside = a
-	return k, nil
+	return k, k.SetAside(f.out, streamed...)
 }
 
-// options are the runloop.Options of the run: its progress, its
-// checkpoints (every --checkpoint-every, when interrupted and at the end,
-// after syncing the streamed files), and its resume, whose Start takes
-// the streamed files' rows back before begun (which writes the manifest).
+// options are the runloop.Options of the run (runloop.Checkpoints.Options):
+// its progress, its checkpoints (after syncing the streamed files), and
+// its resume, which takes the streamed files' rows back (runout.TakeBack)
+// before begun (which writes the manifest).
 func (k *checkpointer) options(cfg batch.Config, prog func(batch.Progress), samples *runout.SampleWriter, stats *runStats, begun func() error) runloop.Options {
-	o := runloop.Options{Progress: prog, Start: func(e *batch.Engine, resumed bool) error {
-		if resumed {
-			if err := k.takeBack(cfg, samples, stats); err != nil {
-				k.aside.Restore()
-				return err
-			}
-		}
-		if err := begun(); err != nil {
-			return err
-		}
-		if resumed {
-			fmt.Fprintf(k.stderr, "ptbatch: resuming %s after %s\n", k.f.resume, place(e))
-		}
-		return nil
-	}}
-	if k.f.resume != "" {
-		o.Resume = k.f.data
-	}
-	if k.f.path != "" {
-		o.Save, o.Sync, o.AtEnd = k.save, func() error { return runout.SyncStreamed(samples, stats.Index) }, true
-		o.Every = runloop.Cadence{Scans: k.f.everyScans, Wall: k.f.everyWall}
-	}
-	return o
+	o := runloop.Options{Progress: prog, Sync: func() error { return runout.SyncStreamed(samples, stats.Index) },
+		Start: func(*batch.Engine, bool) error { return begun() }}
+	return k.Options(o, func(a *rundir.Aside) error {
+		return k.resumeRows(runout.TakeBack(a.CopyRows, cfg, samples, stats.Index))
+	})
 }
 
 // finish turns runloop.Run's answer into the run's: a refused checkpoint
@@ -175,7 +152,7 @@ func (k *checkpointer) options(cfg batch.Config, prog func(batch.Progress), samp
 func (k *checkpointer) finish(res *batch.Result, err error) (*batch.Result, error) {
 	var re *runloop.RestoreError
 	if errors.As(err, &re) {
-		k.aside.Restore()
+		k.Restore()
 		return nil, k.resumeError(re.Err)
 	}
 	if err != nil {
@@ -184,50 +161,21 @@ func (k *checkpointer) finish(res *batch.Result, err error) (*batch.Result, erro
 	if k.f.path != "" && res.Interrupted {
 		// Also when the signal came just after a checkpoint of the
 		// cadence, which is then the state to resume from.
-		fmt.Fprintf(k.stderr, "ptbatch: checkpoint %s written after %d of %d scans; continue with --resume %s\n", k.f.path, res.Scans, res.Config.Scans, k.f.path)
+		fmt.Fprintf(k.Notes, "ptbatch: checkpoint %s written after %d of %d scans; continue with --resume %s\n", k.f.path, res.Scans, res.Config.Scans, k.f.path)
 	}
 	return res, nil
 }
 
-// place says where a run is: "12 of 150 scans".
-func place(e *batch.Engine) string {
-	return fmt.Sprintf("%d of %d scans", e.Scans(), e.Config().Scans)
-}
-
-// save writes a checkpoint atomically (a temporary file in the same
-// directory, synced and renamed over the old checkpoint, so that a kill
-// leaves one whole checkpoint), with a line for those of the cadence.
-func (k *checkpointer) save(data []byte, e *batch.Engine, why runloop.Why) error {
-	if err := rundir.WriteBytes(k.f.path, data); err != nil {
-		return fmt.Errorf("the checkpoint: %w", err)
-	}
-	if why == runloop.OnCadence && !k.quiet {
-		fmt.Fprintf(k.stderr, "ptbatch: checkpoint %s written after %s\n", k.f.path, place(e))
-	}
-	return nil
-}
-
-// takeBack copies the rows of the streamed files that the checkpoint
-// counted from the copies set aside into the run's new files
-// (runout.TakeBack), then removes the copies.
-func (k *checkpointer) takeBack(cfg batch.Config, samples *runout.SampleWriter, stats *runStats) error {
-	if err := runout.TakeBack(k.copyRows, cfg, samples, stats.Index); err != nil {
-		return err
-	}
-	k.aside.Remove()
-	return nil
-}
-
-// copyRows is rundir's Aside.CopyRows with its refusals as usage errors
-// naming --resume and --out.
-func (k *checkpointer) copyRows(name string, rows int, emit func(line []byte) error) error {
-	err := k.aside.CopyRows(name, rows, emit)
+// resumeRows words the refusals of the take-back as usage errors naming
+// --resume and --out.
+func (k *checkpointer) resumeRows(err error) error {
 	var short *rundir.ShortError
+	var none *rundir.NotAsideError
 	switch {
-	case errors.Is(err, rundir.ErrNotAside):
-		return usagef("invalid --resume %q: the checkpoint counts %d rows of %s, which is not in --out %q", k.f.resume, rows, name, k.out)
+	case errors.As(err, &none):
+		return usagef("invalid --resume %q: the checkpoint counts %d rows of %s, which is not in --out %q", k.f.resume, none.Rows, none.Name, k.out)
 	case errors.As(err, &short):
-		return usagef("invalid --resume %q: %s in --out %q holds %d rows, the checkpoint counts %d: it is not the file of the run that wrote the checkpoint", k.f.resume, name, k.out, short.Have, rows)
+		return usagef("invalid --resume %q: %s in --out %q holds %d rows, the checkpoint counts %d: it is not the file of the run that wrote the checkpoint", k.f.resume, short.Name, k.out, short.Have, short.Want)
 	}
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/runout"
 	"github.com/ptbatch/ptbatch/studydir"
 )
 
@@ -75,7 +76,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	m, err := mergeInto(ctx, od, shards, stderr)
 	if err != nil {
-		od.discard(statErr != nil)
+		od.dir.Discard(statErr != nil) // what a refused merge wrote, and out if it made it
 		return err
 	}
 	od.release()
@@ -85,52 +86,39 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// mergeInto writes the merge of shards into od, which it first empties
-// of a previous command's files, and returns the manifest it wrote. The
-// shards are read-locked until it returns.
-func mergeInto(ctx context.Context, od *outDir, shards []shardDir, stderr io.Writer) (*manifest, error) {
-	if link, err := rundir.FindSymlink(od.path); err != nil || link != "" {
-		return nil, usagef("invalid --out %s: %s is a symbolic link (%v): merge writes no output through a link; remove it", od.path, filepath.Join(od.path, link), err)
-	}
-	prev, _ := readManifest(od.path)
-	if err := od.dir.RemoveStale(prev, staleOutputs...); err != nil {
-		return nil, err
-	}
-	for _, s := range shards {
-		// A shard being written now is refused; its shared lock is held
-		// until the merge ends, so no writer starts meanwhile.
-		release, err := rundir.ReadLock(s.dir)
-		var le *rundir.LockedError
-		if errors.As(err, &le) {
-			return nil, usagef("shard %s is being written by another process (it holds %s); merge it when that process ends", s.dir, filepath.Join(s.dir, lockName))
+// mergeInto writes the merge of shards into od (rundir.Merge), which it
+// first empties of a previous command's files, and returns the manifest
+// it wrote; a run merges on its data (runout.MergeRun), a sweep and a
+// reproduction in their own files. The shards are read-locked until it
+// returns.
+func mergeInto(ctx context.Context, od *outDir, shards []rundir.Shard, stderr io.Writer) (*manifest, error) {
+	var werr error
+	m, err := rundir.Merge(od.dir, shards, staleOutputs, func(m *manifest) error {
+		dirs := make([]shardDir, len(shards))
+		for i, s := range shards {
+			dirs[i] = shardDir{s.Dir, s.Manifest}
 		}
-		if err != nil {
-			return nil, usagef("shard %s: cannot read its lock: %v", s.dir, unwrapPath(err))
+		switch m.Command {
+		case "run":
+			werr = shardUsage(runout.MergeRun(od.path, shards, m.Units))
+		case "sweep":
+			werr = mergeSweep(dirs, od.path, m)
+		case "reproduce":
+			werr = mergeReproduce(ctx, dirs, od.path, stderr)
+		default:
+			werr = fmt.Errorf("%s: unknown command %q", filepath.Join(shards[0].Dir, manifestName), m.Command)
 		}
-		defer release()
-	}
-	first := shards[0].m
-	m := &manifest{Format: manifestFormat, Command: first.Command, Version: first.Version, Fingerprint: first.Fingerprint,
-		Config: first.Config, Settings: first.Settings, Args: first.Args, Shard: 1, Shards: 1, Unit: first.Unit, Units: first.Units,
-		End: first.Units, Done: first.Units, Complete: true}
-	for _, s := range shards {
-		m.ElapsedSeconds += s.m.ElapsedSeconds
-	}
-	var err error
-	switch first.Command {
-	case "run":
-		err = mergeRun(shards, od.path, m)
-	case "sweep":
-		err = mergeSweep(shards, od.path, m)
-	case "reproduce":
-		err = mergeReproduce(ctx, shards, od.path, stderr)
+		return werr
+	})
+	var le *rundir.LinkError
+	switch {
+	case err == nil || err == werr:
+	case errors.As(err, &le):
+		return nil, usagef("invalid --out %s: %s is a symbolic link (%v): merge writes no output through a link; remove it", od.path, filepath.Join(od.path, le.Link), le.Err)
 	default:
-		err = fmt.Errorf("%s: unknown command %q", filepath.Join(shards[0].dir, manifestName), first.Command)
+		err = shardUsage(err)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return m, od.dir.WriteManifest(m)
+	return m, err
 }
 
 // shardDir is one input of merge.
@@ -141,60 +129,26 @@ type shardDir struct {
 
 // readShards reads the manifests of dirs, in shard order, and refuses
 // shards that do not make one whole (rundir.ReadShards, with the
-// configuration checked by checkShardPair).
-func readShards(c *cmdFlags, out string, dirs []string) ([]shardDir, error) {
-	got, err := rundir.ReadShards(out, dirs, func(a, s rundir.Shard) error {
-		return checkShardPair(shardDir{a.Dir, a.Manifest}, shardDir{s.Dir, s.Manifest})
-	})
+// configuration checked by rundir.SameConfig).
+func readShards(c *cmdFlags, out string, dirs []string) ([]rundir.Shard, error) {
+	shards, err := rundir.ReadShards(out, dirs, rundir.SameConfig)
 	var se *rundir.ShardError
-	switch {
-	case errors.As(err, &se) && se.Dst:
+	if errors.As(err, &se) && se.Dst {
 		return nil, c.bad("out", "is also one of the shards; merge into a new directory")
-	case errors.As(err, &se):
-		return nil, usagef("%s", se.Msg)
-	case err != nil:
-		return nil, err
 	}
-	shards := make([]shardDir, len(got))
-	for i, s := range got {
-		shards[i] = shardDir{s.Dir, s.Manifest}
-	}
-	return shards, nil
+	return shards, shardUsage(err)
 }
 
-// checkShardPair refuses the shard s when it is not of a's
-// configuration, which its manifest records as data
-// (rundir.Manifest.Config): its fingerprint must be the configuration's,
-// its settings (when it records them) the configuration's own, and its
-// configuration a's. The arguments it records are not read: merge never
-// parses them.
-func checkShardPair(a, s shardDir) error {
-	switch {
-	case s.m.Config == nil:
-		return usagef("shard %s: its %s records no configuration (it was written by an older ptbatch, or edited); compute the shard again", s.dir, manifestName)
-	case s.m.CheckFingerprint() != nil || !s.m.SettingsAreConfig():
-		return usagef("shard %s: its %s was edited (its fingerprint or settings are not those of its configuration); compute the shard again", s.dir, manifestName)
-	case s.m.Fingerprint != a.m.Fingerprint && a.m.Settings != nil && s.m.Settings != nil:
-		return usagef("shards of different configurations: %s and %s differ in %s", a.dir, s.dir, rundir.SettingDiff(a.m.Settings, s.m.Settings))
-	case s.m.Fingerprint != a.m.Fingerprint:
-		return usagef("shards of different configurations: %s and %s (fingerprints %.12s… and %.12s…)", a.dir, s.dir, a.m.Fingerprint, s.m.Fingerprint)
-	}
-	return nil
-}
-
-// shardFile returns the path of the shard's file name, which its
-// manifest must record (rundir.Shard.File).
-func shardFile(s shardDir, name string) (string, error) {
-	path, err := rundir.Shard{Dir: s.dir, Manifest: s.m}.File(name)
-	return path, shardUsage(err)
-}
-
-// shardUsage returns a refusal of rundir's shards (*rundir.ShardError)
-// as a usage error: one line, exit 2.
+// shardUsage returns a refusal of a shard (a *rundir.ShardError, or an
+// error of package runout wrapping runout.ErrShard) as a usage error:
+// one line, exit 2.
 func shardUsage(err error) error {
 	var se *rundir.ShardError
-	if errors.As(err, &se) {
+	switch {
+	case errors.As(err, &se):
 		return usagef("%s", se.Msg)
+	case errors.Is(err, runout.ErrShard):
+		return usagef("%v", err)
 	}
 	return err
 }

@@ -67,6 +67,3 @@ func (d *outDir) release() {
 
 // file returns the path of name inside the directory.
 func (d *outDir) file(name string) string { return filepath.Join(d.path, name) }
-
-// discard is rundir.Dir.Discard, with the directory then released.
-func (d *outDir) discard(made bool) { d.dir.Discard(made); d.dir = nil }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -177,20 +178,21 @@ func slurmCount(v [5]int, notes [5]string) (int, string, error) {
 	return 0, "", usagef("invalid SLURM_ARRAY_TASK_ID %q: neither SLURM_ARRAY_TASK_COUNT nor SLURM_ARRAY_TASK_MAX is set, so the number of shards is unknown (give --shard i/n)", id)
 }
 
-// share returns the units [lo, hi) of shard s among units in all; all of
-// them when s is nil.
-func (s *shard) share(units int) (lo, hi int) {
+// part returns s as a rundir.Part (nil: the whole).
+func (s *shard) part() *rundir.Part {
 	if s == nil {
-		return 0, units
+		return nil
 	}
-	return rundir.Share(s.index, s.count, units)
+	return &rundir.Part{Index: s.index, Count: s.count, Source: s.source}
 }
 
-// check refuses a shard that would get no unit.
+// share returns the units [lo, hi) of shard s among units (rundir.Part.Share).
+func (s *shard) share(units int) (lo, hi int) { return s.part().Share(units) }
+
+// check refuses a shard that would get no unit (rundir.Part.Check).
 func (s *shard) check(units int, what string) error {
-	if s != nil && s.count > units {
-		return usagef("invalid shard %d/%d (%s): %d shards of %d %s leave some shards without work; use at most %d shards",
-			s.index, s.count, s.source, s.count, units, what, units)
+	if err := s.part().Check(units, what); err != nil {
+		return usagef("invalid %v", err)
 	}
 	return nil
 }
@@ -198,12 +200,9 @@ func (s *shard) check(units int, what string) error {
 // note prints which shard this process computes and how it was chosen.
 func (s *shard) note(w io.Writer, lo, hi, units int, what string) {
 	if s != nil {
-		fmt.Fprintf(w, "ptbatch: shard %d/%d (from %s): %s %d to %d of %d\n", s.index, s.count, s.source, what, lo, hi-1, units)
+		fmt.Fprintf(w, "ptbatch: %s\n", s.part().Note(lo, hi, units, what))
 	}
 }
-
-// manifestFormat is the version of manifest.json's layout.
-const manifestFormat = rundir.ManifestFormat
 
 // manifest describes what an output directory holds (rundir.Manifest):
 // ptbatch merge reads it to refuse shards that do not belong together,
@@ -214,16 +213,11 @@ type manifest = rundir.Manifest
 var readManifest = rundir.ReadManifest
 
 // newManifest returns the manifest of command for shard sh (nil: the
-// whole) of units, with the arguments given (argsOf c, then extra) for the
-// record, and no configuration yet (rundir.Manifest.SetConfig).
+// whole) of units (rundir.Part.Manifest), with the arguments given
+// (argsOf c, then extra) for the record, and no configuration yet.
 func newManifest(command string, c *cmdFlags, extra []string, sh *shard, unit string, units int) *manifest {
-	m := &manifest{Format: rundir.ManifestFormat, Command: command, Version: buildVersion(),
-		Args: append(argsOf(c), extra...), Shard: 1, Shards: 1, Unit: unit, Units: units}
-	if sh != nil {
-		m.Shard, m.Shards, m.ShardSource = sh.index, sh.count, sh.source
-	}
-	m.First, m.End = sh.share(units)
-	m.Done = m.First
+	m := sh.part().Manifest(command, unit, units)
+	m.Version, m.Args = buildVersion(), append(argsOf(c), extra...)
 	return m
 }
 
@@ -233,7 +227,7 @@ func newManifest(command string, c *cmdFlags, extra []string, sh *shard, unit st
 // configuration that is a map of settings by name (a sweep's
 // sweep.Spec.Settings, a reproduction's paper.Settings.Values) is also
 // recorded as the manifest's Settings, for a reader; merge refuses a
-// manifest whose Settings are not its configuration (checkShardPair).
+// manifest whose Settings are not its configuration (rundir.SameConfig).
 // The arguments recorded are provenance only: merge never parses them.
 func newManifestOf(command string, config any, c *cmdFlags, extra []string, sh *shard, unit string, units int) (*manifest, error) {
 	m := newManifest(command, c, extra, sh, unit, units)
@@ -302,29 +296,27 @@ func startJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, s
 	return j, nil
 }
 
-// holdJob is startJob without the manifest, for a command that writes it
-// only once nothing more can be refused (run, whose --resume is checked
-// against the restored engine).
+// holdJob is startJob without the manifest (rundir.StartJob), for a
+// command that writes it only once nothing more can be refused (run,
+// whose --resume is checked against the restored engine).
 func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, stderr io.Writer) (*job, error) {
 	d, err := holdOut(c, "out", out, stderr)
 	if err != nil {
 		return nil, err
 	}
-	if link, err := rundir.FindSymlink(out); err != nil || link != "" {
+	j, err := rundir.StartJob(d.dir, m, prior, fresh, staleOutputs...)
+	var le *rundir.LinkError
+	switch {
+	case errors.As(err, &le) && le.Err != nil:
+		err = c.bad("out", "cannot read the directory: %v", unwrapPath(le.Err))
+	case errors.As(err, &le):
+		err = c.bad("out", "%s is a symbolic link: ptbatch writes no output through a link; remove it", filepath.Join(out, le.Link))
+	}
+	if err != nil {
 		d.release()
-		if err != nil {
-			return nil, c.bad("out", "cannot read the directory: %v", unwrapPath(err))
-		}
-		return nil, c.bad("out", "%s is a symbolic link: ptbatch writes no output through a link; remove it", filepath.Join(out, link))
+		return nil, err
 	}
-	if fresh {
-		prev, _ := rundir.ReadManifest(out) // none, or unreadable: nothing recorded to remove
-		if err := d.dir.RemoveStale(prev, staleOutputs...); err != nil {
-			d.release()
-			return nil, fmt.Errorf("removing the previous output of %s: %w", out, err)
-		}
-	}
-	return &job{Job: rundir.NewJob(d.dir, m, prior), dir: d, m: m}, nil
+	return &job{Job: j, dir: d, m: m}, nil
 }
 
 // progress is rundir.Job.Progress, for reprojob.go.
@@ -339,7 +331,7 @@ func (j *job) close() {
 
 // finishRun writes summary.json (the JSON --json prints) and result.gob
 // beside the run's CSVs, and marks the manifest complete unless the run
-// was interrupted.
+// was interrupted (runout.FinishRun).
 func (j *job) finishRun(res *batch.Result, moments momentsSource, stats *runStats, writeJSON func(io.Writer) error) error {
 	if j == nil {
 		return nil
@@ -348,22 +340,5 @@ func (j *job) finishRun(res *batch.Result, moments momentsSource, stats *runStat
 	if err := writeJSON(&js); err != nil {
 		return err
 	}
-	if err := rundir.WriteBytes(j.dir.file("summary.json"), js.Bytes()); err != nil {
-		return err
-	}
-	rec := stats.record(res, moments) // runstats.go
-	if err := rundir.WriteRecord(j.dir.file(resultName), rec); err != nil {
-		return err
-	}
-	if err := j.m.SetConfig(runout.ConfigOf(rec, j.m.Units)); err != nil {
-		return err
-	}
-	done := j.m.First
-	if !res.Interrupted {
-		done = j.m.End
-	}
-	return j.Finish(done, res.Interrupted)
+	return runout.FinishRun(j.Job, stats.record(res, moments), js.Bytes()) // runstats.go
 }
-
-// runConfigOf is runout.ConfigOf.
-func runConfigOf(rec *runout.Record, units int) runout.RunConfig { return runout.ConfigOf(rec, units) }

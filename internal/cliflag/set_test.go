@@ -10,9 +10,8 @@ import (
 	"testing"
 )
 
-// testSet returns a Set with one flag of every kind; the names and
-// defaults are arbitrary.
-func testSet() (*Set, *struct {
+// testValues holds the values of testSet's flags.
+type testValues struct {
 	s  string
 	i  int
 	i6 int64
@@ -20,16 +19,12 @@ func testSet() (*Set, *struct {
 	f  float64
 	b  bool
 	m  int64
-}) {
-	v := &struct {
-		s  string
-		i  int
-		i6 int64
-		u  uint64
-		f  float64
-		b  bool
-		m  int64
-	}{}
+}
+
+// testSet returns a Set with one flag of every kind; the names and
+// defaults are arbitrary.
+func testSet() (*Set, *testValues) {
+	v := &testValues{}
 	s := New("prog", "cmd")
 	s.String(&v.s, "name", "x", "a string")
 	s.Int(&v.i, "n", 3, "an int")

@@ -13,9 +13,10 @@ import (
 
 // --chains auto: pilot runs estimate the barrier Λ of the automatically
 // tuned path and choose the number of chains N that maximises round trips
-// per unit of work, τ(N)/N (batch.ChooseChains, tune.BestChains).
+// per unit of work, τ(N)/N (batch.ChooseDefaultChains, tune.BestChains).
 
-// pilotChains is batch.PilotChains.
+// pilotChains is batch.PilotChains, the chains flags.go gives --chains
+// auto until the pilots choose.
 const pilotChains = batch.PilotChains
 
 // chainsValue is the value of --chains: a whole number, or auto.

@@ -37,6 +37,17 @@ func (e *MemoryError) Error() string {
 // Is makes errors.Is(err, ErrNotEnoughMemory) true.
 func (e *MemoryError) Is(target error) bool { return target == ErrNotEnoughMemory }
 
+// CheckMemory returns a *MemoryError when need, an estimate of
+// EstimateMemory (or a sum of them), exceeds limit, which comes from
+// source (AvailableMemory's, or a limit of the caller's own); nil when it
+// fits.
+func CheckMemory(need, limit int64, source string) error {
+	if need > limit {
+		return &MemoryError{Need: need, Limit: limit, Source: source}
+	}
+	return nil
+}
+
 // checkFits refuses a run of cfg that EstimateMemory says cannot fit in
 // AvailableMemory: ErrMemoryOverflow when its size does not fit in an
 // int64, a *MemoryError when it exceeds the limit. A configuration error
@@ -49,10 +60,8 @@ func checkFits(cfg *Config) error {
 	case err != nil:
 		return nil
 	}
-	if limit, source := AvailableMemory(); need > limit {
-		return &MemoryError{Need: need, Limit: limit, Source: source}
-	}
-	return nil
+	limit, source := AvailableMemory()
+	return CheckMemory(need, limit, source)
 }
 
 // EstimateMemory returns an estimate of the bytes a run of cfg allocates

@@ -113,3 +113,18 @@ func allocatedBytes() uint64 {
 	runtime.ReadMemStats(&ms)
 	return ms.TotalAlloc
 }
+
+// TestCheckMemory checks CheckMemory's boundary: a need equal to the
+// limit fits, one byte more is a *MemoryError (errors.Is
+// ErrNotEnoughMemory) carrying the need, the limit and the source.
+func TestCheckMemory(t *testing.T) {
+	const limit = 4 << 30 // 4 GiB, an arbitrary limit
+	if err := CheckMemory(limit, limit, "test"); err != nil {
+		t.Errorf("need = limit: %v", err)
+	}
+	err := CheckMemory(limit+1, limit, "test")
+	var me *MemoryError
+	if !errors.As(err, &me) || !errors.Is(err, ErrNotEnoughMemory) || *me != (MemoryError{Need: limit + 1, Limit: limit, Source: "test"}) {
+		t.Errorf("need = limit+1: %#v", err)
+	}
+}

@@ -13,18 +13,11 @@ import (
 
 // --chains auto: pilot runs estimate the barrier Λ of the automatically
 // tuned path and choose the number of chains N that maximises round trips
-// per unit of work, τ(N)/N (batch.ChooseChains, tune.BestChains).
+// per unit of work, τ(N)/N (batch.ChooseDefaultChains, tune.BestChains).
 
-// pilotChains is the number of chains of the first pilot; a pilot whose
-// mean rejection exceeds one half is repeated with twice as many.
-const pilotChains = 32
-
-// pilotShare is the pilots' iterations as a share of --iterations (at
-// least pilotMinIterations, at most --iterations).
-const (
-	pilotShare         = 10
-	pilotMinIterations = 2000
-)
+// pilotChains is batch.PilotChains, the chains flags.go gives --chains
+// auto until the pilots choose.
+const pilotChains = batch.PilotChains
 
 // chainsValue is the value of --chains: a whole number, or auto.
 type chainsValue struct {
@@ -60,7 +53,7 @@ func (v chainsValue) Get() any { return v.String() }
 // addChainsFlag defines --chains.
 func addChainsFlag(c *cmdFlags, n *int, auto *bool) {
 	*n = 50
-	c.define("chains", chainsValue{n, auto}, "number of chains, `N|auto`: N from 2 to 2147483647 (schedule points t_0=0 … t_{N−1}=1), or auto: pilot runs of the automatic tuner estimate the tuned path's barrier Λ and choose the N that maximises round trips per unit of work, τ(N)/N with τ(N) = 1/(2 + 2Λ/(1 − Λ/(N−1))) (about 2Λ+1); the pilots use a tenth of --iterations (at least 2000), at most 8 replicates, and their cost is reported (default 50)")
+	c.Var(chainsValue{n, auto}, "chains", "number of chains, `N|auto`: N from 2 to 2147483647 (schedule points t_0=0 … t_{N−1}=1), or auto: pilot runs of the automatic tuner estimate the tuned path's barrier Λ and choose the N that maximises round trips per unit of work, τ(N)/N with τ(N) = 1/(2 + 2Λ/(1 − Λ/(N−1))) (about 2Λ+1); the pilots use a tenth of --iterations (at least 2000), at most 8 replicates, and their cost is reported (default 50)")
 }
 
 // checkChainsAuto refuses --chains auto where it does not apply.
@@ -78,11 +71,6 @@ func (f *runFlags) checkChainsAuto() error {
 	return nil
 }
 
-// pilotIterations returns the pilots' iterations for a run of iterations.
-func pilotIterations(iterations int) int {
-	return min(iterations, max(iterations/pilotShare, pilotMinIterations))
-}
-
 // chooseChains runs the pilots of --chains auto and sets cfg.Chains,
 // before prepareRun checks the run's memory and validates it. It prints
 // the choice on stderr unless --quiet.
@@ -91,7 +79,7 @@ func (f *runFlags) chooseChains(ctx context.Context, cfg *batch.Config, stderr i
 		return nil
 	}
 	t0 := time.Now()
-	choice, err := batch.ChooseChains(ctx, *cfg, pilotChains, pilotIterations(f.iterations))
+	choice, err := batch.ChooseDefaultChains(ctx, *cfg)
 	if err != nil {
 		if ctx.Err() != nil {
 			return interruptedf("interrupted during the pilots of --chains auto")

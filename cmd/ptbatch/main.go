@@ -1,15 +1,9 @@
 // Command ptbatch runs non-reversible parallel tempering on optimized
 // annealing paths for many independent replicates at once.
 //
-// Usage:
-//
-//	ptbatch                 the built-in default study (the paper's Gaussian)
-//	ptbatch run [flags]     one configuration; --help lists the flags
-//	ptbatch sweep [flags]   a grid of the high-dimensional Gaussian
-//	ptbatch reproduce EXP   the paper's experiments, CSVs and figures
-//	ptbatch bench [flags]   engine vs scalar engine vs roofline
-//	ptbatch merge --out DIR SHARD_DIR...
-//	                        the output of one process from its shards
+// `ptbatch help` lists the commands (run, sweep, reproduce, bench, study
+// and merge; none runs the default study), `ptbatch help CMD` a command's
+// flags.
 //
 // Bad input prints one line on stderr and exits with status 2; an
 // interrupted run reports what it finished and exits with status 130
@@ -29,6 +23,7 @@ import (
 	"syscall"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/internal/cliflag"
 )
 
 func main() {
@@ -99,12 +94,13 @@ func interruptedf(format string, args ...any) error {
 }
 
 // errHelp reports that help was printed on request.
-var errHelp = errors.New("help requested")
+var errHelp = cliflag.ErrHelp
 
 // exitCode prints err (one line) and returns the exit status: 0 for no
 // error or help, 2 for bad input, 130 for an interrupted run (the status
 // of SIGINT; main uses the signal's own), 1 for anything else.
 func exitCode(err error, stderr io.Writer) int {
+	err = usage(err) // a cliflag refusal not passed through cmdFlags
 	var ue *usageError
 	var ie *interruptedError
 	switch {

@@ -34,42 +34,41 @@ func checkMemory(c *cmdFlags, maxMemory int64, need int64, estErr error, sizes [
 	return checkMemoryOf(c, "the run", maxMemory, need, estErr, sizes)
 }
 
-// checkMemoryOf is checkMemory for what ("the run", "shard 2/5").
+// checkMemoryOf is checkMemory for what ("the run", "shard 2/5"): it
+// maps batch.CheckMemory's *MemoryError and batch.ErrMemoryOverflow to
+// one-line refusals.
 func checkMemoryOf(c *cmdFlags, what string, maxMemory int64, need int64, estErr error, sizes []sizeFlag) error {
-	culprit := ""
-	ratio := 1.0
-	for _, s := range sizes {
-		if !c.set(s.name) || s.def <= 0 {
-			continue
-		}
-		if r := s.value / s.def; r > ratio {
-			culprit, ratio = s.name, r
-		}
+	if estErr == nil {
+		limit, source := memoryLimit(maxMemory)
+		estErr = batch.CheckMemory(need, limit, source)
 	}
-	limit, source := memoryLimit(maxMemory)
-	prefix := func() string {
-		switch {
-		case culprit != "":
-			return fmt.Sprintf("invalid --%s %s: ", culprit, c.show(culprit))
-		case c.set("max-memory"):
-			return fmt.Sprintf("invalid --max-memory %s: ", c.show("max-memory"))
-		}
-		return "not enough memory: "
-	}
-	if estErr != nil {
-		if errors.Is(estErr, batch.ErrMemoryOverflow) {
-			return usagef("%s%s's memory does not fit in 64-bit sizes: no machine can hold it", prefix(), what)
-		}
-		return estErr
-	}
-	if need > limit {
-		if source != "--max-memory" {
-			source += "; --max-memory sets the limit"
+	var me *batch.MemoryError
+	switch {
+	case errors.Is(estErr, batch.ErrMemoryOverflow):
+		return usagef("%s%s's memory does not fit in 64-bit sizes: no machine can hold it", memoryCulprit(c, sizes), what)
+	case errors.As(estErr, &me):
+		if me.Source != "--max-memory" {
+			me.Source += "; --max-memory sets the limit"
 		}
 		return usagef("%s%s needs an estimated %s of memory, more than the limit of %s (%s)",
-			prefix(), what, formatBytes(need), formatBytes(limit), source)
+			memoryCulprit(c, sizes), what, formatBytes(me.Need), formatBytes(me.Limit), me.Source)
 	}
-	return nil
+	return estErr
+}
+
+// memoryCulprit starts a memory refusal: it names the size flag given
+// furthest above its default, else --max-memory when given.
+func memoryCulprit(c *cmdFlags, sizes []sizeFlag) string {
+	culprit, ratio := "max-memory", 1.0
+	for _, s := range sizes {
+		if c.set(s.name) && s.def > 0 && s.value/s.def > ratio {
+			culprit, ratio = s.name, s.value/s.def
+		}
+	}
+	if !c.set(culprit) {
+		return "not enough memory: "
+	}
+	return fmt.Sprintf("invalid --%s %s: ", culprit, c.show(culprit))
 }
 
 // addBytes is runout.AddBytes.

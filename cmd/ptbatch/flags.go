@@ -12,6 +12,7 @@ import (
 	"github.com/ptbatch/ptbatch/layout"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/registry"
+	"github.com/ptbatch/ptbatch/runout"
 	"github.com/ptbatch/ptbatch/study"
 )
 
@@ -430,61 +431,16 @@ func knotsLimit(c *cmdFlags, knots, chains int, chainsText string) error {
 }
 
 // checkMemory estimates the memory of the run of cfg (the shard's
-// replicates when sharded, issue 19), with the statistics the output adds
-// and the JSON and CSVs it builds, and refuses it when it exceeds the
-// limit; what names the run in the message.
+// replicates when sharded, issue 19) with its statistics and outputs
+// (runout.RunMemory), and refuses it when it exceeds the limit; what
+// names the run in the message.
 func (f *runFlags) checkMemory(cfg batch.Config, what string) (need int64, err error) {
-	need, err = f.estimateMemory(cfg)
+	need, err = runout.RunMemory(cfg, f.statsOptions(&cfg), f.jsonOut)
 	return need, checkMemoryOf(f.flags, what, f.maxMemory, need, err, []sizeFlag{
 		{"chains", float64(cfg.Chains), 50}, {"replicates", float64(f.replicates), 10},
 		{"dim", float64(f.dim), 1}, {"knots", float64(f.knots), 4},
 		{"iterations", float64(f.iterations), 45000}, {"scans", float64(f.scans), 150},
 	})
-}
-
-// estimateMemory is batch.EstimateMemory of cfg with the statistics the
-// run adds, each of which estimates its own memory
-// (batch.MemoryEstimator), and the output built from them (statsMemory).
-func (f *runFlags) estimateMemory(cfg batch.Config) (int64, error) {
-	cfg.Statistics = append(slices.Clone(cfg.Statistics), f.runStatistics(cfg)...)
-	need, err := batch.EstimateMemory(cfg)
-	if err != nil {
-		return 0, err
-	}
-	out, err := f.statsMemory(cfg)
-	if err != nil {
-		return 0, err
-	}
-	return addBytes(need, out)
-}
-
-// runStatistics lists, for the estimate, the statistics runOne adds to
-// cfg (newRunStats, samples.csv and the target moments), without the
-// files they write.
-func (f *runFlags) runStatistics(cfg batch.Config) []batch.Statistic {
-	one := !f.jsonOut && f.out == "" // the table's first observable only
-	ess := new(batch.ESS)
-	dg := &batch.Diagnostics{Thin: f.thin, Observables: maxDiagObservables, MaxDraws: diagMaxDraws}
-	if one {
-		ess.Observables, dg.Observables = 1, 1
-	}
-	cfg.Statistics = []batch.Statistic{&batch.LogZ{FromScan: logZFromScan(&cfg), Path: f.out != ""}, new(batch.Restarts), ess, dg}
-	addProposals(&cfg)
-	if !one {
-		cfg.Statistics = append(cfg.Statistics, new(batch.TargetMoments))
-	}
-	if f.out != "" {
-		cfg.Statistics = append(cfg.Statistics, &batch.Samples{Thin: f.thin}, &batch.BarrierProfile{Points: lambdaPoints})
-	}
-	if f.record == "index" {
-		spec := f.indexSpec(&cfg)
-		window := spec.window
-		if spec.from == 1 {
-			window = 0 // the whole run
-		}
-		cfg.Statistics = append(cfg.Statistics, &batch.IndexProcess{Replicas: spec.replicas, Thin: spec.thin, From: spec.from, Window: window})
-	}
-	return cfg.Statistics
 }
 
 // checkLR refuses a learning rate that is not positive and finite, and

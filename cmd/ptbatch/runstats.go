@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -29,58 +28,53 @@ type runStats struct {
 // lambdaPoints is runout.LambdaPoints.
 const lambdaPoints = runout.LambdaPoints
 
-// The diagnostics' limits (runout's), for flags.go's estimate.
-const (
-	maxDiagObservables = runout.MaxDiagObservables
-	diagMaxDraws       = runout.DiagMaxDraws
-)
+// diagMaxDraws is runout.DiagMaxDraws.
+const diagMaxDraws = runout.DiagMaxDraws
 
-// newRunStats adds the statistics to cfg; close must be called when the
-// run is over.
+// newRunStats adds the run's statistics to cfg (runout.NewRunStats),
+// with the proposal counts of a model that counts them (explorer.go);
+// Close must be called when the run is over.
 func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
-	set, err := f.outSettings(cfg)
-	if err != nil {
+	s := &runStats{model: cfg.Model}
+	o := f.statsOptions(cfg)
+	o.Extra = func(cfg *batch.Config) { s.props = addProposals(cfg) }
+	var err error
+	if o.Settings, err = f.outSettings(cfg); err != nil {
 		return nil, err
 	}
-	s := &runStats{model: cfg.Model}
-	o := runout.StatsOptions{Thin: f.thin, AllObservables: f.jsonOut || f.out != "", Dir: f.out,
-		Extra:    func(cfg *batch.Config) { s.props = addProposals(cfg) }, // explorer.go
-		Settings: set, Args: argsOf(f.flags)}
-	if f.record == "index" {
-		spec := f.indexSpec(cfg).lib()
-		o.Index = &spec
-	}
+	o.Args = argsOf(f.flags)
 	if s.RunStats, err = runout.NewRunStats(cfg, o); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// outSettings returns the run's settings that shape its files, as data.
-func (f *runFlags) outSettings(cfg *batch.Config) (*runout.Settings, error) {
-	exact, _ := runout.ExactLogZ(cfg.Model)
-	barrier, _ := runout.ExactBarrier(cfg.Model)
-	s := &runout.Settings{Model: f.model, Path: f.path, Gradient: f.gradient, Params: map[string]json.RawMessage{},
-		Thin: f.thin, MaxMemory: f.maxMemory, Workers: effectiveWorkers(cfg.Workers, cfg.Replicates),
-		Record: f.record, IndexWindow: f.indexWindow, ExactLogZ: exact, ExactBarrier: barrier}
-	for k, v := range modelSettings(f, cfg.Model) {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, fmt.Errorf("setting %s: %w", k, err)
-		}
-		s.Params[k] = b
+// statsOptions are the statistics' options of the run of cfg, with the
+// model's proposal counts when it has them (explorer.go).
+func (f *runFlags) statsOptions(cfg *batch.Config) runout.StatsOptions {
+	o := runout.StatsOptions{Thin: f.thin, AllObservables: f.jsonOut || f.out != "", Dir: f.out,
+		Extra: func(cfg *batch.Config) { addProposals(cfg) }}
+	if f.record == "index" {
+		spec := f.indexSpec(cfg).lib()
+		o.Index = &spec
 	}
-	if f.record != "" {
+	return o
+}
+
+// outSettings returns the run's settings that shape its files, as data
+// (runout.NewSettings with the flags').
+func (f *runFlags) outSettings(cfg *batch.Config) (s *runout.Settings, err error) {
+	s = runout.NewSettings(f.model, f.path, cfg)
+	s.Thin, s.MaxMemory, s.Workers = f.thin, f.maxMemory, effectiveWorkers(cfg.Workers, cfg.Replicates)
+	if s.Record, s.IndexWindow = f.record, f.indexWindow; f.record != "" {
 		s.Index = f.indexSpec(cfg).lib()
 	}
 	if f.chainsChoice != nil {
-		b, err := runout.ChainsAutoJSON(f.chainsChoice)
-		if err != nil {
+		if s.ChainsAuto, err = runout.ChainsAutoJSON(f.chainsChoice); err != nil {
 			return nil, err
 		}
-		s.ChainsAuto = b
 	}
-	return s, nil
+	return s, s.SetParams(modelSettings(f, cfg.Model))
 }
 
 // record is runout.RunStats.Record with the target moments of moments
@@ -128,24 +122,6 @@ func (s *runStats) addTable(tw io.Writer, res *batch.Result) {
 			res.Observables[0], m, s.ESS.Draws(), tm, runout.ESSPerSecond(s.ESS.Record(), res)[0])
 	}
 	addDiagTable(tw, s.Diagnostics(res)) // diagjson.go
-}
-
-// printWarnings prints the diagnostics' warnings on w, one line each.
-func (s *runStats) printWarnings(w io.Writer, _ *runFlags, res *batch.Result) error {
-	for _, msg := range s.Diagnostics(res).Warnings {
-		fmt.Fprintf(w, "ptbatch: warning: %s\n", msg)
-	}
-	return nil
-}
-
-// statsMemory is runout.OutputMemory of the run's outputs.
-func (f *runFlags) statsMemory(cfg batch.Config) (int64, error) {
-	o := runout.Outputs{JSON: f.jsonOut, Dir: f.out != "", Thin: f.thin}
-	if f.record == "index" {
-		spec := f.indexSpec(&cfg).lib()
-		o.Index = &spec
-	}
-	return runout.OutputMemory(cfg, o)
 }
 
 // reproduceStats are the statistics `ptbatch reproduce` adds to every run

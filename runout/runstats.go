@@ -174,8 +174,10 @@ func (s *RunStats) Diagnostics(res *batch.Result) *Diagnostics {
 }
 
 // WriteFiles writes logz.csv, lambda.csv and the figure lambda.png/svg
-// into dir, and the index process's figure when recorded (samples.csv and
-// index.csv are closed first): WriteStatFiles of the run's record.
+// into dir, the index process's figure when recorded (samples.csv and
+// index.csv are closed first): WriteStatFiles of the run's record; then
+// diagnostics.csv and samples.png/svg (WriteDiagnosticFiles), in the
+// order WriteFiles writes them.
 func (s *RunStats) WriteFiles(dir string, res *batch.Result) error {
 	if err := s.Close(); err != nil {
 		return err
@@ -184,5 +186,8 @@ func (s *RunStats) WriteFiles(dir string, res *batch.Result) error {
 	if s.Index != nil {
 		trace = s.Index.Trace()
 	}
-	return WriteStatFiles(dir, s.Record(res, nil), trace)
+	if err := WriteStatFiles(dir, s.Record(res, nil), trace); err != nil {
+		return err
+	}
+	return WriteDiagnosticFiles(dir, s.Diagnostics(res))
 }

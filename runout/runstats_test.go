@@ -77,7 +77,7 @@ func TestRunStatsAdds(t *testing.T) {
 	if err := s.WriteFiles(dir, res); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"samples.csv", "logz.csv", "lambda.csv", "index.csv", "index.png"} {
+	for _, name := range []string{"samples.csv", "logz.csv", "lambda.csv", "index.csv", "index.png", "diagnostics.csv", "samples.png"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}

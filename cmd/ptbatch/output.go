@@ -17,20 +17,11 @@ func meanSD(xs []float64) (mean, sd float64) { return batch.MeanSD(xs) }
 func writeCSV(path string, rows [][]string) error { return runout.WriteCSV(path, rows) }
 
 // writeJSON prints the run's summary (runout.Summary) as one JSON
-// object; with --out it first writes the diagnostics' files, once.
+// object, with the proposal counts of a model that has them.
 func writeJSON(w io.Writer, f *runFlags, res *batch.Result, moments momentsSource, stats *runStats) error {
-	rec := stats.record(res, moments)
-	d := stats.Diagnostics(res)
-	if f.out != "" && !stats.filesDone {
-		// Here, not in runout.RunStats.WriteFiles, as runout.WriteFiles orders them.
-		if err := runout.WriteDiagnosticFiles(f.out, d); err != nil {
-			return err
-		}
-		stats.filesDone = true
-	}
 	extra := map[string]any{}
 	stats.addProposalsJSON(extra) // explorer.go
-	return runout.EncodeJSON(w, runout.Summary(rec, f.out, d, extra), runout.SummaryLead)
+	return runout.EncodeJSON(w, runout.Summary(stats.record(res, moments), f.out, stats.Diagnostics(res), extra), runout.SummaryLead)
 }
 
 // writeTable prints a short human summary, with the statistics of stats.

@@ -19,10 +19,6 @@ import (
 type runStats struct {
 	*runout.RunStats
 	props *batch.Proposals // nil for a model that does not count proposals (explorer.go)
-	model models.Model
-
-	// filesDone is set once diagnostics.csv and samples.png are written.
-	filesDone bool
 }
 
 // lambdaPoints is runout.LambdaPoints.
@@ -35,7 +31,7 @@ const diagMaxDraws = runout.DiagMaxDraws
 // with the proposal counts of a model that counts them (explorer.go);
 // Close must be called when the run is over.
 func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
-	s := &runStats{model: cfg.Model}
+	s := new(runStats)
 	o := f.statsOptions(cfg)
 	o.Extra = func(cfg *batch.Config) { s.props = addProposals(cfg) }
 	var err error
@@ -91,7 +87,7 @@ func (s *runStats) record(res *batch.Result, moments momentsSource) *runout.Reco
 func (s *runStats) addHeadline(tw io.Writer, res *batch.Result) {
 	mean, se, diff := runout.SummarizeLogZ(s.LogZ.Record())
 	exact := ""
-	if x, ok := runout.ExactLogZ(s.model); ok {
+	if x := s.Settings.ExactLogZ; !math.IsNaN(x) {
 		exact = fmt.Sprintf("; exact %.10g", x)
 	}
 	fmt.Fprintf(tw, "log Z = log(Z1/Z0), %s\t%s (mean ± se over replicates; reverse − forward %.2g%s)\n", logZScans(res.Config), formatLogZ(mean, se), diff, exact)

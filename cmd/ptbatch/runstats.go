@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"math"
 
 	"github.com/ptbatch/ptbatch/batch"
@@ -80,44 +79,6 @@ func (s *runStats) record(res *batch.Result, moments momentsSource) *runout.Reco
 		return s.Record(res, nil)
 	}
 	return s.Record(res, &batch.MomentsRecord{Mean: moments.Means(), Var: moments.Vars()})
-}
-
-// addHeadline adds the line of log Z ± se, which the table leads with
-// after the tail round-trip rate.
-func (s *runStats) addHeadline(tw io.Writer, res *batch.Result) {
-	mean, se, diff := runout.SummarizeLogZ(s.LogZ.Record())
-	exact := ""
-	if x := s.Settings.ExactLogZ; !math.IsNaN(x) {
-		exact = fmt.Sprintf("; exact %.10g", x)
-	}
-	fmt.Fprintf(tw, "log Z = log(Z1/Z0), %s\t%s (mean ± se over replicates; reverse − forward %.2g%s)\n", logZScans(res.Config), formatLogZ(mean, se), diff, exact)
-}
-
-// addTable adds the statistics' lines to the human table, the
-// diagnostics' among them.
-func (s *runStats) addTable(tw io.Writer, res *batch.Result) {
-	total := 0
-	for _, c := range s.Restarts.Counts() {
-		total += c
-	}
-	fmt.Fprintf(tw, "restarts (all scans, all replicates)\t%d (last scan: %.5f per iteration)\n", total, runout.RestartRate(s.Restarts.Record()))
-	values := s.ESS.Values()
-	if len(values) > 0 && len(values[0]) > 0 && len(res.Observables) > 0 {
-		first := make([]float64, len(values))
-		for b, v := range values {
-			first[b] = v[0]
-		}
-		m, _ := batch.MeanSD(first)
-		kept := runout.KeptRoundTrips(res)
-		trips := make([]float64, len(kept))
-		for b, t := range kept {
-			trips[b] = float64(t)
-		}
-		tm, _ := batch.MeanSD(trips)
-		fmt.Fprintf(tw, "ESS of %s (kept scans)\t%.4g of %d draws, %.4g round trips in them (the ceiling when local moves mix slowly), means over replicates; %.3g per second over all replicates; per replicate, from its own draws: see the diagnostics below\n",
-			res.Observables[0], m, s.ESS.Draws(), tm, runout.ESSPerSecond(s.ESS.Record(), res)[0])
-	}
-	addDiagTable(tw, s.Diagnostics(res)) // diagjson.go
 }
 
 // reproduceStats are the statistics `ptbatch reproduce` adds to every run

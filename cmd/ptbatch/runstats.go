@@ -23,9 +23,6 @@ type runStats struct {
 // lambdaPoints is runout.LambdaPoints.
 const lambdaPoints = runout.LambdaPoints
 
-// diagMaxDraws is runout.DiagMaxDraws.
-const diagMaxDraws = runout.DiagMaxDraws
-
 // newRunStats adds the run's statistics to cfg (runout.NewRunStats),
 // with the proposal counts of a model that counts them (explorer.go);
 // Close must be called when the run is over.

@@ -45,13 +45,18 @@ func NewIndexWriter(dir string, spec IndexSpec, first int) (*IndexWriter, error)
 		return nil, err
 	}
 	r := &IndexWriter{streamFile: f, first: first, trace: IndexTrace{First: first, Replicas: spec.Replicas}}
-	window := spec.Window
-	if spec.From == 1 {
+	r.Stat = spec.process()
+	r.Stat.Write, r.Stat.Flush = r.write, r.Flush
+	return r, nil
+}
+
+// process returns the statistic that records s, without a writer.
+func (s IndexSpec) process() *batch.IndexProcess {
+	window := s.Window
+	if s.From == 1 {
 		window = 0 // the whole run
 	}
-	r.Stat = &batch.IndexProcess{Replicas: spec.Replicas, Thin: spec.Thin, From: spec.From, Window: window,
-		Write: r.write, Flush: r.Flush}
-	return r, nil
+	return &batch.IndexProcess{Replicas: s.Replicas, Thin: s.Thin, From: s.From, Window: window}
 }
 
 // write appends the rows of one record; it is batch.IndexProcess.Write.

@@ -1,9 +1,16 @@
 package runout
 
-import "github.com/ptbatch/ptbatch/batch"
+import (
+	"errors"
+
+	"github.com/ptbatch/ptbatch/batch"
+)
 
 // RunStats are the statistics of issue 10 that `ptbatch run` adds to
-// every run, with their files: the stepping-stone log(Z1/Z0) of the last
+// every run, with their files: the target moments of every observable
+// (batch.TargetMoments) when the run follows them all, the kept states
+// streamed to samples.csv (SampleWriter) with an output directory, the
+// stepping-stone log(Z1/Z0) of the last
 // scans (batch.LogZ from LogZFromScan), tempered restarts
 // (batch.Restarts), the effective sample size of the target chain's
 // observables over the kept scans (batch.ESS), the multi-chain
@@ -17,6 +24,8 @@ import "github.com/ptbatch/ptbatch/batch"
 // the final scan's samples are the only ones of the final path and
 // schedule that were sampled.
 type RunStats struct {
+	Moments  *batch.TargetMoments // nil unless every observable is followed
+	Samples  *SampleWriter        // samples.csv; nil without an output directory
 	LogZ     *batch.LogZ
 	Restarts *batch.Restarts
 	ESS      *batch.ESS
@@ -39,10 +48,12 @@ type StatsOptions struct {
 	// merged file (at least 1).
 	Thin int
 	// AllObservables follows every observable (up to
-	// MaxDiagObservables for the diagnostics); otherwise the first one.
+	// MaxDiagObservables for the diagnostics) and adds their target
+	// moments; otherwise the first one.
 	AllObservables bool
-	// Dir is the output directory ("": none): with it the barrier
-	// profile is added, and log Z keeps its path.
+	// Dir is the output directory ("": none): with it the kept states
+	// are streamed to Dir/samples.csv and the barrier profile is added,
+	// and log Z keeps its path.
 	Dir string
 	// Index, when not nil, records the index process into
 	// Dir/index.csv.
@@ -56,12 +67,45 @@ type StatsOptions struct {
 	Args     []string
 }
 
-// NewRunStats adds the statistics to cfg; Close must be called when the
-// run is over. Its error is index.csv's creation's.
+// NewRunStats adds the statistics to cfg, in the order a checkpoint
+// records: the target moments, samples.csv's, log Z, restarts, ESS,
+// diagnostics, o.Extra's, the barrier profile and the index process.
+// Close must be called when the run is over. Its error is samples.csv's
+// or index.csv's creation's.
 func NewRunStats(cfg *batch.Config, o StatsOptions) (*RunStats, error) {
-	s := &RunStats{LogZ: &batch.LogZ{FromScan: LogZFromScan(cfg), Path: o.Dir != ""}, Restarts: new(batch.Restarts), ESS: new(batch.ESS),
-		Diag:     &batch.Diagnostics{Thin: o.Thin, Observables: MaxDiagObservables, MaxDraws: DiagMaxDraws},
-		Settings: o.Settings, Args: o.Args}
+	var samples *batch.Samples
+	var index *batch.IndexProcess
+	s := &RunStats{Settings: o.Settings, Args: o.Args}
+	var err error
+	if o.Dir != "" {
+		if s.Samples, err = NewSampleWriter(o.Dir, cfg.Model.Observables(), cfg.FirstReplicate); err != nil {
+			return nil, err
+		}
+		samples = &batch.Samples{Thin: o.Thin, Write: s.Samples.Write, Flush: s.Samples.Flush}
+	}
+	if o.Index != nil {
+		if s.Index, err = NewIndexWriter(o.Dir, *o.Index, cfg.FirstReplicate); err != nil {
+			s.Close()
+			return nil, err
+		}
+		index = s.Index.Stat
+	}
+	s.add(cfg, o, samples, index)
+	return s, nil
+}
+
+// add creates the statistics of o and adds them to cfg, with samples
+// and index when not nil.
+func (s *RunStats) add(cfg *batch.Config, o StatsOptions, samples *batch.Samples, index *batch.IndexProcess) {
+	if o.AllObservables {
+		s.Moments = new(batch.TargetMoments)
+		cfg.Statistics = append(cfg.Statistics, s.Moments)
+	}
+	if samples != nil {
+		cfg.Statistics = append(cfg.Statistics, samples)
+	}
+	s.LogZ, s.Restarts, s.ESS = &batch.LogZ{FromScan: LogZFromScan(cfg), Path: o.Dir != ""}, new(batch.Restarts), new(batch.ESS)
+	s.Diag = &batch.Diagnostics{Thin: o.Thin, Observables: MaxDiagObservables, MaxDraws: DiagMaxDraws}
 	if !o.AllObservables {
 		s.ESS.Observables, s.Diag.Observables = 1, 1
 	}
@@ -73,15 +117,9 @@ func NewRunStats(cfg *batch.Config, o StatsOptions) (*RunStats, error) {
 		s.Profile = &batch.BarrierProfile{Points: LambdaPoints}
 		cfg.Statistics = append(cfg.Statistics, s.Profile)
 	}
-	if o.Index != nil {
-		ix, err := NewIndexWriter(o.Dir, *o.Index, cfg.FirstReplicate)
-		if err != nil {
-			return nil, err
-		}
-		s.Index = ix
-		cfg.Statistics = append(cfg.Statistics, ix.Stat)
+	if index != nil {
+		cfg.Statistics = append(cfg.Statistics, index)
 	}
-	return s, nil
 }
 
 // LogZFromScan returns the first scan log Z accumulates (batch.LogZ's
@@ -96,12 +134,17 @@ func LogZFromScan(cfg *batch.Config) int {
 	return cfg.Scans
 }
 
-// Close closes index.csv (when recorded); later calls do nothing.
+// Close closes samples.csv and index.csv (when written); later calls do
+// nothing.
 func (s *RunStats) Close() error {
-	if s.Index == nil {
-		return nil
+	var err error
+	if s.Samples != nil {
+		err = s.Samples.Close()
 	}
-	return s.Index.Close()
+	if s.Index != nil {
+		err = errors.Join(err, s.Index.Close())
+	}
+	return err
 }
 
 // Record returns the run's record: res, its target moments (nil: none)
@@ -131,15 +174,20 @@ func (s *RunStats) Diagnostics(res *batch.Result) *Diagnostics {
 }
 
 // WriteFiles writes logz.csv, lambda.csv and the figure lambda.png/svg
-// into dir, and the index process's figure when recorded (index.csv is
-// closed first): WriteStatFiles of the run's record.
+// into dir, the index process's figure when recorded (samples.csv and
+// index.csv are closed first): WriteStatFiles of the run's record; then
+// diagnostics.csv and samples.png/svg (WriteDiagnosticFiles), in the
+// order WriteFiles writes them.
 func (s *RunStats) WriteFiles(dir string, res *batch.Result) error {
+	if err := s.Close(); err != nil {
+		return err
+	}
 	var trace *IndexTrace
 	if s.Index != nil {
-		if err := s.Index.Close(); err != nil {
-			return err
-		}
 		trace = s.Index.Trace()
 	}
-	return WriteStatFiles(dir, s.Record(res, nil), trace)
+	if err := WriteStatFiles(dir, s.Record(res, nil), trace); err != nil {
+		return err
+	}
+	return WriteDiagnosticFiles(dir, s.Diagnostics(res))
 }

@@ -2,6 +2,8 @@ package runout
 
 import (
 	"context"
+	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,8 +28,9 @@ func TestLogZFromScan(t *testing.T) {
 }
 
 // TestRunStatsAdds checks the statistics NewRunStats adds, in the order
-// a checkpoint records (log Z, restarts, ESS, diagnostics, the caller's,
-// the barrier profile, the index process), and that a run with them
+// a checkpoint records (samples.csv's, log Z, restarts, ESS, diagnostics,
+// the caller's, the barrier profile, the index process; no target moments
+// when only the first observable is followed), and that a run with them
 // writes its files and records what they measured.
 func TestRunStatsAdds(t *testing.T) {
 	g, err := models.NewGaussian(2, -1, 1, 0.3, 0.3)
@@ -44,11 +47,14 @@ func TestRunStatsAdds(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	want := []batch.Statistic{s.LogZ, s.Restarts, s.ESS, s.Diag, extra, s.Profile, s.Index.Stat}
+	want := []batch.Statistic{nil, s.LogZ, s.Restarts, s.ESS, s.Diag, extra, s.Profile, s.Index.Stat}
 	if len(cfg.Statistics) != len(want) {
 		t.Fatalf("%d statistics added, want %d", len(cfg.Statistics), len(want))
 	}
-	for i := range want {
+	if sm, ok := cfg.Statistics[0].(*batch.Samples); !ok || sm.Thin != 2 || s.Samples == nil || s.Moments != nil {
+		t.Errorf("statistic 0 is %T (writer %v, moments %v), want samples.csv's *batch.Samples of Thin 2 and no moments", cfg.Statistics[0], s.Samples != nil, s.Moments != nil)
+	}
+	for i := 1; i < len(want); i++ {
 		if cfg.Statistics[i] != want[i] {
 			t.Errorf("statistic %d is %T, want %T", i, cfg.Statistics[i], want[i])
 		}
@@ -71,9 +77,96 @@ func TestRunStatsAdds(t *testing.T) {
 	if err := s.WriteFiles(dir, res); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"logz.csv", "lambda.csv", "index.csv", "index.png"} {
+	for _, name := range []string{"samples.csv", "logz.csv", "lambda.csv", "index.csv", "index.png", "diagnostics.csv", "samples.png"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestRunStatsMoments: following every observable adds the target
+// moments first, and without an output directory neither samples.csv nor
+// the barrier profile.
+func TestRunStatsMoments(t *testing.T) {
+	g, err := models.NewGaussian(2, -1, 1, 0.3, 0.3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := batch.DefaultConfig(g, 120)
+	s, err := NewRunStats(&cfg, StatsOptions{Thin: 1, AllObservables: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []batch.Statistic{s.Moments, s.LogZ, s.Restarts, s.ESS, s.Diag}
+	if s.Moments == nil || s.Samples != nil || s.Profile != nil || len(cfg.Statistics) != len(want) {
+		t.Fatalf("moments %v, samples %v, profile %v, %d statistics; want moments only and %d statistics",
+			s.Moments != nil, s.Samples != nil, s.Profile != nil, len(cfg.Statistics), len(want))
+	}
+	for i := range want {
+		if cfg.Statistics[i] != want[i] {
+			t.Errorf("statistic %d is %T, want %T", i, cfg.Statistics[i], want[i])
+		}
+	}
+	if s.ESS.Observables != 0 || s.Diag.Observables != MaxDiagObservables {
+		t.Errorf("ESS of %d observables, diagnostics of %d; want all (0) and %d", s.ESS.Observables, s.Diag.Observables, MaxDiagObservables)
+	}
+}
+
+// TestRunMemoryCountsRunStats checks RunMemory against what it stands
+// for, computed the long way: batch.EstimateMemory of the configuration
+// with the statistics NewRunStats really adds (files and all), plus
+// OutputMemory, for each output (table, JSON, a directory with the index
+// process) of a 3-dimensional Gaussian (sizes small and distinct so that
+// a swapped factor shows); and that the caller's statistics are counted
+// and cfg's own are kept.
+func TestRunMemoryCountsRunStats(t *testing.T) {
+	g, err := models.NewGaussian(3, -1, 1, 0.3, 0.3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := batch.DefaultConfig(g, 1000)
+	base.Chains, base.Replicates, base.Scans = 7, 10, 10
+	base.Statistics = []batch.Statistic{new(batch.Restarts)} // cfg's own, counted too
+	index := &IndexSpec{Window: 100, Thin: 2, From: 901, Replicas: []int{0, 3, 6}}
+	extra := func(c *batch.Config) { c.Statistics = append(c.Statistics, new(batch.Proposals)) }
+	for _, c := range []struct {
+		name string
+		o    StatsOptions
+		json bool
+	}{
+		{"table", StatsOptions{Thin: 1}, false},
+		{"json", StatsOptions{Thin: 3, AllObservables: true, Extra: extra}, true},
+		{"dir", StatsOptions{Thin: 4, AllObservables: true, Dir: t.TempDir(), Index: index}, false},
+	} {
+		got, err := RunMemory(base, c.o, c.json)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		cfg := base
+		cfg.Statistics = append([]batch.Statistic(nil), base.Statistics...)
+		s, err := NewRunStats(&cfg, c.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		stats, err := batch.EstimateMemory(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := OutputMemory(base, Outputs{JSON: c.json, Dir: c.o.Dir != "", Thin: c.o.Thin, Index: c.o.Index})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != stats+out {
+			t.Errorf("%s: RunMemory = %d, want %d + %d = %d", c.name, got, stats, out, stats+out)
+		}
+		if len(base.Statistics) != 1 {
+			t.Errorf("%s: RunMemory changed cfg's statistics to %d", c.name, len(base.Statistics))
+		}
+	}
+	huge := base
+	huge.Replicates = math.MaxInt64 / 8
+	if _, err := RunMemory(huge, StatsOptions{Thin: 1}, true); !errors.Is(err, batch.ErrMemoryOverflow) {
+		t.Errorf("RunMemory of %d replicates: %v, want batch.ErrMemoryOverflow", huge.Replicates, err)
 	}
 }

@@ -1,17 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"math"
-	"runtime"
 	"slices"
 	"strings"
 
 	"github.com/ptbatch/ptbatch/batch"
-	"github.com/ptbatch/ptbatch/layout"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/registry"
+	"github.com/ptbatch/ptbatch/runout"
 	"github.com/ptbatch/ptbatch/study"
 )
 
@@ -71,9 +70,8 @@ type runFlags struct {
 	chosen   string   // --chains auto's line, printed once nothing is refused
 }
 
-// maxChains is the largest number of chains: the index process stores
-// replica numbers as int32.
-const maxChains = math.MaxInt32
+// maxChains is runout.MaxChains.
+const maxChains = runout.MaxChains
 
 // newRunFlagSet declares every flag of `ptbatch run` with its help text.
 func newRunFlagSet(f *runFlags) *cmdFlags {
@@ -202,9 +200,6 @@ func (f *runFlags) resolve() {
 		f.chains = pilotChains // runOne chooses the run's (auto.go)
 	}
 }
-
-// tunesPath reports whether the run tunes a spline path.
-func (f *runFlags) tunesPath() bool { return f.path == "spline" && f.knots >= 2 }
 
 // flagOwners maps each model flag to the models whose flag it is, in
 // alphabetical order.
@@ -338,16 +333,21 @@ func (f *runFlags) method() study.Method {
 
 // check refuses, one line each, the values of the flags the run cannot
 // take, in a fixed order: --chains auto where it does not apply, the
-// sizes, the paths (before --checkpoint's directory is tried), the
-// checkpoint flags, --record and the spline path's settings.
+// sizes (runout.Spec.CheckSizes), the paths (before --checkpoint's
+// directory is tried), the checkpoint flags, --record and the spline
+// path's settings (runout.Spec.CheckPath, whose warnings are kept).
 func (f *runFlags) check() error {
 	if f.chainsAuto {
 		if err := f.checkChainsAuto(); err != nil {
 			return err
 		}
 	}
-	if err := f.checkSizes(); err != nil {
-		return err
+	tuning, _ := batch.ParseTuning(f.tuning) // checked by parseRunFlags
+	s := runout.Spec{Tuning: tuning, Chains: f.chains, Replicates: f.replicates, Iterations: f.iterations, Scans: f.scans,
+		Workers: f.workers, Thin: f.thin, KeepScans: f.keepScans, ChainsAuto: f.chainsAuto,
+		Spline: f.path == "spline", Knots: f.knots, LearningRate: f.lr, Gradient: f.gradient}
+	if err := s.CheckSizes(); err != nil {
+		return refusal(f.flags, err)
 	}
 	if err := f.checkPaths(); err != nil { // paths.go
 		return err
@@ -358,83 +358,51 @@ func (f *runFlags) check() error {
 	if err := f.checkRecord(); err != nil {
 		return err
 	}
-	return f.checkSpline()
+	warnings, err := s.CheckPath()
+	f.warnings = append(f.warnings, warningLines(f.flags, "lr", warnings)...)
+	return refusal(f.flags, err)
 }
 
-// checkSizes refuses sizes the run cannot take.
-func (f *runFlags) checkSizes() error {
-	c := f.flags
+// refusal turns the error of a runout check into the command line's one
+// line, naming the flags and their values as typed; other errors are
+// returned as they are.
+func refusal(c *cmdFlags, err error) error {
+	var se *runout.SettingError
+	var ke *runout.KnotsError
 	switch {
-	case f.tuning == "auto" && f.iterations < 2:
-		return c.bad("iterations", "need at least 2 iterations (the automatic tuner tunes in the first half)")
-	case f.chains < 2:
-		return c.bad("chains", "need at least 2 chains")
-	case f.chains > maxChains:
-		return c.bad("chains", "at most %d chains (replica numbers are 32-bit)", maxChains)
-	case f.replicates < 1:
-		return c.bad("replicates", "need at least 1 replicate")
-	case f.scans < 1:
-		return c.bad("scans", "need at least 1 scan")
-	case f.iterations < f.scans:
-		return c.bad("iterations", "need at least one iteration per scan (--scans %s)", c.show("scans"))
-	case f.iterations%f.scans != 0:
-		return c.bad("iterations", "must be a multiple of --scans (%s) so that scans are equal", c.show("scans"))
-	case f.workers < 0:
-		return c.bad("workers", "need 0 (all CPUs) or more")
-	case f.thin < 1:
-		return c.bad("thin", "need at least 1")
-	case f.keepScans < 0:
-		return c.bad("keep-scans", "need 0 (the last half) or more")
+	case errors.As(err, &ke):
+		return knotsLimit(c, ke.Knots, ke.Chains, c.show("chains"))
+	case errors.As(err, &se):
+		return c.bad(se.Setting, "%s", se.Reason(func(s string) string { return "--" + s }, c.show))
 	}
-	return nil
+	return err
 }
 
-// checkSpline refuses the settings of a spline path it cannot take, and
-// warns about a learning rate that cannot move the knots.
-func (f *runFlags) checkSpline() error {
-	c := f.flags
-	if f.path != "spline" {
-		return nil
+// warningLines returns the lines of the warnings about flag name, its
+// value as typed.
+func warningLines(c *cmdFlags, name string, warnings []runout.Warning) []string {
+	var out []string
+	for _, w := range warnings {
+		out = append(out, fmt.Sprintf("warning: --%s %s %s", name, c.show(name), w.Why))
 	}
-	switch {
-	case f.knots < 1:
-		return c.bad("knots", "need at least 1")
-	case f.knots > f.chains-1 && !f.chainsAuto:
-		return knotsLimit(c, f.knots, f.chains, c.show("chains"))
-	}
-	if !f.tunesPath() {
-		return nil
-	}
-	if f.tuning != "auto" {
-		if err := checkLR(c, "lr", f.lr, f.scans, &f.warnings); err != nil {
-			return err
-		}
-	}
-	if f.gradient != "block" && f.gradient != "full" {
-		return c.bad("gradient", "want block or full")
-	}
-	if f.tuning == "auto" && f.gradient == "full" {
-		return c.bad("gradient", "applies only to --tuning paper; the automatic tuner uses the block form")
-	}
-	return nil
+	return out
 }
 
 // knotsLimit is the error for more spline segments than chains − 1,
 // naming --knots when it was given and --chains otherwise.
 func knotsLimit(c *cmdFlags, knots, chains int, chainsText string) error {
-	const why = "with more segments than chains − 1, some hold no chain of the starting uniform schedule, and the SKL surrogate, which sees the path only at the chains, cannot place them"
 	if c.set("knots") {
-		return usagef("invalid --knots %d: at most chains − 1 = %d segments with %s chains: %s", knots, chains-1, chainsText, why)
+		return usagef("invalid --knots %d: at most chains − 1 = %d segments with %s chains: %s", knots, chains-1, chainsText, runout.KnotsWhy)
 	}
-	return usagef("invalid --chains %s: --knots %d (the default) needs at least %d chains: %s", chainsText, knots, knots+1, why)
+	return usagef("invalid --chains %s: --knots %d (the default) needs at least %d chains: %s", chainsText, knots, knots+1, runout.KnotsWhy)
 }
 
 // checkMemory estimates the memory of the run of cfg (the shard's
-// replicates when sharded, issue 19), with the statistics the output adds
-// and the JSON and CSVs it builds, and refuses it when it exceeds the
-// limit; what names the run in the message.
+// replicates when sharded, issue 19) with its statistics and outputs
+// (runout.RunMemory), and refuses it when it exceeds the limit; what
+// names the run in the message.
 func (f *runFlags) checkMemory(cfg batch.Config, what string) (need int64, err error) {
-	need, err = f.estimateMemory(cfg)
+	need, err = runout.RunMemory(cfg, f.statsOptions(&cfg), f.jsonOut)
 	return need, checkMemoryOf(f.flags, what, f.maxMemory, need, err, []sizeFlag{
 		{"chains", float64(cfg.Chains), 50}, {"replicates", float64(f.replicates), 10},
 		{"dim", float64(f.dim), 1}, {"knots", float64(f.knots), 4},
@@ -442,78 +410,18 @@ func (f *runFlags) checkMemory(cfg batch.Config, what string) (need int64, err e
 	})
 }
 
-// estimateMemory is batch.EstimateMemory of cfg with the statistics the
-// run adds, each of which estimates its own memory
-// (batch.MemoryEstimator), and the output built from them (statsMemory).
-func (f *runFlags) estimateMemory(cfg batch.Config) (int64, error) {
-	cfg.Statistics = append(slices.Clone(cfg.Statistics), f.runStatistics(cfg)...)
-	need, err := batch.EstimateMemory(cfg)
-	if err != nil {
-		return 0, err
-	}
-	out, err := f.statsMemory(cfg)
-	if err != nil {
-		return 0, err
-	}
-	return addBytes(need, out)
-}
-
-// runStatistics lists, for the estimate, the statistics runOne adds to
-// cfg (newRunStats, samples.csv and the target moments), without the
-// files they write.
-func (f *runFlags) runStatistics(cfg batch.Config) []batch.Statistic {
-	one := !f.jsonOut && f.out == "" // the table's first observable only
-	ess := new(batch.ESS)
-	dg := &batch.Diagnostics{Thin: f.thin, Observables: maxDiagObservables, MaxDraws: diagMaxDraws}
-	if one {
-		ess.Observables, dg.Observables = 1, 1
-	}
-	cfg.Statistics = []batch.Statistic{&batch.LogZ{FromScan: logZFromScan(&cfg), Path: f.out != ""}, new(batch.Restarts), ess, dg}
-	addProposals(&cfg)
-	if !one {
-		cfg.Statistics = append(cfg.Statistics, new(batch.TargetMoments))
-	}
-	if f.out != "" {
-		cfg.Statistics = append(cfg.Statistics, &batch.Samples{Thin: f.thin}, &batch.BarrierProfile{Points: lambdaPoints})
-	}
-	if f.record == "index" {
-		spec := f.indexSpec(&cfg)
-		window := spec.window
-		if spec.from == 1 {
-			window = 0 // the whole run
-		}
-		cfg.Statistics = append(cfg.Statistics, &batch.IndexProcess{Replicas: spec.replicas, Thin: spec.thin, From: spec.from, Window: window})
-	}
-	return cfg.Statistics
-}
-
-// checkLR refuses a learning rate that is not positive and finite, and
-// warns about one whose Adagrad steps cannot move the knots. The n-th step
-// changes a knot's log by lr·g_n/√(Σ g²) with |g| < 1, about lr/√n: below
-// 2⁻⁵² (for every n) it is lost in the rounding of exp(log φ - step), and
-// when even the last scan's lr/√scans exceeds 745 every step takes the
-// knot to 0 (exp underflows) or beyond 1, where the monotone repair puts it
-// back.
+// checkLR is runout.CheckLR for the flag name, its warnings added to
+// warnings (for sweep.go).
 func checkLR(c *cmdFlags, name string, lr float64, scans int, warnings *[]string) error {
-	if !(lr > 0) || math.IsInf(lr, 0) {
-		return c.bad(name, "must be positive and finite")
-	}
-	switch {
-	case lr < 0x1p-52:
-		*warnings = append(*warnings, fmt.Sprintf("warning: --%s %s cannot move the knots: an Adagrad step changes log φ by at most the learning rate, which is below float64's resolution of the knots (2^-52)", name, c.show(name)))
-	case lr/math.Sqrt(float64(scans)) > 745:
-		*warnings = append(*warnings, fmt.Sprintf("warning: --%s %s cannot move the knots: the n-th Adagrad step changes log φ by about lr/√n, more than 745 up to the last of %d scans, which takes a knot to 0 (exp underflows) or beyond 1, where the monotone repair resets it", name, c.show(name), scans))
-	}
-	return nil
+	ws, err := runout.CheckLR(lr, scans)
+	*warnings = append(*warnings, warningLines(c, name, ws)...)
+	return refusal(c, err)
 }
 
-// effectiveWorkers returns the workers a run of cfg uses: Workers, or
-// all CPUs for 0, and at most one per block of replicates.
+// effectiveWorkers is batch.Config.EffectiveWorkers (for bench.go and
+// runmerge.go).
 func effectiveWorkers(workers, replicates int) int {
-	if workers == 0 {
-		workers = runtime.NumCPU()
-	}
-	return min(workers, layout.Shape{Replicates: replicates}.Blocks())
+	return (&batch.Config{Workers: workers, Replicates: replicates}).EffectiveWorkers()
 }
 
 // buildModel constructs the model named by --model from its flags.

@@ -17,66 +17,48 @@ func meanSD(xs []float64) (mean, sd float64) { return batch.MeanSD(xs) }
 func writeCSV(path string, rows [][]string) error { return runout.WriteCSV(path, rows) }
 
 // writeJSON prints the run's summary (runout.Summary) as one JSON
-// object; with --out it first writes the diagnostics' files, once.
+// object, with the proposal counts of a model that has them.
 func writeJSON(w io.Writer, f *runFlags, res *batch.Result, moments momentsSource, stats *runStats) error {
-	rec := stats.record(res, moments)
-	d := stats.Diagnostics(res)
-	if f.out != "" && !stats.filesDone {
-		// Here, not in runout.RunStats.WriteFiles, as runout.WriteFiles orders them.
-		if err := runout.WriteDiagnosticFiles(f.out, d); err != nil {
-			return err
-		}
-		stats.filesDone = true
-	}
 	extra := map[string]any{}
 	stats.addProposalsJSON(extra) // explorer.go
-	return runout.EncodeJSON(w, runout.Summary(rec, f.out, d, extra), runout.SummaryLead)
+	return runout.EncodeJSON(w, runout.Summary(stats.record(res, moments), f.out, stats.Diagnostics(res), extra), runout.SummaryLead)
 }
 
-// writeTable prints a short human summary, with the statistics of stats.
+// writeTable prints a short human summary: batch.Summary's and
+// runout.Headline's figures of the run, and the diagnostics' table.
 func writeTable(w io.Writer, f *runFlags, res *batch.Result, stats *runStats) {
-	c := res.Config
+	c, sum, h := res.Config, res.Summary(), runout.NewHeadline(stats.Record(res, nil))
 	fmt.Fprintf(w, "model %s, %s, path %s (K=%d), %d chains, %d iterations in %d scans, %d replicates, seed %d\n",
 		f.model, c.Algorithm, f.path, c.Knots, c.Chains, res.Iterations, res.Scans, c.Replicates, c.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	sum := res.Summary()
 	if tm, tse := res.TailRoundTripRate(); math.IsNaN(tse) && !math.IsNaN(tm) {
 		fmt.Fprintf(tw, "round-trip rate (last 10%% of iterations)\t%.5f (one replicate: no standard error)\n", tm)
 	} else if !math.IsNaN(tm) {
 		fmt.Fprintf(tw, "round-trip rate (last 10%% of iterations)\t%.5f ± %.5f (mean ± se over replicates)\n", tm, tse)
 	}
-	stats.addHeadline(tw, res)
+	exact := ""
+	if !math.IsNaN(h.ExactLogZ) {
+		exact = fmt.Sprintf("; exact %.10g", h.ExactLogZ)
+	}
+	fmt.Fprintf(tw, "log Z = log(Z1/Z0), %s\t%s (mean ± se over replicates; reverse − forward %.2g%s)\n", logZScans(c), formatLogZ(h.LogZ, h.LogZSE), h.LogZDiff, exact)
 	mean, sd := batch.MeanSD(res.RoundTripRates)
 	fmt.Fprintf(tw, "round-trip rate (last scan only)\t%.5f ± %.5f (mean ± sd over replicates; one scan's round trips, noisy: under automatic tuning a scan may be 20 iterations)\n", mean, sd)
-	writeTuningLine(tw, res)
+	if h.AutoTuned {
+		fmt.Fprintf(tw, "automatic tuning\t%.0f iterations in %.1f rounds (mean); path and schedule fixed in %d of %d replicates\n", h.TuningIterations, h.TuningRounds, h.TuningFrozen, len(res.TuningFrozen))
+	}
 	fmt.Fprintf(tw, "predicted rate 1/(2+2Σr/(1-r))\t%.5f\n", sum.TauPredicted)
 	fmt.Fprintf(tw, "barrier Λ = Σ r_n\t%.4f\n", sum.Barrier)
 	fmt.Fprintf(tw, "non-asymptotic barrier\t%.4f\n", sum.NonAsymptoticBarrier)
 	fmt.Fprintf(tw, "SKL surrogate\t%.4f\n", sum.SKL)
-	total := 0
-	for _, t := range res.RoundTrips {
-		total += t
-	}
-	fmt.Fprintf(tw, "round trips (all scans, all replicates)\t%d\n", total)
+	fmt.Fprintf(tw, "round trips (all scans, all replicates)\t%d\n", h.RoundTrips)
 	fmt.Fprintf(tw, "target first coordinate (last scan only)\tmean %.6g, variance %.6g (one scan; the kept samples' diagnostics per observable are below)\n", sum.TargetMean, sum.TargetVar)
 	fmt.Fprintf(tw, "throughput\t%.3g chain-steps/s in %.2f s\n", res.ChainStepsPerSecond(), res.Elapsed.Seconds())
 	fmt.Fprintf(tw, "time at scan ends (tuning)\t%.2f%% of the workers' time\n", 100*res.TuningFraction)
-	stats.addTable(tw, res)
+	fmt.Fprintf(tw, "restarts (all scans, all replicates)\t%d (last scan: %.5f per iteration)\n", h.Restarts, h.RestartRate)
+	if h.HasESS {
+		fmt.Fprintf(tw, "ESS of %s (kept scans)\t%.4g of %d draws, %.4g round trips in them (the ceiling when local moves mix slowly), means over replicates; %.3g per second over all replicates; per replicate, from its own draws: see the diagnostics below\n",
+			res.Observables[0], h.ESS, h.ESSDraws, h.KeptRoundTrips, h.ESSPerSecond)
+	}
+	addDiagTable(tw, stats.Diagnostics(res)) // diagout.go
 	tw.Flush()
-}
-
-// writeTuningLine adds the automatic tuner's line to the table.
-func writeTuningLine(tw io.Writer, res *batch.Result) {
-	if res.Config.Tuning != batch.AutoTuning || len(res.TuningIterations) == 0 {
-		return
-	}
-	used, rounds, frozen := 0.0, 0.0, 0
-	for b := range res.TuningIterations {
-		used += float64(res.TuningIterations[b]) / float64(len(res.TuningIterations))
-		rounds += float64(res.TuningRounds[b]) / float64(len(res.TuningRounds))
-		if res.TuningFrozen[b] {
-			frozen++
-		}
-	}
-	fmt.Fprintf(tw, "automatic tuning\t%.0f iterations in %.1f rounds (mean); path and schedule fixed in %d of %d replicates\n", used, rounds, frozen, len(res.TuningFrozen))
 }

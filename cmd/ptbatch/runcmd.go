@@ -31,24 +31,12 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !f.quiet {
 		prog = progressPrinter(stderr, "run")
 	}
-	moments := new(batch.TargetMoments)
-	if f.jsonOut || f.out != "" {
-		cfg.Statistics = append(cfg.Statistics, moments)
-	}
-	var samples *runout.SampleWriter
-	if f.out != "" {
-		if samples, err = runout.NewSampleWriter(f.out, cfg.Model.Observables(), cfg.FirstReplicate); err != nil {
-			return err
-		}
-		defer samples.Close()
-		cfg.Statistics = append(cfg.Statistics, &batch.Samples{Thin: f.thin, Write: samples.Write, Flush: samples.Flush})
-	}
-	stats, err := newRunStats(f, &cfg)
+	stats, err := newRunStats(f, &cfg) // the target moments, samples.csv, and the statistics of issue 10
 	if err != nil {
 		return err
 	}
 	defer stats.Close()
-	res, err := ck.finish(runloop.Run(ctx, cfg, ck.options(cfg, prog, samples, stats, runBegin(f, cfg, sh, job, stderr))))
+	res, err := ck.finish(runloop.Run(ctx, cfg, ck.options(cfg, prog, stats.Samples, stats, runBegin(f, cfg, sh, job, stderr))))
 	if err != nil {
 		return err
 	}
@@ -56,7 +44,7 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if runDoneHook != nil {
 		runDoneHook()
 	}
-	return finishOne(f, job, res, moments, samples, stats, stdout, stderr)
+	return finishOne(f, job, res, stats, stdout, stderr)
 }
 
 // runBegin returns what a run does once its engine is built or restored,
@@ -160,12 +148,7 @@ func (j *job) begin() error {
 }
 
 // finishOne writes the run's files and prints its table or JSON.
-func finishOne(f *runFlags, job *job, res *batch.Result, moments *batch.TargetMoments, samples *runout.SampleWriter, stats *runStats, stdout, stderr io.Writer) error {
-	if samples != nil {
-		if err := samples.Close(); err != nil {
-			return err
-		}
-	}
+func finishOne(f *runFlags, job *job, res *batch.Result, stats *runStats, stdout, stderr io.Writer) error {
 	if f.out != "" {
 		if err := runout.WriteTables(f.out, res); err != nil {
 			return err
@@ -173,16 +156,16 @@ func finishOne(f *runFlags, job *job, res *batch.Result, moments *batch.TargetMo
 		if err := stats.WriteFiles(f.out, res); err != nil {
 			return err
 		}
-		if err := job.finishRun(res, moments, stats, func(w io.Writer) error { return writeJSON(w, f, res, moments, stats) }); err != nil {
+		if err := job.finishRun(res, stats.Moments, stats, func(w io.Writer) error { return writeJSON(w, f, res, stats.Moments, stats) }); err != nil {
 			return err
 		}
 	}
-	if err := stats.printWarnings(stderr, f, res); err != nil { // diagout.go
-		return err
+	for _, msg := range stats.Diagnostics(res).Warnings {
+		fmt.Fprintf(stderr, "ptbatch: warning: %s\n", msg)
 	}
 	var err error
 	if f.jsonOut {
-		err = writeJSON(stdout, f, res, moments, stats)
+		err = writeJSON(stdout, f, res, stats.Moments, stats)
 	} else {
 		writeTable(stdout, f, res, stats)
 	}

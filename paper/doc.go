@@ -15,4 +15,17 @@
 // engine configuration. A merge of a reproduction's shards rebuilds the
 // same Settings from the settings its manifests record (FromSettings),
 // never from the command line.
+//
+// Reproduce runs a reproduction into a directory and writes its files
+// from the runs' results: per experiment scans.csv, summary.csv,
+// lambda.csv, knots.csv and the figures (package figure), highdim's
+// rates.csv and figure, runs/NNN.gob (each run's runout.Record, written
+// as it ends), summary.json and the report, results.md. Every engine runs
+// through runloop.Run, the one loop above batch.Engine. Given a
+// rundir.Job, it computes the job's share of the plan's units only (a
+// shard), recording its progress in the job's manifest; Merge then joins
+// the shards' records run by run (JoinRun, each statistic merging itself)
+// and writes the same files, byte for byte, as one process. When the
+// context ends a reproduction, it keeps what it finished and returns an
+// *InterruptedError.
 package paper

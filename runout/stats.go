@@ -1,6 +1,11 @@
 package runout
 
-import "github.com/ptbatch/ptbatch/batch"
+import (
+	"fmt"
+	"math"
+
+	"github.com/ptbatch/ptbatch/batch"
+)
 
 // SummarizeLogZ returns the mean over replicates of lz's estimates, its
 // standard error across replicates (sd/√R; NaN for one replicate) and the
@@ -9,6 +14,18 @@ func SummarizeLogZ(lz batch.LogZRecord) (mean, se, diff float64) {
 	mean, se = batch.MeanSE(lz.Estimates())
 	diff, _ = batch.MeanSD(lz.Differences())
 	return mean, se, diff
+}
+
+// FormatLogZ returns a log Z estimate as "mean ± se", both with the
+// decimals down to the se's second significant digit, or the mean alone
+// in 6 significant digits when there is no standard error (NaN or not
+// positive: one replicate).
+func FormatLogZ(mean, se float64) string {
+	if math.IsNaN(se) || se <= 0 {
+		return fmt.Sprintf("%.6g", mean)
+	}
+	dec := max(0, 1-int(math.Floor(math.Log10(se))))
+	return fmt.Sprintf("%.*f ± %.*f", dec, mean, dec, se)
 }
 
 // RestartRate returns the mean over replicates of the restarts per

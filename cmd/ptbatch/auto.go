@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
-	"github.com/ptbatch/ptbatch/runout"
 )
 
 // --chains auto: pilot runs estimate the barrier Λ of the automatically
@@ -94,9 +93,6 @@ func (f *runFlags) chooseChains(ctx context.Context, cfg *batch.Config, stderr i
 	}
 	return nil
 }
-
-// logZFromScan is runout.LogZFromScan.
-func logZFromScan(cfg *batch.Config) int { return runout.LogZFromScan(cfg) }
 
 // logZScans names the samples log Z uses, for the table.
 func logZScans(cfg batch.Config) string {

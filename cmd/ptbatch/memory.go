@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/ptbatch/ptbatch/batch"
-	"github.com/ptbatch/ptbatch/runout"
 )
 
 // memoryLimit is the memory a run may use: --max-memory when given, else
@@ -70,9 +69,3 @@ func memoryCulprit(c *cmdFlags, sizes []sizeFlag) string {
 	}
 	return fmt.Sprintf("invalid --%s %s: ", culprit, c.show(culprit))
 }
-
-// addBytes is runout.AddBytes.
-func addBytes(a, b int64) (int64, error) { return runout.AddBytes(a, b) }
-
-// mulBytes is runout.MulBytes.
-func mulBytes(factors ...int64) (int64, error) { return runout.MulBytes(factors...) }

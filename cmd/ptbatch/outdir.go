@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"io"
-	"path/filepath"
 
 	"github.com/ptbatch/ptbatch/rundir"
 )
@@ -64,6 +63,3 @@ func (d *outDir) release() {
 		d.dir = nil
 	}
 }
-
-// file returns the path of name inside the directory.
-func (d *outDir) file(name string) string { return filepath.Join(d.path, name) }

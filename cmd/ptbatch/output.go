@@ -13,9 +13,6 @@ import (
 // meanSD is batch.MeanSD.
 func meanSD(xs []float64) (mean, sd float64) { return batch.MeanSD(xs) }
 
-// writeCSV writes rows to path atomically (runout.WriteCSV).
-func writeCSV(path string, rows [][]string) error { return runout.WriteCSV(path, rows) }
-
 // writeJSON prints the run's summary (runout.Summary) as one JSON
 // object, with the proposal counts of a model that has them.
 func writeJSON(w io.Writer, f *runFlags, res *batch.Result, moments momentsSource, stats *runStats) error {
@@ -40,7 +37,7 @@ func writeTable(w io.Writer, f *runFlags, res *batch.Result, stats *runStats) {
 	if !math.IsNaN(h.ExactLogZ) {
 		exact = fmt.Sprintf("; exact %.10g", h.ExactLogZ)
 	}
-	fmt.Fprintf(tw, "log Z = log(Z1/Z0), %s\t%s (mean ± se over replicates; reverse − forward %.2g%s)\n", logZScans(c), formatLogZ(h.LogZ, h.LogZSE), h.LogZDiff, exact)
+	fmt.Fprintf(tw, "log Z = log(Z1/Z0), %s\t%s (mean ± se over replicates; reverse − forward %.2g%s)\n", logZScans(c), runout.FormatLogZ(h.LogZ, h.LogZSE), h.LogZDiff, exact)
 	mean, sd := batch.MeanSD(res.RoundTripRates)
 	fmt.Fprintf(tw, "round-trip rate (last scan only)\t%.5f ± %.5f (mean ± sd over replicates; one scan's round trips, noisy: under automatic tuning a scan may be 20 iterations)\n", mean, sd)
 	if h.AutoTuned {

@@ -3,14 +3,14 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
-	"time"
+	"sync"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/paper"
+	"github.com/ptbatch/ptbatch/rundir"
 )
 
 // reproduceMethods are the methods every experiment runs, and
@@ -31,13 +31,13 @@ type reproduceOptions struct {
 	quiet     bool
 	maxMemory int64
 	shard     shardFlags
-	job       *reproJob // shards, runs/ and merges (reprojob.go)
 }
 
 const reproduceIntro = "Usage: ptbatch reproduce " + paper.Names + " --out DIR [flags]\n\nRuns the paper's experiments with its settings for every method (Reversible+Linear,\nNRPT+Linear, NRPT+Spline with K = 2, 3, 4, 5, 10) and writes CSVs and PNG/SVG figures."
 
-// runReproduce is `ptbatch reproduce`: the paper's experiments (package
-// paper), run or sharded, with their report on stdout and in results.md.
+// runReproduce is `ptbatch reproduce`: the paper's experiments
+// (paper.Reproduce), run or sharded, with their report on stdout and in
+// results.md.
 func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	o, c, err := parseReproduce(args, stdout)
 	if err != nil {
@@ -47,16 +47,25 @@ func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return usagef("unknown experiment %q: want %s", o.Which, paper.Names)
 	}
-	if err := o.checkMemory(c, todo, highdim); err != nil {
+	need, err := o.Memory(todo, highdim, o.workers)
+	if err := checkMemory(c, o.maxMemory, need, err, []sizeFlag{{"replicates", float64(o.Replicates), 10}}); err != nil {
 		return err
 	}
 	if err := checkOut(c, "out", o.out); err != nil {
 		return err
 	}
-	if o.job, err = startReproduce(c, o, todo, highdim, stderr); err != nil {
+	j, shard, err := startReproduce(c, o, paper.Units(o.Plan(todo, highdim)), stderr)
+	if err != nil {
 		return err
 	}
-	return reproduce(ctx, o, todo, highdim, stdout, stderr)
+	defer j.close()
+	po := paper.Options{Workers: o.workers, Job: j.Job, Shard: shard}
+	if !o.quiet {
+		w := &lockedWriter{w: stderr} // highdim's concurrent runs print at once
+		po.Progress = func(label string) func(batch.Progress) { return progressPrinter(w, label) }
+	}
+	report, err := paper.Reproduce(ctx, o.Settings, o.out, po)
+	return reproduced(report, err, o.out, stdout)
 }
 
 // parseReproduce parses reproduce's flags and its experiment, given
@@ -102,93 +111,77 @@ func parseReproduce(args []string, stdout io.Writer) (*reproduceOptions, *cmdFla
 	return o, c, nil
 }
 
+// startReproduce chooses the shard of units, takes --out and writes its
+// manifest; it reports whether this process computes a shard.
+func startReproduce(c *cmdFlags, o *reproduceOptions, units int, stderr io.Writer) (*job, bool, error) {
+	sh, err := resolveShard(c, &o.shard)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := sh.check(units, paper.Unit+" units"); err != nil {
+		return nil, false, err
+	}
+	m, err := newManifestOf("reproduce", o.Values(), c, []string{o.Which}, sh, paper.Unit, units)
+	if err != nil {
+		return nil, false, err
+	}
+	j, err := startJob(c, o.out, m, 0, true, stderr)
+	if err != nil {
+		return nil, false, err
+	}
+	lo, hi := sh.share(units)
+	sh.note(stderr, lo, hi, units, paper.Unit+" units") // after the refusals: one line each
+	return j, sh != nil, nil
+}
+
 // mergeReproduce writes the merged output of reproduce's shards from
-// their data: the reproduction's settings as the manifests record and
-// fingerprint them (paper.Settings.Values; never their arguments), its runs joined from the
-// shards' runs/ instead of computed (reproJob.begin), so every CSV,
-// figure and results.md comes from the code that makes them in one
-// process.
-func mergeReproduce(ctx context.Context, shards []shardDir, out string, stderr io.Writer) error {
+// their data (paper.Merge): the reproduction's settings as the manifests
+// record and fingerprint them (paper.FromConfig; never their arguments),
+// its runs joined from the shards' runs/ instead of computed.
+func mergeReproduce(ctx context.Context, shards []shardDir, out string, _ io.Writer) error {
 	s, err := paper.FromConfig(shards[0].m.Config)
 	if err != nil {
 		return usagef("rebuilding the reproduction from %s: %v", filepath.Join(shards[0].dir, manifestName), err)
 	}
-	todo, highdim, _ := s.Todo() // FromSettings checked it
 	s.HighDims = highDimDims
-	o := &reproduceOptions{Settings: s, out: out, quiet: true}
-	if o.job, err = mergeReproJob(o, todo, highdim, shards); err != nil {
-		return err
+	dirs := make([]rundir.Shard, len(shards))
+	for i, sd := range shards {
+		dirs[i] = rundir.Shard{Dir: sd.dir, Manifest: sd.m}
 	}
-	return reproduce(ctx, o, todo, highdim, io.Discard, stderr)
+	report, err := paper.Merge(ctx, s, out, dirs, paper.Options{})
+	return reproduced(report, err, out, io.Discard)
 }
 
-// reproduce runs (or, in a merge, joins) the experiments todo and
-// highdim, and writes the report into results.md and stdout unless this
-// process computes a shard. An interrupted reproduce keeps the runs it
-// finished (runs/), the experiments it finished, and writes the report so
-// far.
-func reproduce(ctx context.Context, o *reproduceOptions, todo []paper.Experiment, highdim bool, stdout, stderr io.Writer) error {
-	defer o.job.close()
-	start := time.Now()
-	var report strings.Builder
-	var err error
-	for _, e := range todo {
-		if err = reproduceExperiment(ctx, e, o, stderr, &report); err != nil {
-			break
-		}
+// reproduced prints the report and turns the library's errors into the
+// command's: an interruption (exit 130) that names out, a merge's refusal
+// of its shards (exit 2).
+func reproduced(report string, err error, out string, stdout io.Writer) error {
+	var ie *paper.InterruptedError
+	switch {
+	case errors.As(err, &ie):
+		err = interruptedf("interrupted during %s; the files of the experiments finished are in %s", ie.During, out)
+	case errors.Is(err, paper.ErrJoin):
+		return usagef("%v", err)
+	case err != nil:
+		return shardUsage(err)
 	}
-	if highdim && err == nil {
-		err = reproduceHighDim(ctx, o, stderr, &report)
-	}
-	var ie *interruptedError
-	if err != nil && !errors.As(err, &ie) {
-		return err
-	}
-	if ferr := o.job.finish(o, err != nil); ferr != nil {
-		return ferr
-	}
-	if o.job.shardOnly() {
-		return err // the report is made by ptbatch merge
-	}
-	fmt.Fprintf(&report, "\nTotal time: %.1f s.\n", time.Since(start).Seconds())
-	if werr := writeBytesAtomic(filepath.Join(o.out, "results.md"), []byte(report.String())); werr != nil {
-		return werr
-	}
-	if _, werr := io.WriteString(stdout, report.String()); werr != nil {
+	if _, werr := io.WriteString(stdout, report); werr != nil {
 		return werr
 	}
 	return err
 }
 
-// checkMemory refuses the experiments when the largest of their runs does
-// not fit in the memory limit (runs are one after the other).
-func (o *reproduceOptions) checkMemory(c *cmdFlags, todo []paper.Experiment, highdim bool) error {
-	cfgs, err := o.MemoryConfigs(todo, highdim, o.workers)
-	if err != nil {
-		return err
-	}
-	var need int64
-	for _, cfg := range cfgs {
-		var n int64
-		n, err = batch.EstimateMemory(cfg)
-		if need = max(need, n); err != nil {
-			break
-		}
-	}
-	if err == nil {
-		// The CSVs of an experiment, kept until it ends: nine fields per
-		// method, replicate and scan.
-		var rows int64
-		if rows, err = mulBytes(int64(len(reproduceMethods)), int64(max(o.Replicates, 10)), 500, 9*(16+16)); err == nil {
-			need, err = addBytes(need, rows)
-		}
-		// lambda.csv: five fields per method, replicate and grid point.
-		if err == nil {
-			rows, err = mulBytes(int64(len(reproduceMethods)), int64(max(o.Replicates, 10)), lambdaPoints, 5*(16+16))
-		}
-		if err == nil {
-			need, err = addBytes(need, rows)
-		}
-	}
-	return checkMemory(c, o.maxMemory, need, err, []sizeFlag{{"replicates", float64(o.Replicates), 10}})
+// runFile is paper.RunFile (a wrapper for outdir_reuse_test.go).
+func runFile(k int) string { return paper.RunFile(k) }
+
+// lockedWriter serialises the writes of concurrent progress lines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -319,9 +319,6 @@ func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, st
 	return &job{Job: j, dir: d, m: m}, nil
 }
 
-// progress is rundir.Job.Progress, for reprojob.go.
-func (j *job) progress(done int) error { return j.Progress(done) }
-
 // close releases the directory; nil-safe.
 func (j *job) close() {
 	if j != nil {

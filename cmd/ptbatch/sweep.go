@@ -234,6 +234,3 @@ func checkSweepMemory(c *cmdFlags, f *sweepFlags, s *sweep.Spec, cells []sweep.C
 		{"replicates", float64(f.replicates), 5}, {"iterations", float64(f.iterations), 50000}, {"scans", float64(f.scans), 500},
 	})
 }
-
-func itoa(i int) string     { return strconv.Itoa(i) }
-func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }

@@ -1,0 +1,144 @@
+package paper
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/figure"
+	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/runout"
+)
+
+// experimentOut is one experiment of a reproduction under way: its CSVs,
+// its figures and its part of the report, filled method by method.
+type experimentOut struct {
+	e                             Experiment
+	m                             models.Model
+	reps, iters                   int
+	scans, summary, lambda, knots [][]string
+	trips, paths, objectives      figure.Figure
+	local, cumulative             figure.Figure
+	tw                            *tabwriter.Writer
+	exact                         *Exact
+	exactRows                     []string
+	linearBarrier                 float64
+}
+
+// newExperimentOut starts the experiment's files, figures and report.
+func newExperimentOut(e Experiment, m models.Model, s Settings, report io.Writer) *experimentOut {
+	x := &experimentOut{e: e, m: m, reps: s.Reps(e.Replicates), iters: s.Scaled(e.Iterations, e.Scans),
+		scans: [][]string{ScansHeader}, summary: [][]string{SummaryHeader},
+		lambda: [][]string{LambdaHeader}, knots: [][]string{KnotsHeader},
+		exact: ExactGaussian(m), linearBarrier: e.LinearLambda}
+	x.trips = figure.Figure{Title: e.Title + ": cumulative round trips (mean over replicates)", XLabel: "scan", YLabel: "round trips"}
+	x.paths = figure.Figure{Title: e.Title + ": tuned spline paths (replicate 0)", XLabel: "η0 (reference exponent)", YLabel: "η1 (target exponent)"}
+	x.local = figure.Figure{Title: e.Title + ": local barrier λ(t) of the last scan (mean over replicates)", XLabel: "t", YLabel: "λ(t)"}
+	x.cumulative = figure.Figure{Title: e.Title + ": cumulative barrier Λ(t) of the last scan (mean over replicates)", XLabel: "t", YLabel: "Λ(t)"}
+	x.tw = tabwriter.NewWriter(report, 0, 0, 1, ' ', 0)
+	fmt.Fprintf(report, "\n## %s\n\n%d chains, %d iterations in %d scans, %d replicates, lr %.1f, seed %d; ptbatch auto is `ptbatch run`'s default\n(--tuning auto, K = 4: scans of %d iterations, rounds and steps chosen by the tuner, no learning rate).\n\n",
+		e.Title, e.Chains, x.iters, e.Scans, x.reps, e.LearningRate, s.Seed, x.iters/batch.AutoScans(x.iters))
+	fmt.Fprintln(x.tw, "| method\t| round trips (mean)\t| restarts (mean)\t| rate, whole run (mean ± sd)\t| rate, last 10% of scans (mean ± sd)\t| last-scan barrier Λ\t| SKL\t| log Z, last scan (mean ± se)\t| seconds\t|")
+	fmt.Fprintln(x.tw, "|---\t|---\t|---\t|---\t|---\t|---\t|---\t|---\t|---\t|")
+	return x
+}
+
+// experiment runs (or joins) every method of experiment e and writes its
+// CSVs, figures and part of the report.
+func (r *reproduction) experiment(ctx context.Context, e Experiment, report io.Writer) error {
+	dir := r.file(e.Name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	m, err := e.NewModel(r.s.Seed)
+	if err != nil {
+		return fmt.Errorf("%s: %v", e.Name, err)
+	}
+	x := newExperimentOut(e, m, r.s, report)
+	for _, meth := range Methods() {
+		cfg := meth.Config(e, m, x.reps, x.iters, r.s.Seed, r.o.Workers)
+		st := newStats(&cfg)
+		res, err := r.run(ctx, e.Name+" "+meth.Name, cfg, st)
+		switch {
+		case err != nil:
+			return err
+		case res == nil:
+			continue // another shard's
+		case res.Interrupted:
+			return &InterruptedError{e.Name + " " + meth.Name}
+		}
+		// The method's scans: the paper's, or the automatic tuner's (the
+		// scans.csv rows and the figure's x axis are in the paper's).
+		if err := x.add(ctx, meth, res, st, x.iters/cfg.Scans); err != nil {
+			return err
+		}
+	}
+	if r.o.Shard {
+		return nil // a shard's runs are in runs/; Merge makes the report
+	}
+	if err := x.report(report); err != nil {
+		return err
+	}
+	return x.write(dir)
+}
+
+// add records a finished method: its rows, curves, line of the table and
+// closed-form comparison.
+func (x *experimentOut) add(ctx context.Context, meth Method, res *batch.Result, st *stats, perScan int) error {
+	rows, xs, cum := ScanRows(meth.Name, res, x.reps, perScan, x.iters/x.e.Scans)
+	x.scans = append(x.scans, rows...)
+	x.trips.Lines = append(x.trips.Lines, figure.Series{Name: meth.Name, Xs: xs, Ys: cum})
+	ms := Measure(res, x.reps)
+	lz, lzSE, lzDiff := runout.SummarizeLogZ(st.rec.LogZ)
+	restartsMean, restartRate := st.restartsSummary()
+	sum := res.Summary()
+	full := runout.FullFloat
+	x.summary = append(x.summary, []string{meth.Name, strconv.Itoa(x.reps), strconv.Itoa(res.Iterations), Short(ms.TripsMean), Short(ms.Rate), Short(ms.RateSD),
+		Short(ms.Tail), Short(ms.TailSD), Short(sum.RoundTripRate), Short(sum.Barrier), Short(sum.NonAsymptoticBarrier), Short(sum.SKL),
+		full(lz), full(lzSE), full(lzDiff), Short(restartsMean), Short(restartRate)})
+	fmt.Fprintf(x.tw, "| %s\t| %.1f\t| %.1f\t| %.5f ± %.5f\t| %.5f ± %.5f\t| %.2f\t| %.2f\t| %s\t| %.1f\t|\n", meth.Name, ms.TripsMean, restartsMean,
+		ms.Rate, ms.RateSD, ms.Tail, ms.TailSD, sum.Barrier, sum.SKL, runout.FormatLogZ(lz, lzSE), res.Elapsed.Seconds())
+	x.lambda = st.appendLambdaRows(x.lambda, meth.Name)
+	prof := st.rec.Profile
+	grid := prof.Grid()
+	x.local.Lines = append(x.local.Lines, figure.Series{Name: meth.Name, Xs: grid, Ys: meanCurve(prof.Local(), len(grid))})
+	x.cumulative.Lines = append(x.cumulative.Lines, figure.Series{Name: meth.Name, Xs: grid, Ys: meanCurve(prof.Cumulative(), len(grid))})
+	if x.exact != nil && meth.Algorithm == batch.NRPT {
+		c, err := x.exact.CompareContext(ctx, meth, res, x.e.Chains, ms.Tail)
+		if err != nil {
+			if ctx.Err() != nil {
+				return &InterruptedError{x.e.Name + "'s closed-form comparison of " + meth.Name}
+			}
+			return err
+		}
+		x.exactRows = append(x.exactRows, c.Row())
+	}
+	if meth.Name == "NRPT+Linear" && math.IsNaN(x.linearBarrier) {
+		x.linearBarrier = sum.Barrier
+	}
+	x.addPaths(meth, res)
+	return nil
+}
+
+// meanCurve returns the mean over rows of ys at each of n points (NaN
+// where a row is NaN, and everywhere without rows).
+func meanCurve(ys [][]float64, n int) []float64 {
+	out := make([]float64, n)
+	if len(ys) == 0 {
+		for i := range out {
+			out[i] = math.NaN()
+		}
+		return out
+	}
+	for _, y := range ys {
+		for i := range out {
+			out[i] += y[i] / float64(len(ys))
+		}
+	}
+	return out
+}

@@ -1,0 +1,56 @@
+package paper
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/ptbatch/ptbatch/batch"
+)
+
+// TestMemory checks a reproduction's estimate: the largest of its runs'
+// batch.EstimateMemory (the methods of the Beta-binomial with 3
+// replicates, which the runs' CSVs then use at least the paper's 10 of),
+// plus the rows kept until the experiment ends: 8 methods × 10
+// replicates × 500 scans × 9 fields of 16 + 16 bytes (scans.csv) and
+// 8 × 10 × 100 grid points × 5 fields (lambda.csv); and that sizes
+// beyond 64 bits are batch.ErrMemoryOverflow.
+func TestMemory(t *testing.T) {
+	s := Settings{Which: "betabinomial", Replicates: 3, Scale: 1, Seed: 1}
+	todo, highdim, _ := s.Todo()
+	var largest int64
+	for _, meth := range Methods() {
+		m, err := todo[0].NewModel(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := batch.EstimateMemory(meth.Config(todo[0], m, 3, 45000, 1, 2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		largest = max(largest, n)
+	}
+	want := largest + 8*10*500*9*32 + 8*10*100*5*32
+	if got, err := s.Memory(todo, highdim, 2); err != nil || got != want {
+		t.Errorf("Memory = %d, %v; want %d", got, err, want)
+	}
+	s.Replicates = 1 << 61
+	if _, err := s.Memory(todo, highdim, 2); !errors.Is(err, batch.ErrMemoryOverflow) {
+		t.Errorf("2⁶¹ replicates: %v, want batch.ErrMemoryOverflow", err)
+	}
+}
+
+// TestMeanCurve checks the mean over rows at each point, by hand for two
+// rows (and NaN where a row is NaN), and NaN everywhere without rows.
+func TestMeanCurve(t *testing.T) {
+	nan := math.NaN()
+	got := meanCurve([][]float64{{1, 2, 3}, {3, 6, nan}}, 3)
+	if got[0] != 2 || got[1] != 4 || !math.IsNaN(got[2]) {
+		t.Errorf("meanCurve = %v, want [2 4 NaN]", got)
+	}
+	for _, x := range meanCurve(nil, 2) {
+		if !math.IsNaN(x) {
+			t.Errorf("no rows: %v, want NaN", x)
+		}
+	}
+}

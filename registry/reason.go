@@ -2,6 +2,8 @@ package registry
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/ptbatch/ptbatch/models"
@@ -84,4 +86,58 @@ func Settings(name string, given Values, t Texts, m models.Model) map[string]any
 		}
 	}
 	return out
+}
+
+// ValuesOf returns the values of m's parameters that get gives, numbers
+// in Values and texts in Texts, for NewWithTexts: get returns the value
+// of a parameter (a string, bool, int, int64 or float64, such as a
+// command-line flag's) and whether it was given. A choice (Choices) is
+// given by its name; a name that is none of them is a *ParamError.
+func (m Model) ValuesOf(get func(param string) (any, bool)) (Values, Texts, error) {
+	v, t := Values{}, Texts{}
+	for _, p := range m.Params {
+		x, ok := get(p.Name)
+		if !ok {
+			continue
+		}
+		switch x := x.(type) {
+		case string:
+			names, choice := m.Choices[p.Name]
+			if !choice {
+				t[p.Name] = x
+			} else if v[p.Name], ok = m.Choice(p.Name, x); !ok {
+				last := len(names) - 1
+				return nil, nil, &ParamError{Model: m.Name, Param: p.Name, Value: math.NaN(),
+					Why: "want " + strings.Join(names[:last], ", ") + " or " + names[last]}
+			}
+		case bool:
+			v[p.Name] = 0
+			if x {
+				v[p.Name] = 1
+			}
+		case int:
+			v[p.Name] = float64(x)
+		case int64:
+			v[p.Name] = float64(x)
+		case float64:
+			v[p.Name] = x
+		}
+	}
+	return v, t, nil
+}
+
+// DefaultText returns the default of m's parameter p as text: a choice's
+// name, a text parameter's TextDefaults, a Bool's "true" or "false", a
+// number in its shortest form.
+func (m Model) DefaultText(p Param) string {
+	if names, ok := m.Choices[p.Name]; ok {
+		return names[int(p.Default)]
+	}
+	switch p.Kind {
+	case String:
+		return m.TextDefaults[p.Name]
+	case Bool:
+		return strconv.FormatBool(p.Default != 0)
+	}
+	return strconv.FormatFloat(p.Default, 'g', -1, 64)
 }

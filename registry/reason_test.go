@@ -154,3 +154,28 @@ func TestHelpStatesDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestValuesOf checks that ValuesOf keeps only the values given, puts
+// texts in Texts, turns a Bool into 0 or 1 and a choice's name into its
+// index, and refuses a name that is no choice, naming the choices.
+func TestValuesOf(t *testing.T) {
+	m, _ := Lookup(Logistic)
+	given := map[string]any{"data": "x.csv", "no-intercept": true, "prior-sd": 2.5, "explorer": "hmc"}
+	v, texts, err := m.ValuesOf(func(p string) (any, bool) { x, ok := given[p]; return x, ok })
+	if err != nil || !reflect.DeepEqual(v, Values{"no-intercept": 1, "prior-sd": 2.5, "explorer": 4}) || !reflect.DeepEqual(texts, Texts{"data": "x.csv"}) {
+		t.Errorf("ValuesOf = %v, %v, %v", v, texts, err)
+	}
+	u, _ := Lookup(Unid)
+	v, _, err = u.ValuesOf(func(p string) (any, bool) { return map[string]any{"n": int64(10), "y": 3}[p], p == "n" || p == "y" })
+	if err != nil || !reflect.DeepEqual(v, Values{"n": 10, "y": 3}) {
+		t.Errorf("unid ValuesOf = %v, %v", v, err)
+	}
+	_, _, err = m.ValuesOf(func(p string) (any, bool) { return "nuts", p == "explorer" })
+	var pe *ParamError
+	if !errors.As(err, &pe) || pe.Param != "explorer" || pe.Why != "want rwm, slice, mala, automala, hmc or autohmc" {
+		t.Errorf("explorer nuts: %v", err)
+	}
+	if d := m.DefaultText(m.Params[4]); d != "mala" {
+		t.Errorf("DefaultText(explorer) = %q, want mala", d)
+	}
+}

@@ -188,8 +188,8 @@ func addModelFlags(c *cmdFlags, names []string) {
 		m, _ := registry.Lookup(name)
 		var own []string
 		for _, p := range m.Params {
-			if fl := c.fs.Lookup(p.Name); fl != nil && paramDefault(m, p) != fl.DefValue && !strings.Contains(m.Help, "--"+p.Name+" ") {
-				own = append(own, fmt.Sprintf("--%s (default %s)", p.Name, paramDefault(m, p)))
+			if fl := c.fs.Lookup(p.Name); fl != nil && m.DefaultText(p) != fl.DefValue && !strings.Contains(m.Help, "--"+p.Name+" ") {
+				own = append(own, fmt.Sprintf("--%s (default %s)", p.Name, m.DefaultText(p)))
 			}
 		}
 		if !slices.ContainsFunc(m.Params, func(p registry.Param) bool { return c.fs.Lookup(p.Name) == nil }) {
@@ -209,7 +209,7 @@ func defineParam(c *cmdFlags, m registry.Model, p registry.Param) {
 	help := sharedHelp(p)
 	switch _, choice := m.Choices[p.Name]; {
 	case choice || p.Kind == registry.String:
-		c.String(new(string), p.Name, paramDefault(m, p), help)
+		c.String(new(string), p.Name, m.DefaultText(p), help)
 	case p.Kind == registry.Bool:
 		c.Bool(new(bool), p.Name, p.Default != 0, help)
 	case p.Kind == registry.Int:
@@ -238,48 +238,13 @@ func sharedHelp(p registry.Param) string {
 	return strings.Join(parts, "; ")
 }
 
-// paramDefault returns p's default of model m as its flag shows it.
-func paramDefault(m registry.Model, p registry.Param) string {
-	if names, ok := m.Choices[p.Name]; ok {
-		return names[int(p.Default)]
-	}
-	switch p.Kind {
-	case registry.String:
-		return m.TextDefaults[p.Name]
-	case registry.Bool:
-		return strconv.FormatBool(p.Default != 0)
-	}
-	return strconv.FormatFloat(p.Default, 'g', -1, 64)
-}
-
 // modelValues returns the values of the flags given of the parameters of
 // the registry model name (the others take the model's defaults), a
-// choice by its index; it refuses a choice that is none of the names.
+// choice by its name (registry.Model.ValuesOf).
 func modelValues(c *cmdFlags, name string) (registry.Values, registry.Texts, error) {
 	m, _ := registry.Lookup(name)
-	v, t := registry.Values{}, registry.Texts{}
-	for _, p := range m.Params {
-		if !c.set(p.Name) {
-			continue
-		}
-		switch x := c.fs.Lookup(p.Name).Value.(flag.Getter).Get().(type) {
-		case string:
-			if names, ok := m.Choices[p.Name]; !ok {
-				t[p.Name] = x
-			} else if v[p.Name], ok = m.Choice(p.Name, x); !ok {
-				return nil, nil, c.bad(p.Name, "want %s", orList(names))
-			}
-		case bool:
-			v[p.Name] = float64(btoi(x))
-		case int:
-			v[p.Name] = float64(x)
-		case int64:
-			v[p.Name] = float64(x)
-		case float64:
-			v[p.Name] = x
-		}
-	}
-	return v, t, nil
+	v, t, err := m.ValuesOf(func(p string) (any, bool) { return c.fs.Lookup(p).Value.(flag.Getter).Get(), c.set(p) })
+	return v, t, paramRefusal(c, err, same, nil)
 }
 
 // registryFlagNames returns the flags of the registry model name: its

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/models"
@@ -39,34 +38,17 @@ func (f *runFlags) checkExplorerApplies() error {
 	return nil
 }
 
-// warnInvalidProposals prints, on stderr, one line for a run whose
-// explorer met chains at which every proposal of a scan had a NaN or −Inf
-// density (models.ProposalReport): rejections, but a sign of a broken
-// target.
+// warnInvalidProposals prints, on stderr, the line of a run whose
+// explorer met chains at which every proposal of a scan was invalid
+// (models.ProposalCounts.Warning).
 func warnInvalidProposals(stderr io.Writer, cfg batch.Config) {
-	c, ok := models.ProposalReport(cfg.Model, cfg.Replicates)
-	if !ok || len(c.Warnings) == 0 {
-		return
+	if c, _ := models.ProposalReport(cfg.Model, cfg.Replicates); c.Warning() != "" {
+		fmt.Fprintln(stderr, c.Warning())
 	}
-	w := c.Warnings[0]
-	var b strings.Builder
-	fmt.Fprintf(&b, "warning: %d of %d proposals had a NaN or -Inf log density; at %d (replicate, chain, scan) all did, the first at replicate %d, chain %d, scan %d",
-		c.Invalid, c.Proposals, len(c.Warnings)+c.Dropped, w.Replicate, w.Chain, w.Scan)
-	fmt.Fprintln(stderr, b.String())
 }
 
-// addProposals adds a batch.Proposals to cfg for a model whose explorers
-// count their proposals (models.ProposalReport's models: FromFuncs and the
-// funnel) and returns it; nil, and nothing added, for the other models,
-// whose output and checkpoints stay as they were.
-func addProposals(cfg *batch.Config) *batch.Proposals {
-	if _, ok := models.ProposalReport(cfg.Model, 0); !ok {
-		return nil
-	}
-	p := new(batch.Proposals)
-	cfg.Statistics = append(cfg.Statistics, p)
-	return p
-}
+// addProposals is batch.AddProposals.
+func addProposals(cfg *batch.Config) *batch.Proposals { return batch.AddProposals(cfg) }
 
 // addProposalsJSON adds "proposals" and "invalid_proposals", per
 // replicate and chain over the completed scans (the whole run's after a

@@ -146,31 +146,21 @@ func cliName(name string) string {
 }
 
 // sectionModels returns the registry models whose flags have a section
-// of help, in its order: up to the funnel (the paper's), registration
-// order, and after it the models reading files first (the first defines
-// --data), when early is false.
+// of help, in its order: up to the funnel (the paper's) when early, in
+// registration order; otherwise those after it, the models reading files
+// first (the first defines --data).
 func sectionModels(early bool) []string {
 	names := registry.Names()
 	i := slices.Index(names, registry.Funnel) + 1
 	if early {
 		return names[:i]
 	}
-	later := slices.Clone(names[i:])
-	slices.SortStableFunc(later, func(a, b string) int { return btoi(!readsFiles(a)) - btoi(!readsFiles(b)) })
-	return later
-}
-
-// readsFiles reports whether the model name has a text parameter.
-func readsFiles(name string) bool {
-	m, _ := registry.Lookup(name)
-	return slices.ContainsFunc(m.Params, func(p registry.Param) bool { return p.Kind == registry.String })
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
+	readsFiles := func(name string) bool {
+		m, _ := registry.Lookup(name)
+		return slices.ContainsFunc(m.Params, func(p registry.Param) bool { return p.Kind == registry.String })
 	}
-	return 0
+	return append(slices.DeleteFunc(slices.Clone(names[i:]), func(n string) bool { return !readsFiles(n) }),
+		slices.DeleteFunc(slices.Clone(names[i:]), readsFiles)...)
 }
 
 // addRegistryFlags defines the flags of the models after the funnel

@@ -23,6 +23,19 @@ type Proposals struct {
 	counted   bool
 }
 
+// AddProposals appends a Proposals to cfg.Statistics when the explorers
+// of cfg.Model count their proposals (models.ProposalReport's models:
+// FromFuncs and the funnel) and returns it; nil, and cfg unchanged, for
+// the other models, whose output and checkpoints stay as they were.
+func AddProposals(cfg *Config) *Proposals {
+	if _, ok := models.ProposalReport(cfg.Model, 0); !ok {
+		return nil
+	}
+	p := new(Proposals)
+	cfg.Statistics = append(cfg.Statistics, p)
+	return p
+}
+
 // NewObserver returns the counter of one block.
 func (s *Proposals) NewObserver(info BlockInfo) Observer {
 	o := &proposalObserver{info: info}

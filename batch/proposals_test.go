@@ -85,3 +85,18 @@ func TestProposalsOfOtherModels(t *testing.T) {
 		t.Error("the Gaussian's exact draws counted as proposals")
 	}
 }
+
+// TestAddProposals checks that AddProposals adds a Proposals to the
+// statistics of a FromFuncs model's configuration, and nothing to the
+// Gaussian's, whose configuration stays as it was.
+func TestAddProposals(t *testing.T) {
+	cfg := Config{Model: truncated(t)}
+	if p := AddProposals(&cfg); p == nil || len(cfg.Statistics) != 1 || cfg.Statistics[0] != Statistic(p) {
+		t.Errorf("FromFuncs model: AddProposals = %v, statistics %v", p, cfg.Statistics)
+	}
+	g, _ := models.NewGaussian(1, -1, 1, 0.5, 0.5)
+	cfg = Config{Model: g}
+	if p := AddProposals(&cfg); p != nil || cfg.Statistics != nil {
+		t.Errorf("Gaussian: AddProposals = %v, statistics %v", p, cfg.Statistics)
+	}
+}

@@ -2,6 +2,7 @@ package models
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"sync"
 )
@@ -121,3 +122,16 @@ func (b *funcsBlock) ScanProposals(lane, chain int) (proposals, invalid int) {
 }
 
 var _ ProposalCounter = (*funcsBlock)(nil)
+
+// Warning returns one line for a run at whose chains every proposal of a
+// scan had a NaN or −Inf density: the invalid proposals of all, how many
+// (replicate, chain, scan) were all invalid, and the first; "" when none
+// was.
+func (c ProposalCounts) Warning() string {
+	if len(c.Warnings) == 0 {
+		return ""
+	}
+	w := c.Warnings[0]
+	return fmt.Sprintf("warning: %d of %d proposals had a NaN or -Inf log density; at %d (replicate, chain, scan) all did, the first at replicate %d, chain %d, scan %d",
+		c.Invalid, c.Proposals, len(c.Warnings)+c.Dropped, w.Replicate, w.Chain, w.Scan)
+}

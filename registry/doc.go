@@ -14,7 +14,17 @@
 //
 // A parameter's name is the `ptbatch run` flag that sets it, without the
 // dashes (prior-a, sigma0, …); its values are float64, and a parameter of
-// kind Int must hold an integer.
+// kind Int must hold an integer. Its help is the flag's, and a model's
+// Help heads its flags in `ptbatch run --help`.
+//
+// The registry checks the values once for every reader (the command line,
+// study files, a Go program): a model's Check refuses what its ranges
+// allow but the model does not, knowing which values were given, and
+// every refusal is a *ParamError naming the parameter and its value. Its
+// Reason names the other parameters it refers to as the reader wants
+// them ("--successes" on a command line). Model.ValuesOf reads values
+// from any source, and Settings describes a built model for a run's
+// record.
 //
 // References: Syed, Bouchard-Côté, Deligiannidis and Doucet, "Non-reversible
 // parallel tempering: a scalable highly parallel MCMC scheme" (the

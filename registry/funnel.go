@@ -1,6 +1,10 @@
 package registry
 
-import "github.com/ptbatch/ptbatch/models"
+import (
+	"fmt"
+
+	"github.com/ptbatch/ptbatch/models"
+)
 
 // Funnel is the name of Neal's funnel (models.NewFunnel).
 const Funnel = "funnel"
@@ -39,13 +43,25 @@ const funnelExplorer = 3
 
 var funnelParams = []Param{
 	{"dim", Int, 10, 2, maxFunnelDim, "dimension D: v and D−1 x's"},
-	{"scale", Float, 3, models.MinFunnelScale, models.MaxFunnelScale, "standard deviation S of v"},
-	{"explorer", Int, funnelExplorer, 0, float64(len(ExplorerNames) - 1), "the local exploration: rwm, slice, mala, automala, hmc or autohmc (0 to 5 by number)"},
+	{"scale", Float, 3, models.MinFunnelScale, models.MaxFunnelScale, fmt.Sprintf("the standard deviation S of v, in [%g, %g]", models.MinFunnelScale, models.MaxFunnelScale)},
+	{"explorer", Int, funnelExplorer, 0, float64(len(ExplorerNames) - 1), "--model funnel: the local exploration, rwm, slice, mala, automala, hmc or autohmc (random walk, slice sampler, MALA, autoMALA, HMC with 10 leapfrog steps and its step adapted between scans, or chosen at every move by autoHMC)"},
 }
 
 func init() {
-	Register(Model{Name: Funnel, Help: "Neal's funnel: v ~ N(0, S²), x_i | v ~ N(0, e^v); reference N(0, I); gradients",
-		Params: funnelParams, New: newFunnel, Choices: map[string][]string{"explorer": ExplorerNames}})
+	Register(Model{Name: Funnel, Help: "Neal's funnel, v ~ N(0, S²) and x_i | v ~ N(0, e^v) for i < D; reference N(0, I); --dim D (default 10)",
+		Params: funnelParams, New: newFunnel, Check: checkFunnel, Choices: map[string][]string{"explorer": ExplorerNames}})
+}
+
+// checkFunnel refuses a funnel of fewer than 2 coordinates or a scale
+// beyond which e^{-v} overflows float64 (models.NewFunnel).
+func checkFunnel(_, v Values) error {
+	switch {
+	case !(v["dim"] >= 2):
+		return paramErrorf(Funnel, "dim", v, "the funnel needs at least 2 (v and one x)")
+	case !(v["scale"] >= models.MinFunnelScale && v["scale"] <= models.MaxFunnelScale):
+		return paramErrorf(Funnel, "scale", v, "must be in [%g, %g]: beyond, e^{-v} overflows float64", models.MinFunnelScale, models.MaxFunnelScale)
+	}
+	return nil
 }
 
 // newFunnel builds the funnel of dim, scale and explorer.

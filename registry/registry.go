@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/ptbatch/ptbatch/models"
@@ -59,6 +60,16 @@ type Model struct {
 	// numbers v, the texts t (each completed with its default) and the
 	// seed; New then builds it with the texts' defaults alone.
 	NewText func(v Values, t Texts, seed uint64) (models.Model, error)
+	// Check, when not nil, refuses the values the model cannot take
+	// beyond the ranges of Params, in the order a user should hear of
+	// them: given holds the values given (a command line's flags, a study
+	// file's keys), full every parameter with the defaults filled in. It
+	// runs before the ranges are checked, and returns a *ParamError.
+	Check func(given, full Values) error
+	// Settings, when not nil, describes the model built as m from given
+	// and full (and the texts t) for a run's record, in place of every
+	// parameter's value (see Settings).
+	Settings func(given, full Values, t Texts, m models.Model) map[string]any
 }
 
 // Choice returns the value of the name choice of parameter param (its
@@ -94,7 +105,11 @@ type ParamError struct {
 	Model string
 	Param string // "" when no single parameter is at fault
 	Value float64
-	Why   string
+	Why   string // the reason, naming other parameters as they are
+	// tmpl is Why with {p} for the name of parameter p and {=p} for its
+	// value in vals (Reason); "" when Why names none.
+	tmpl string
+	vals Values
 }
 
 // Error returns "registry: <Model> <Param> = <Value>: <Why>", or
@@ -169,30 +184,40 @@ func New(name string, v Values, seed uint64) (models.Model, error) {
 
 // Complete returns v with every parameter the model has and v lacks set
 // to its default, after checking that v names only the model's
-// parameters and that each value is in range (and an integer for Int).
+// parameters, that the model takes the values (Check) and that each is
+// in range (and an integer for Int), in the order of Params.
 func (m Model) Complete(v Values) (Values, error) {
-	for name, x := range v {
+	names := make([]string, 0, len(v))
+	for name := range v {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
 		p, ok := m.Param(name)
 		if !ok {
-			return nil, &ParamError{m.Name, name, x, "not a parameter of this model"}
+			return nil, paramErrorf(m.Name, name, v, "not a parameter of this model")
 		}
 		if p.Kind == String {
-			return nil, &ParamError{m.Name, name, x, "a text parameter: give it in Texts"}
-		}
-		if why := checkRange(p, x); why != "" {
-			return nil, &ParamError{m.Name, name, x, why}
+			return nil, paramErrorf(m.Name, name, v, "a text parameter: give it in Texts")
 		}
 	}
 	full := make(Values, len(m.Params))
 	for _, p := range m.Params {
-		if p.Kind == String {
-			continue
+		if x, ok := v[p.Name]; ok {
+			full[p.Name] = x
+		} else if p.Kind != String {
+			full[p.Name] = p.Default
 		}
-		x, ok := v[p.Name]
-		if !ok {
-			x = p.Default
+	}
+	if m.Check != nil {
+		if err := m.Check(v, full); err != nil {
+			return nil, err
 		}
-		full[p.Name] = x
+	}
+	for _, p := range m.Params {
+		if why := checkRange(p, full[p.Name]); p.Kind != String && why != "" {
+			return nil, paramErrorf(m.Name, p.Name, full, "%s", why)
+		}
 	}
 	return full, nil
 }

@@ -69,10 +69,13 @@ func TestBadValuesNameTheParameter(t *testing.T) {
 		{Galaxy, Values{"dim": 2}, "dim"},            // the galaxy has no parameters
 		{BetaBinomial, Values{"successes": 5}, "successes"},
 		{BetaBinomial, Values{"successes": 5, "total-trials": 4}, "total-trials"},
-		{BetaBinomial, Values{"draws": 1e5, "trials": 1e5}, "draws"}, // 1e10 > 1e9 trials
+		{BetaBinomial, Values{"draws": 1e5, "trials": 1e5}, "trials"}, // 1e10 > 1e9 trials; trials is 1000× its default 100, draws 50× its 2000
+		{BetaBinomial, Values{"draws": 1e7, "trials": 1e3}, "draws"},  // 1e10 > 1e9 trials; draws is 5000× its default, trials 10×
 		// d·((|μ1−μ0| + 10⁴σ)/σ)²/2 with σ = 1e-100 is about 1e208 per
-		// coordinate: 1e208·2e9 stays below 1e300, so use μ1 − μ0 = 2e100.
-		{Gaussian, Values{"mu0": -1e100, "mu1": 1e100, "sigma0": 1e-100, "sigma1": 1e-100}, ""},
+		// coordinate: 1e208·2e9 stays below 1e300, so use μ1 − μ0 = 2e100;
+		// the smaller σ is blamed, σ0 on a tie.
+		{Gaussian, Values{"mu0": -1e100, "mu1": 1e100, "sigma0": 1e-100, "sigma1": 1e-100}, "sigma0"},
+		{Gaussian, Values{"mu0": -1e100, "mu1": 1e100, "sigma0": 1e-99, "sigma1": 1e-100}, "sigma1"},
 	}
 	for _, c := range cases {
 		_, err := New(c.name, c.v, 1)

@@ -24,7 +24,7 @@ func init() {
 // newUnid builds unid of n, y and explorer.
 func newUnid(v Values, _ uint64) (models.Model, error) {
 	if v["y"] > v["n"] {
-		return nil, &ParamError{Unid, "y", v["y"], "must be at most n"}
+		return nil, paramErrorf(Unid, "y", v, "must be at most n")
 	}
 	ex, _ := NewExplorer(ExplorerNames[int(v["explorer"])])
 	m, err := models.NewUnid(int64(v["n"]), int64(v["y"]), ex)

@@ -424,30 +424,17 @@ func effectiveWorkers(workers, replicates int) int {
 	return (&batch.Config{Workers: workers, Replicates: replicates}).EffectiveWorkers()
 }
 
-// buildModel constructs the model named by --model from its flags.
+// buildModel constructs the model named by --model from its flags: the
+// registry checks and builds it (registryName, modelValues).
 func (f *runFlags) buildModel() (models.Model, error) {
-	switch f.model {
-	case "gaussian":
-		if err := checkGaussian(f.flags, runGaussFlags, f.flags.show("dim"), f.dim, f.mu0, f.mu1, f.sigma0, f.sigma1); err != nil {
-			return nil, err
-		}
-		m, err := registry.New(registry.Gaussian, registry.Values{"dim": float64(f.dim), "mu0": f.mu0, "mu1": f.mu1,
-			"sigma0": f.sigma0, "sigma1": f.sigma1}, f.seed)
-		if err != nil {
-			return nil, usagef("gaussian: %v", err)
-		}
-		return m, nil
-	case "betabinomial":
-		return f.buildBetaBinomial()
-	case "galaxy":
-		return registry.New(f.model, nil, f.seed)
-	case "mixture":
-		return f.buildMixture()
-	case "funnel":
-		return f.buildFunnel()
+	name := registryName(f.flags, f.model)
+	v, t, err := modelValues(f.flags, name)
+	if err != nil {
+		return nil, err
 	}
-	if registryName(f.model) != "" {
-		return f.buildRegistryModel()
+	if name == registry.Logistic && t["data"] == "" {
+		return nil, usagef("--model %s needs --data FILE.csv", f.model)
 	}
-	return nil, f.flags.bad("model", "want %s", orList(runModels()))
+	m, err := registry.NewWithTexts(name, v, t, f.seed)
+	return m, paramRefusal(f.flags, err, same, nil)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/registry"
@@ -55,25 +54,15 @@ func checkSweepModel(c *cmdFlags, f *sweepFlags) error {
 func sweepModels() []string {
 	return slices.DeleteFunc(runModels(), func(n string) bool {
 		m, _ := registry.Lookup(n)
-		return hasParam(m, "data")
+		_, data := m.Param("data")
+		return data
 	})
 }
 
 // sweepOthersHelp returns the end of sweep's --model help naming the
 // registered models beyond the paper's, which run with their registry
 // defaults, or "".
-func sweepOthersHelp() string {
-	var more []string
-	for _, n := range sweepModels() {
-		if !slices.Contains(ownFlags, n) || n == registry.Funnel {
-			more = append(more, n)
-		}
-	}
-	if len(more) == 0 {
-		return ""
-	}
-	return "; also " + strings.Join(more, ", ") + " with their registry defaults"
-}
+func sweepOthersHelp() string { return alsoHelp(sweepModels(), "", " with their registry defaults") }
 
 // sweepProgress prints the progress of each cell on stderr.
 func sweepProgress(stderr io.Writer, cells []sweep.Cell) func(study.Progress) {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/ptbatch/ptbatch/benchmarks"
@@ -69,12 +68,7 @@ func paramRefusal(c *cmdFlags, err error, flag, value func(string) string) error
 // shown returns the value of the flag name as a refusal writes it: the
 // text of value, quoted for a string flag.
 func shown(c *cmdFlags, name string, value func(string) string) string {
-	if fl := c.fs.Lookup(name); fl != nil {
-		if _, ok := fl.Value.(*trackedValue).Value.(*stringValue); ok {
-			return strconv.Quote(value(name))
-		}
-	}
-	return value(name)
+	return c.Quoted(name, value(name))
 }
 
 // same returns its argument: the flag of a parameter of `ptbatch run`.

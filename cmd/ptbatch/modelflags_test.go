@@ -16,10 +16,10 @@ import (
 // their headings and the funnel's.
 func TestModelFlagsFromRegistry(t *testing.T) {
 	var full, gen bytes.Buffer
-	newRunFlagSet(&runFlags{}).printHelp(&full, "")
+	newRunFlagSet(&runFlags{}).PrintHelp(&full, "")
 	c := newCmdFlags("run")
 	addModelFlags(c, []string{registry.Gaussian, registry.BetaBinomial})
-	c.printHelp(&gen, "")
+	c.PrintHelp(&gen, "")
 	i, j := strings.Index(full.String(), "\n--model gaussian:"), strings.Index(full.String(), "\n--model funnel:")
 	if i < 0 || j < i {
 		t.Fatalf("run's help lacks the Gaussian's or the funnel's section:\n%s", full.String())

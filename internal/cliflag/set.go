@@ -169,8 +169,9 @@ func isString(v flag.Value) bool {
 	return ok
 }
 
-// quoted returns t quoted when the flag is a String flag.
-func (s *Set) quoted(name, t string) string {
+// Quoted returns t, a value of the flag name, as a refusal writes it:
+// quoted when the flag is a String flag.
+func (s *Set) Quoted(name, t string) string {
 	if fl := s.fs.Lookup(name); fl != nil && isString(fl.Value.(*trackedValue).Value) {
 		return strconv.Quote(t)
 	}
@@ -181,7 +182,7 @@ func (s *Set) quoted(name, t string) string {
 // gives it (quoted for a String flag) and why formatted from format and
 // args.
 func (s *Set) Bad(name, format string, args ...any) error {
-	return invalid(name, s.quoted(name, s.Show(name)), fmt.Sprintf(format, args...))
+	return invalid(name, s.Quoted(name, s.Show(name)), fmt.Sprintf(format, args...))
 }
 
 // CheckFinite refuses NaN and infinite values of the Float64 flags given.
@@ -224,13 +225,13 @@ type trackedValue struct {
 func (v *trackedValue) Set(t string) error {
 	s := v.s
 	if prev, ok := s.typed[v.name]; ok {
-		s.err = invalid(v.name, s.quoted(v.name, t), fmt.Sprintf("--%s is given twice (first %s); give each flag once", v.name, s.quoted(v.name, prev)))
+		s.err = invalid(v.name, s.Quoted(v.name, t), fmt.Sprintf("--%s is given twice (first %s); give each flag once", v.name, s.Quoted(v.name, prev)))
 		return errStop
 	}
 	s.typed[v.name] = t
 	s.given = append(s.given, v.name)
 	if err := v.Value.Set(t); err != nil {
-		s.err = invalid(v.name, s.quoted(v.name, t), err.Error())
+		s.err = invalid(v.name, s.Quoted(v.name, t), err.Error())
 		return errStop
 	}
 	return nil

@@ -141,24 +141,24 @@ var (
 	// ErrUnknownFamily is WithVariational's refusal of a family other
 	// than DiagonalFamily and DenseFamily.
 	ErrUnknownFamily = errors.New("unknown variational family (want diag or dense)")
-	// ErrFamilyWithoutVariational is WithVariational's refusal of the
-	// dense family with a reference other than "variational".
+	// ErrFamilyWithoutVariational is WithVariational's refusal of a
+	// family given with a reference other than "variational".
 	ErrFamilyWithoutVariational = errors.New("a variational family applies only to the variational reference")
 )
 
 // WithVariational is WithReference with the variational reference's
-// family: DiagonalFamily (or "") for Variational, DenseFamily for
-// VariationalDense, the choice of ptbatch run's --variational. The dense
-// family with the reference "fixed" is refused with
-// ErrFamilyWithoutVariational.
+// family: DiagonalFamily (or "", the default) for Variational,
+// DenseFamily for VariationalDense, the choice of ptbatch run's
+// --variational. A family given (not "") with the reference "fixed" is
+// refused with ErrFamilyWithoutVariational.
 func WithVariational(name, family string, m Model, fitScans int) (Model, error) {
 	if family != "" && family != DiagonalFamily && family != DenseFamily {
 		return nil, fmt.Errorf("models: %w: %q", ErrUnknownFamily, family)
 	}
 	switch name {
 	case "fixed":
-		if family == DenseFamily {
-			return nil, fmt.Errorf("models: %w: reference %q", ErrFamilyWithoutVariational, name)
+		if family != "" {
+			return nil, fmt.Errorf("models: %w: family %q with reference %q", ErrFamilyWithoutVariational, family, name)
 		}
 		return m, nil
 	case "variational":

@@ -393,7 +393,9 @@ func TestVariationalDenseSameOnEveryKernelTier(t *testing.T) {
 // TestWithVariational checks the family names: "diag" and "" give
 // Variational's model, "dense" VariationalDense's (by their
 // descriptions), an unknown family is ErrUnknownFamily, and the dense
-// family with the fixed reference is ErrFamilyWithoutVariational.
+// family or the diag family given with the fixed reference is
+// ErrFamilyWithoutVariational, and the fixed reference without a family
+// is the model itself.
 func TestWithVariational(t *testing.T) {
 	g, _ := NewGaussian(2, -1, 1, 1, 1)
 	for family, want := range map[string]string{"": "variational diagonal", "diag": "variational diagonal", "dense": "variational dense"} {
@@ -405,10 +407,12 @@ func TestWithVariational(t *testing.T) {
 	if _, err := WithVariational("variational", "full", g, 3); !errors.Is(err, ErrUnknownFamily) {
 		t.Errorf("family full: %v, want ErrUnknownFamily", err)
 	}
-	if _, err := WithVariational("fixed", "dense", g, 3); !errors.Is(err, ErrFamilyWithoutVariational) {
-		t.Errorf("fixed reference, dense family: %v, want ErrFamilyWithoutVariational", err)
+	for _, family := range []string{"dense", "diag"} {
+		if _, err := WithVariational("fixed", family, g, 3); !errors.Is(err, ErrFamilyWithoutVariational) {
+			t.Errorf("fixed reference, family %s: %v, want ErrFamilyWithoutVariational", family, err)
+		}
 	}
-	if m, err := WithVariational("fixed", "diag", g, 3); err != nil || m != Model(g) {
-		t.Errorf("fixed reference, diag family: %v, %T; want the model itself", err, m)
+	if m, err := WithVariational("fixed", "", g, 3); err != nil || m != Model(g) {
+		t.Errorf("fixed reference, no family: %v, %T; want the model itself", err, m)
 	}
 }

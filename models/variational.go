@@ -125,7 +125,7 @@ var ErrUnknownReference = errors.New("unknown reference (want fixed or variation
 // Config.Scans − Config.KeepScansInEffect() for a run whose kept scans
 // should sample one fixed reference.
 func WithReference(name string, m Model, fitScans int) (Model, error) {
-	return WithVariational(name, DiagonalFamily, m, fitScans)
+	return WithVariational(name, "", m, fitScans)
 }
 
 // The Gaussian families of the variational reference, the values of

@@ -43,6 +43,19 @@ func NewCorrelatedGaussian(t testing.TB, d int, rho, mu float64, ex Explorer) *C
 	}
 	var low mat.TriDense
 	ch.LTo(&low)
+	g := &CorrelatedGaussian{Rho: rho, Mu: mu, Sigma: sigma, cholesky: &low}
+	g.f = correlatedFuncs(d, rho, mu)
+	m, err := FromFuncs(g.f, ex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Model = m
+	return g
+}
+
+// correlatedFuncs returns CorrelatedGaussian's functions: the reference
+// N(0, I) and the target N(μ·1, Σ) without its normaliser.
+func correlatedFuncs(d int, rho, mu float64) Funcs {
 	// Σ⁻¹v = (v − c·Σ_i v_i·1)/(1−ρ), c = ρ/(1+(d−1)ρ) (Sherman–Morrison).
 	c := rho / (1 + float64(d-1)*rho)
 	prec := func(x, dst []float64) {
@@ -54,8 +67,7 @@ func NewCorrelatedGaussian(t testing.TB, d int, rho, mu float64, ex Explorer) *C
 			dst[i] = (v - mu - c*s) / (1 - rho)
 		}
 	}
-	g := &CorrelatedGaussian{Rho: rho, Mu: mu, Sigma: sigma, cholesky: &low}
-	g.f = Funcs{
+	return Funcs{
 		Dim: d,
 		LogReference: func(x []float64) float64 {
 			q := 0.0
@@ -90,12 +102,6 @@ func NewCorrelatedGaussian(t testing.TB, d int, rho, mu float64, ex Explorer) *C
 			}
 		},
 	}
-	m, err := FromFuncs(g.f, ex)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Model = m
-	return g
 }
 
 // Funcs returns the model's functions (Unconstrained).

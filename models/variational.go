@@ -50,6 +50,12 @@ var ErrNotUnconstrained = errors.New("the variational reference needs a model wh
 // whichever reference a scan used. A model that cannot give log Z0 is
 // refused with ErrNotUnconstrained.
 func Variational(m Model, ex Explorer, fitScans int) (Model, error) {
+	return newVariational(m, ex, fitScans, false)
+}
+
+// newVariational is Variational (dense false) and VariationalDense
+// (dense true).
+func newVariational(m Model, ex Explorer, fitScans int, dense bool) (Model, error) {
 	u, ok := m.(Unconstrained)
 	if !ok {
 		return nil, fmt.Errorf("models: %w", ErrNotUnconstrained)
@@ -65,18 +71,27 @@ func Variational(m Model, ex Explorer, fitScans int) (Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	desc := fmt.Sprintf("variational diagonal fit=%d logz0=%v", fitScans, logZ0)
+	family := "diagonal"
+	if dense {
+		family = "dense"
+	}
+	desc := fmt.Sprintf("variational %s fit=%d logz0=%v", family, fitScans, logZ0)
 	if d, ok := m.(Described); ok {
 		desc += " model=" + d.Description()
 	}
-	return &variationalModel{inner: inner.(*funcsModel), logZ0: logZ0, fitScans: fitScans, desc: desc}, nil
+	v := &variationalModel{inner: inner.(*funcsModel), logZ0: logZ0, fitScans: fitScans, dense: dense, desc: desc}
+	if dense {
+		return &denseVariationalModel{v}, nil
+	}
+	return v, nil
 }
 
-// variationalModel is the Model of Variational.
+// variationalModel is the Model of Variational and VariationalDense.
 type variationalModel struct {
 	inner    *funcsModel
 	logZ0    float64
 	fitScans int
+	dense    bool // N(m, Σ) (VariationalDense), not N(m, diag(s²))
 	desc     string
 }
 
@@ -110,15 +125,48 @@ var ErrUnknownReference = errors.New("unknown reference (want fixed or variation
 // Config.Scans − Config.KeepScansInEffect() for a run whose kept scans
 // should sample one fixed reference.
 func WithReference(name string, m Model, fitScans int) (Model, error) {
+	return WithVariational(name, "", m, fitScans)
+}
+
+// The Gaussian families of the variational reference, the values of
+// ptbatch run's --variational.
+const (
+	// DiagonalFamily is N(m, diag(s²)), Variational.
+	DiagonalFamily = "diag"
+	// DenseFamily is N(m, Σ), VariationalDense.
+	DenseFamily = "dense"
+)
+
+var (
+	// ErrUnknownFamily is WithVariational's refusal of a family other
+	// than DiagonalFamily and DenseFamily.
+	ErrUnknownFamily = errors.New("unknown variational family (want diag or dense)")
+	// ErrFamilyWithoutVariational is WithVariational's refusal of a
+	// family given with a reference other than "variational".
+	ErrFamilyWithoutVariational = errors.New("a variational family applies only to the variational reference")
+)
+
+// WithVariational is WithReference with the variational reference's
+// family: DiagonalFamily (or "", the default) for Variational,
+// DenseFamily for VariationalDense, the choice of ptbatch run's
+// --variational. A family given (not "") with the reference "fixed" is
+// refused with ErrFamilyWithoutVariational.
+func WithVariational(name, family string, m Model, fitScans int) (Model, error) {
+	if family != "" && family != DiagonalFamily && family != DenseFamily {
+		return nil, fmt.Errorf("models: %w: %q", ErrUnknownFamily, family)
+	}
 	switch name {
 	case "fixed":
+		if family != "" {
+			return nil, fmt.Errorf("models: %w: family %q with reference %q", ErrFamilyWithoutVariational, family, name)
+		}
 		return m, nil
 	case "variational":
 		var ex Explorer = AutoMALA{}
 		if e, ok := m.(interface{ explorer() Explorer }); ok {
 			ex = e.explorer()
 		}
-		return Variational(m, ex, fitScans)
+		return newVariational(m, ex, fitScans, family == DenseFamily)
 	}
 	return nil, fmt.Errorf("models: %w: %q", ErrUnknownReference, name)
 }

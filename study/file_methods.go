@@ -13,7 +13,7 @@ import (
 
 // methodKeys are the keys of a [[method]] entry: `ptbatch run`'s flags
 // that set a run's method.
-var methodKeys = []string{"label", "algorithm", "tuning", "path", "knots", "scans", "lr", "chains", "gradient", "tune-schedule", "keep-scans", "reference"}
+var methodKeys = []string{"label", "algorithm", "tuning", "path", "knots", "scans", "lr", "chains", "gradient", "tune-schedule", "keep-scans", "reference", "variational"}
 
 // readMethods returns the methods of every [[method]] entry, its grid
 // expanded, each with its entry (for the lines of its errors).
@@ -142,6 +142,13 @@ func methodOf(file, label string, c []choice) (Method, error) {
 	}
 	if meth.Reference == "fixed" {
 		meth.Reference = "" // the model's own: Method's zero value
+	}
+	if meth.Variational, err = m.str(file, "variational", "", "diag", "dense"); err != nil {
+		return meth, err
+	} else if _, ok := m["variational"]; ok && meth.Reference != "variational" {
+		return meth, m.refuse(file, "variational", "it applies only to reference \"variational\"")
+	} else if meth.Variational == "diag" {
+		meth.Variational = "" // Method's zero value
 	}
 	return methodNumbers(file, m, meth, path, gradient)
 }

@@ -49,6 +49,10 @@ type Method struct {
 	// the plan's JSON when "", so that the plans of studies without it
 	// keep their fingerprints.
 	Reference string `json:",omitempty"`
+	// Variational is the variational reference's family, "dense" for
+	// models.VariationalDense; "" is the diagonal one (models.Variational),
+	// left out of the plan's JSON.
+	Variational string `json:",omitempty"`
 	// Grid lists the method's grid parameters, for the cells' columns.
 	Grid []Axis
 }
@@ -176,7 +180,7 @@ func withReference(cfg *batch.Config, meth Method) error {
 	if meth.Reference == "" {
 		return nil
 	}
-	m, err := models.WithReference(meth.Reference, cfg.Model, cfg.Scans-cfg.KeepScansInEffect())
+	m, err := models.WithVariational(meth.Reference, meth.Variational, cfg.Model, cfg.Scans-cfg.KeepScansInEffect())
 	if err != nil {
 		return fmt.Errorf("study: method %q: %w", meth.Label, err)
 	}

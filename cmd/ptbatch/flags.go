@@ -68,6 +68,8 @@ type runFlags struct {
 	warnings []string // printed on stderr once every check has passed
 	need     int64    // the estimated memory of the run (of its shard)
 	chosen   string   // --chains auto's line, printed once nothing is refused
+
+	variational string // --variational: the variational reference's family (issue 22)
 }
 
 // maxChains is runout.MaxChains.
@@ -83,7 +85,8 @@ func newRunFlagSet(f *runFlags) *cmdFlags {
 	c.String(&f.path, "path", "", "annealing path: spline (K-knot spline tuned by the SKL surrogate) or linear (default spline with --tuning auto, linear with --tuning paper)")
 	c.Int(&f.knots, "knots", 4, "--path spline: number K of spline segments, at most --chains − 1 (K=1 is the linear path)")
 	c.Float64(&f.lr, "lr", 0.2, "--tuning paper, --path spline with K ≥ 2: Adagrad learning rate of the spline knots")
-	c.String(&f.reference, "reference", "fixed", "reference distribution: fixed (the model's own) or variational (a diagonal Gaussian per replicate, refitted to the target chain's states over the tuning scans, then frozen; for models whose state is unconstrained real; log Z stays log(Z1/Z0) of the model's own reference)")
+	c.String(&f.reference, "reference", "fixed", "reference distribution: fixed (the model's own) or variational (a Gaussian per replicate, diagonal or dense by --variational, refitted to the target chain's states over the tuning scans, then frozen; for models whose state is unconstrained real; log Z stays log(Z1/Z0) of the model's own reference)")
+	c.String(&f.variational, "variational", "", "--reference variational: the Gaussian family, diag (N(m, diag(s²))) or dense (N(m, Σ), Σ the sample covariance of the target chain's states, sampled through its Cholesky factor) (default diag)")
 	c.String(&f.gradient, "gradient", "block", "--path spline with K ≥ 2: SKL gradient covariance, block (within-chain, lower variance) or full (the paper's matrix form; --tuning paper only)")
 	c.Int(&f.iterations, "iterations", 45000, "total iterations (one local exploration + one communication step of every chain)")
 	c.Int(&f.scans, "scans", 150, "--tuning paper: number of equal scans; the schedule (and path) are tuned after each; must divide --iterations (--tuning auto uses scans of about a thousandth of --iterations)")
@@ -313,7 +316,7 @@ func (f *runFlags) config() (batch.Config, error) {
 		return cfg, err
 	}
 	cfg.Workers, cfg.Pin = f.workers, f.pin
-	if cfg.Model, err = models.WithReference(f.reference, m, cfg.Scans-cfg.KeepScansInEffect()); err != nil {
+	if cfg.Model, err = models.WithVariational(f.reference, f.variational, m, cfg.Scans-cfg.KeepScansInEffect()); err != nil {
 		return cfg, usagef("--reference %s: %v", f.reference, err) // --reference: issue 22
 	}
 	return cfg, nil

@@ -10,10 +10,6 @@ import (
 	"github.com/ptbatch/ptbatch/registry"
 )
 
-// explorerFlags was the funnel's own flags; they are the registry's now
-// (addExplorerFlags), and runFlags keeps the field for its layout.
-type explorerFlags struct{}
-
 // explorers maps --explorer's names to the explorers, with their
 // defaults (registry.NewExplorer's).
 var explorers = func() map[string]models.Explorer {
@@ -23,10 +19,6 @@ var explorers = func() map[string]models.Explorer {
 	}
 	return out
 }()
-
-// addExplorerFlags defines the flags of the models up to the funnel that
-// no flag defines yet: the funnel's --scale and --explorer.
-func addExplorerFlags(c *cmdFlags, _ *explorerFlags) { addModelFlags(c, sectionModels(true)) }
 
 // checkExplorerApplies refuses --explorer for a model whose moves are
 // exact draws or Gibbs sweeps, which no explorer replaces: every model

@@ -53,16 +53,7 @@ type runFlags struct {
 	indexThin     int
 	indexReplicas int
 
-	// gaussian
-	dim                      int
-	mu0, mu1, sigma0, sigma1 float64
-	// betabinomial
-	priorA, priorB   float64
-	draws, trials    int
-	successProb      float64
-	successes, total int64
-	// funnel: --scale, --explorer (explorer.go)
-	ex explorerFlags
+	// the models' flags are the registry's (addModelFlags)
 
 	flags    *cmdFlags
 	warnings []string // printed on stderr once every check has passed
@@ -105,23 +96,8 @@ func newRunFlagSet(f *runFlags) *cmdFlags {
 	c.Bool(&f.quiet, "quiet", false, "no progress lines on stderr")
 	c.Size(&f.maxMemory, "max-memory", "refuse runs whose estimated memory exceeds this size, such as 512MiB or 4GiB (default: the available memory)")
 
-	c.section("--model gaussian: reference N(μ0·1, σ0² I), target N(μ1·1, σ1² I)")
-	c.Int(&f.dim, "dim", 1, "dimension d")
-	c.Float64(&f.mu0, "mu0", -1, "reference mean (every coordinate), in [-1e100, 1e100]")
-	c.Float64(&f.mu1, "mu1", 1, "target mean (every coordinate), in [-1e100, 1e100]")
-	c.Float64(&f.sigma0, "sigma0", 0.01, "reference standard deviation, in [1e-100, 1e100]")
-	c.Float64(&f.sigma1, "sigma1", 0.01, "target standard deviation, in [1e-100, 1e100]")
-
-	c.section("--model betabinomial: prior Beta(a, b), binomial data simulated from --seed or given as totals")
-	c.Float64(&f.priorA, "prior-a", 180, "prior shape a, in [1e-6, 1e15]")
-	c.Float64(&f.priorB, "prior-b", 840, "prior shape b, in [1e-6, 1e15]")
-	c.Int(&f.draws, "draws", 2000, "number of Binomial observations simulated from the seed")
-	c.Int(&f.trials, "trials", 100, "trials per observation (--draws × --trials at most 1e9)")
-	c.Float64(&f.successProb, "success-prob", 0.7, "success probability of the simulated data")
-	c.Int64(&f.successes, "successes", -1, "give the data directly as total successes S (with --total-trials) instead of simulating; S=140000 of 200000 reproduces the paper's Beta(140180, 60840) (default: simulate)")
-	c.Int64(&f.total, "total-trials", -1, "total trials R for --successes (default: simulate)")
-	addExplorerFlags(c, &f.ex)
-	addRegistryFlags(c)
+	addModelFlags(c, sectionModels(true))
+	addModelFlags(c, sectionModels(false))
 	return c
 }
 
@@ -405,7 +381,7 @@ func (f *runFlags) checkMemory(cfg batch.Config, what string) (need int64, err e
 	need, err = runout.RunMemory(cfg, f.statsOptions(&cfg), f.jsonOut)
 	return need, checkMemoryOf(f.flags, what, f.maxMemory, need, err, []sizeFlag{
 		{"chains", float64(cfg.Chains), 50}, {"replicates", float64(f.replicates), 10},
-		{"dim", float64(f.dim), 1}, {"knots", float64(f.knots), 4},
+		{"dim", flagNumber(f.flags, "dim"), 1}, {"knots", float64(f.knots), 4},
 		{"iterations", float64(f.iterations), 45000}, {"scans", float64(f.scans), 150},
 	})
 }

@@ -157,9 +157,16 @@ func sectionModels(early bool) []string {
 		slices.DeleteFunc(slices.Clone(names[i:]), readsFiles)...)
 }
 
-// addRegistryFlags defines the flags of the models after the funnel
-// (addModelFlags).
-func addRegistryFlags(c *cmdFlags) { addModelFlags(c, sectionModels(false)) }
+// flagNumber returns the value of the numeric flag name as a float64.
+func flagNumber(c *cmdFlags, name string) float64 {
+	switch v := c.fs.Lookup(name).Value.(flag.Getter).Get().(type) {
+	case int64:
+		return float64(v)
+	case float64:
+		return v
+	}
+	panic("ptbatch: flag " + name + " is not a number")
+}
 
 // addModelFlags defines a flag for every parameter of the models names
 // that no flag defines yet, by its kind (String, Bool, Int, Float; a

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/internal/modelflag"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/registry"
 )
@@ -24,7 +25,7 @@ var explorers = func() map[string]models.Explorer {
 // exact draws or Gibbs sweeps, which no explorer replaces: every model
 // but those with an "explorer" parameter in the registry.
 func (f *runFlags) checkExplorerApplies() error {
-	if m, _ := registry.Lookup(registryName(f.flags, f.model)); !slices.ContainsFunc(m.Params, func(p registry.Param) bool { return p.Name == "explorer" }) {
+	if m, _ := registry.Lookup(modelflag.RegistryName(f.flags.set, f.model)); !slices.ContainsFunc(m.Params, func(p registry.Param) bool { return p.Name == "explorer" }) {
 		return f.flags.bad("explorer", "applies only to --model funnel; --model %s has exact or Gibbs moves of its own", f.model)
 	}
 	return nil

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/internal/modelflag"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/registry"
 	"github.com/ptbatch/ptbatch/runout"
@@ -96,27 +96,21 @@ func newRunFlagSet(f *runFlags) *cmdFlags {
 	c.Bool(&f.quiet, "quiet", false, "no progress lines on stderr")
 	c.Size(&f.maxMemory, "max-memory", "refuse runs whose estimated memory exceeds this size, such as 512MiB or 4GiB (default: the available memory)")
 
-	addModelFlags(c, sectionModels(true))
-	addModelFlags(c, sectionModels(false))
+	modelflag.Add(c.Set, append(modelflag.SectionModels(true), modelflag.SectionModels(false)...))
 	return c
 }
+
+// modelFlags lists the flags of each model --model names
+// (modelflag.ByModel); flagOwners the models of each flag.
+var (
+	modelFlags = modelflag.ByModel()
+	flagOwners = modelflag.Owners(modelFlags)
+)
 
 const runIntro = `Usage: ptbatch run [flags]
 
 Runs one configuration for --replicates independent replicates and prints a table (or --json).
 Flags that do not apply to the chosen model, path or output are refused.`
-
-// modelFlags lists the flags of each model --model names (runModels):
-// its parameters in the registry but the explorer (registryFlagNames),
-// --model mixture's those of the mixture on data.
-var modelFlags = func() map[string][]string {
-	m := map[string][]string{}
-	for _, n := range runModels() {
-		m[n] = registryFlagNames(n)
-	}
-	m[registry.Mixture] = registryFlagNames(registry.MixtureData)
-	return m
-}()
 
 // parseRunFlags parses args into f, checks every value that does not
 // need the model, and resolves the defaults that depend on other flags
@@ -132,7 +126,7 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 		return nil, err
 	}
 	if _, ok := modelFlags[f.model]; !ok {
-		return nil, c.bad("model", "want %s", orList(runModels()))
+		return nil, c.bad("model", "want %s", modelflag.OrList(modelflag.RunModels()))
 	}
 	if _, err := batch.ParseAlgorithm(f.algorithm); err != nil {
 		return nil, c.bad("algorithm", "want nrpt or reversible")
@@ -177,21 +171,6 @@ func (f *runFlags) resolve() {
 	}
 }
 
-// flagOwners maps each model flag to the models whose flag it is, in
-// alphabetical order.
-var flagOwners = func() map[string][]string {
-	owners := map[string][]string{}
-	for m, names := range modelFlags {
-		for _, n := range names {
-			owners[n] = append(owners[n], m)
-		}
-	}
-	for _, o := range owners {
-		slices.Sort(o)
-	}
-	return owners
-}()
-
 // checkApplies refuses, in command-line order, the flags given that do not
 // apply to the model, path or output chosen, saying what applies.
 func (f *runFlags) checkApplies() error {
@@ -200,9 +179,9 @@ func (f *runFlags) checkApplies() error {
 		if owners, ok := flagOwners[name]; ok && !slices.Contains(modelFlags[f.model], name) {
 			takes := "takes no model flags (its data and prior are fixed)"
 			if names := modelFlags[f.model]; len(names) > 0 {
-				takes = "takes " + flagList(names)
+				takes = "takes " + modelflag.FlagList(names)
 			}
-			return c.bad(name, "applies only to %s; --model %s %s", modelOwners(owners), f.model, takes)
+			return c.bad(name, "applies only to %s; --model %s %s", modelflag.ModelOwners(owners), f.model, takes)
 		}
 		if (name == "lr" || name == "scans") && f.tuning == "auto" {
 			return c.bad(name, "applies only to --tuning paper; the automatic tuner (--tuning auto) takes no learning rate and chooses its scans and rounds itself")
@@ -254,18 +233,6 @@ func (f *runFlags) checkApply(name string) error {
 		}
 	}
 	return nil
-}
-
-// flagList returns "--a, --b and --c".
-func flagList(names []string) string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = "--" + n
-	}
-	if len(out) == 1 {
-		return out[0]
-	}
-	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
 }
 
 // config builds the run's engine configuration from the flags, once:
@@ -403,7 +370,7 @@ func effectiveWorkers(workers, replicates int) int {
 // buildModel constructs the model named by --model from its flags: the
 // registry checks and builds it (registryName, modelValues).
 func (f *runFlags) buildModel() (models.Model, error) {
-	name := registryName(f.flags, f.model)
+	name := modelflag.RegistryName(f.flags.set, f.model)
 	v, t, err := modelValues(f.flags, name)
 	if err != nil {
 		return nil, err

@@ -106,28 +106,12 @@ func modelValues(c *cmdFlags, name string) (registry.Values, registry.Texts, err
 // runLogisticBench is `ptbatch bench --model logistic`: the batched
 // logistic model, the same through FromFuncs and the plain scalar engine
 // on one worker (benchmarks.RunLogistic), with --chains, --replicates,
-// --iterations, --repeats and --seed from w when given.
+// --iterations, --repeats and --seed from w when given
+// (benchmarks.LogisticWorkloadOf).
 func runLogisticBench(ctx context.Context, c *cmdFlags, w benchmarks.Workload, impl string, jsonOut bool, stdout io.Writer) error {
-	lw := benchmarks.DefaultLogisticWorkload()
-	for _, name := range []string{"dim", "sigma", "workers", "max-memory"} {
-		if c.set(name) {
-			return c.bad(name, "does not apply to --model logistic (n = %d, d = %d, one worker)", lw.Rows, lw.Covariates)
-		}
-	}
-	for _, p := range []struct {
-		name string
-		dst  *int
-		v    int
-	}{{"chains", &lw.Chains, w.Chains}, {"replicates", &lw.Replicates, w.Replicates}, {"iterations", &lw.Iterations, w.Iterations}, {"repeats", &lw.Repeats, w.Repeats}} {
-		if c.set(p.name) {
-			if p.v < 1 || p.name == "chains" && p.v < 2 {
-				return c.bad(p.name, "too small")
-			}
-			*p.dst = p.v
-		}
-	}
-	if c.set("seed") {
-		lw.Seed = w.Seed
+	lw, err := benchmarks.LogisticWorkloadOf(w, c.set)
+	if we := (*benchmarks.WorkloadError)(nil); errors.As(err, &we) {
+		return c.bad(we.Field, "%s", we.Reason)
 	}
 	if impl != "" {
 		restore, err := kernel.SetImpl(impl)

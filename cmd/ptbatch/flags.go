@@ -251,27 +251,24 @@ func (f *runFlags) config() (batch.Config, error) {
 		return batch.Config{}, err
 	}
 	run := study.Run{Method: f.method(), Seed: f.seed, Iterations: f.iterations, Replicates: f.replicates}
-	cfg, err := run.ConfigUnchecked(m)
-	if err != nil {
-		return cfg, err
-	}
+	cfg, err := run.ConfigUnchecked(m) // its one error left is --reference's (issue 22)
 	cfg.Workers, cfg.Pin = f.workers, f.pin
-	if cfg.Model, err = models.WithReference(f.reference, m, cfg.Scans-cfg.KeepScansInEffect()); err != nil {
-		return cfg, usagef("--reference %s: %v", f.reference, err) // --reference: issue 22
+	if err != nil {
+		return cfg, usagef("--reference %s: %v", f.reference, errors.Unwrap(err))
 	}
 	return cfg, nil
 }
 
 // method returns the run's settings as a study.Method (the flags are
 // resolved and checked): the linear path is one knot, and a spline of
-// one knot is linear too.
+// one knot is linear too; --reference fixed is the model's own.
 func (f *runFlags) method() study.Method {
 	knots := 1
 	if f.path == "spline" {
 		knots = f.knots
 	}
 	return study.Method{Label: "run", Algorithm: f.algorithm, Tuning: f.tuning, Chains: f.chains, Scans: f.scans,
-		Knots: knots, LearningRate: f.lr, TuneSchedule: &f.tuneSched, Gradient: f.gradient, KeepScans: f.keepScans}
+		Knots: knots, LearningRate: f.lr, TuneSchedule: &f.tuneSched, Gradient: f.gradient, KeepScans: f.keepScans, Reference: f.reference}
 }
 
 // check refuses, one line each, the values of the flags the run cannot

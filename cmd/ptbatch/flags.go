@@ -146,19 +146,17 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 
 // resolve gives the flags not given the defaults that depend on others,
 // once, before anything reads them (the manifest records them so): the
-// paper's settings select the paper's tuning, the path is the tuning's,
+// paper's settings select the paper's tuning and the path is the
+// tuning's, by a study file's rules (study.DefaultTuning, DefaultPath),
 // the schedule is tuned for nrpt, the automatic tuner chooses its scans,
 // and --chains auto starts with the first pilot's chains (auto.go).
 func (f *runFlags) resolve() {
 	c := f.flags
-	if !c.set("tuning") && (f.algorithm == "reversible" || c.set("scans") || c.set("lr") || f.gradient == "full") {
-		f.tuning = "paper"
+	if !c.set("tuning") {
+		f.tuning = study.DefaultTuning(f.algorithm, c.set("scans"), c.set("lr"), f.gradient)
 	}
 	if !c.set("path") {
-		f.path = "linear"
-		if f.tuning == "auto" {
-			f.path = "spline"
-		}
+		f.path = study.DefaultPath(f.tuning)
 	}
 	if !c.set("tune-schedule") {
 		f.tuneSched = f.algorithm != "reversible"

@@ -119,3 +119,20 @@ func TestAdd(t *testing.T) {
 		t.Error("adding the models twice changed the help")
 	}
 }
+
+// TestSweepModels checks that sweep takes every model of run but those
+// with a data file, and that the Gaussian (sweep's default) and the
+// logistic regression (which needs --data) are on the right sides.
+func TestSweepModels(t *testing.T) {
+	sweep := SweepModels()
+	for _, n := range RunModels() {
+		m, _ := registry.Lookup(n)
+		_, data := m.Param("data")
+		if slices.Contains(sweep, n) == data {
+			t.Errorf("--model %s: in sweep's list %v, has a data file %v", n, slices.Contains(sweep, n), data)
+		}
+	}
+	if !slices.Contains(sweep, registry.Gaussian) || slices.Contains(sweep, registry.Logistic) {
+		t.Errorf("sweep's models %v", sweep)
+	}
+}

@@ -13,6 +13,17 @@ func RunModels() []string {
 	return slices.DeleteFunc(registry.Names(), func(n string) bool { return n == registry.MixtureData })
 }
 
+// SweepModels returns the models sweep's --model takes: every model
+// RunModels names but those that need a data file (registry parameter
+// "data": the logistic regression).
+func SweepModels() []string {
+	return slices.DeleteFunc(RunModels(), func(n string) bool {
+		m, _ := registry.Lookup(n)
+		_, data := m.Param("data")
+		return data
+	})
+}
+
 // CLIName returns the --model that builds the registry model name.
 func CLIName(name string) string {
 	if name == registry.MixtureData {

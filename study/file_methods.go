@@ -126,15 +126,12 @@ func methodOf(file, label string, c []choice) (Method, error) {
 	if err != nil {
 		return meth, err
 	}
-	tuning := "auto"
-	if meth.Algorithm == "reversible" || scans || lr || gradient == "full" {
-		tuning = "paper"
-	}
+	tuning := DefaultTuning(meth.Algorithm, scans, lr, gradient)
 	if meth.Tuning, err = m.str(file, "tuning", tuning, "auto", "paper"); err != nil {
 		return meth, err
 	}
-	path := map[string]string{"auto": "spline", "paper": "linear"}[meth.Tuning]
-	if path, err = m.str(file, "path", path, "linear", "spline"); err != nil {
+	path, err := m.str(file, "path", DefaultPath(meth.Tuning), "linear", "spline")
+	if err != nil {
 		return meth, err
 	}
 	if meth.Reference, err = m.str(file, "reference", "fixed", "fixed", "variational"); err != nil {

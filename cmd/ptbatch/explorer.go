@@ -6,13 +6,10 @@ import (
 	"slices"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/internal/modelflag"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/registry"
 )
-
-// explorerFlags was the funnel's own flags; they are the registry's now
-// (addExplorerFlags), and runFlags keeps the field for its layout.
-type explorerFlags struct{}
 
 // explorers maps --explorer's names to the explorers, with their
 // defaults (registry.NewExplorer's).
@@ -24,15 +21,11 @@ var explorers = func() map[string]models.Explorer {
 	return out
 }()
 
-// addExplorerFlags defines the flags of the models up to the funnel that
-// no flag defines yet: the funnel's --scale and --explorer.
-func addExplorerFlags(c *cmdFlags, _ *explorerFlags) { addModelFlags(c, sectionModels(true)) }
-
 // checkExplorerApplies refuses --explorer for a model whose moves are
 // exact draws or Gibbs sweeps, which no explorer replaces: every model
 // but those with an "explorer" parameter in the registry.
 func (f *runFlags) checkExplorerApplies() error {
-	if m, _ := registry.Lookup(registryName(f.flags, f.model)); !slices.ContainsFunc(m.Params, func(p registry.Param) bool { return p.Name == "explorer" }) {
+	if m, _ := registry.Lookup(modelflag.RegistryName(f.flags.set, f.model)); !slices.ContainsFunc(m.Params, func(p registry.Param) bool { return p.Name == "explorer" }) {
 		return f.flags.bad("explorer", "applies only to --model funnel; --model %s has exact or Gibbs moves of its own", f.model)
 	}
 	return nil

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/internal/modelflag"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/registry"
 	"github.com/ptbatch/ptbatch/runout"
@@ -53,16 +53,7 @@ type runFlags struct {
 	indexThin     int
 	indexReplicas int
 
-	// gaussian
-	dim                      int
-	mu0, mu1, sigma0, sigma1 float64
-	// betabinomial
-	priorA, priorB   float64
-	draws, trials    int
-	successProb      float64
-	successes, total int64
-	// funnel: --scale, --explorer (explorer.go)
-	ex explorerFlags
+	// the models' flags are the registry's (addModelFlags)
 
 	flags    *cmdFlags
 	warnings []string // printed on stderr once every check has passed
@@ -108,42 +99,21 @@ func newRunFlagSet(f *runFlags) *cmdFlags {
 	c.Bool(&f.quiet, "quiet", false, "no progress lines on stderr")
 	c.Size(&f.maxMemory, "max-memory", "refuse runs whose estimated memory exceeds this size, such as 512MiB or 4GiB (default: the available memory)")
 
-	c.section("--model gaussian: reference N(μ0·1, σ0² I), target N(μ1·1, σ1² I)")
-	c.Int(&f.dim, "dim", 1, "dimension d")
-	c.Float64(&f.mu0, "mu0", -1, "reference mean (every coordinate), in [-1e100, 1e100]")
-	c.Float64(&f.mu1, "mu1", 1, "target mean (every coordinate), in [-1e100, 1e100]")
-	c.Float64(&f.sigma0, "sigma0", 0.01, "reference standard deviation, in [1e-100, 1e100]")
-	c.Float64(&f.sigma1, "sigma1", 0.01, "target standard deviation, in [1e-100, 1e100]")
-
-	c.section("--model betabinomial: prior Beta(a, b), binomial data simulated from --seed or given as totals")
-	c.Float64(&f.priorA, "prior-a", 180, "prior shape a, in [1e-6, 1e15]")
-	c.Float64(&f.priorB, "prior-b", 840, "prior shape b, in [1e-6, 1e15]")
-	c.Int(&f.draws, "draws", 2000, "number of Binomial observations simulated from the seed")
-	c.Int(&f.trials, "trials", 100, "trials per observation (--draws × --trials at most 1e9)")
-	c.Float64(&f.successProb, "success-prob", 0.7, "success probability of the simulated data")
-	c.Int64(&f.successes, "successes", -1, "give the data directly as total successes S (with --total-trials) instead of simulating; S=140000 of 200000 reproduces the paper's Beta(140180, 60840) (default: simulate)")
-	c.Int64(&f.total, "total-trials", -1, "total trials R for --successes (default: simulate)")
-	addExplorerFlags(c, &f.ex)
-	addRegistryFlags(c)
+	modelflag.Add(c.Set, append(modelflag.SectionModels(true), modelflag.SectionModels(false)...))
 	return c
 }
+
+// modelFlags lists the flags of each model --model names
+// (modelflag.ByModel); flagOwners the models of each flag.
+var (
+	modelFlags = modelflag.ByModel()
+	flagOwners = modelflag.Owners(modelFlags)
+)
 
 const runIntro = `Usage: ptbatch run [flags]
 
 Runs one configuration for --replicates independent replicates and prints a table (or --json).
 Flags that do not apply to the chosen model, path or output are refused.`
-
-// modelFlags lists the flags of each model --model names (runModels):
-// its parameters in the registry but the explorer (registryFlagNames),
-// --model mixture's those of the mixture on data.
-var modelFlags = func() map[string][]string {
-	m := map[string][]string{}
-	for _, n := range runModels() {
-		m[n] = registryFlagNames(n)
-	}
-	m[registry.Mixture] = registryFlagNames(registry.MixtureData)
-	return m
-}()
 
 // parseRunFlags parses args into f, checks every value that does not
 // need the model, and resolves the defaults that depend on other flags
@@ -159,7 +129,7 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 		return nil, err
 	}
 	if _, ok := modelFlags[f.model]; !ok {
-		return nil, c.bad("model", "want %s", orList(runModels()))
+		return nil, c.bad("model", "want %s", modelflag.OrList(modelflag.RunModels()))
 	}
 	if _, err := batch.ParseAlgorithm(f.algorithm); err != nil {
 		return nil, c.bad("algorithm", "want nrpt or reversible")
@@ -179,19 +149,17 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 
 // resolve gives the flags not given the defaults that depend on others,
 // once, before anything reads them (the manifest records them so): the
-// paper's settings select the paper's tuning, the path is the tuning's,
+// paper's settings select the paper's tuning and the path is the
+// tuning's, by a study file's rules (study.DefaultTuning, DefaultPath),
 // the schedule is tuned for nrpt, the automatic tuner chooses its scans,
 // and --chains auto starts with the first pilot's chains (auto.go).
 func (f *runFlags) resolve() {
 	c := f.flags
-	if !c.set("tuning") && (f.algorithm == "reversible" || c.set("scans") || c.set("lr") || f.gradient == "full") {
-		f.tuning = "paper"
+	if !c.set("tuning") {
+		f.tuning = study.DefaultTuning(f.algorithm, c.set("scans"), c.set("lr"), f.gradient)
 	}
 	if !c.set("path") {
-		f.path = "linear"
-		if f.tuning == "auto" {
-			f.path = "spline"
-		}
+		f.path = study.DefaultPath(f.tuning)
 	}
 	if !c.set("tune-schedule") {
 		f.tuneSched = f.algorithm != "reversible"
@@ -204,21 +172,6 @@ func (f *runFlags) resolve() {
 	}
 }
 
-// flagOwners maps each model flag to the models whose flag it is, in
-// alphabetical order.
-var flagOwners = func() map[string][]string {
-	owners := map[string][]string{}
-	for m, names := range modelFlags {
-		for _, n := range names {
-			owners[n] = append(owners[n], m)
-		}
-	}
-	for _, o := range owners {
-		slices.Sort(o)
-	}
-	return owners
-}()
-
 // checkApplies refuses, in command-line order, the flags given that do not
 // apply to the model, path or output chosen, saying what applies.
 func (f *runFlags) checkApplies() error {
@@ -227,9 +180,9 @@ func (f *runFlags) checkApplies() error {
 		if owners, ok := flagOwners[name]; ok && !slices.Contains(modelFlags[f.model], name) {
 			takes := "takes no model flags (its data and prior are fixed)"
 			if names := modelFlags[f.model]; len(names) > 0 {
-				takes = "takes " + flagList(names)
+				takes = "takes " + modelflag.FlagList(names)
 			}
-			return c.bad(name, "applies only to %s; --model %s %s", modelOwners(owners), f.model, takes)
+			return c.bad(name, "applies only to %s; --model %s %s", modelflag.ModelOwners(owners), f.model, takes)
 		}
 		if (name == "lr" || name == "scans") && f.tuning == "auto" {
 			return c.bad(name, "applies only to --tuning paper; the automatic tuner (--tuning auto) takes no learning rate and chooses its scans and rounds itself")
@@ -283,18 +236,6 @@ func (f *runFlags) checkApply(name string) error {
 	return nil
 }
 
-// flagList returns "--a, --b and --c".
-func flagList(names []string) string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = "--" + n
-	}
-	if len(out) == 1 {
-		return out[0]
-	}
-	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
-}
-
 // config builds the run's engine configuration from the flags, once:
 // it checks every value (check), builds the model, and takes the flags'
 // study.Method over batch.DefaultConfig (study.Run.ConfigUnchecked), with
@@ -311,27 +252,24 @@ func (f *runFlags) config() (batch.Config, error) {
 		return batch.Config{}, err
 	}
 	run := study.Run{Method: f.method(), Seed: f.seed, Iterations: f.iterations, Replicates: f.replicates}
-	cfg, err := run.ConfigUnchecked(m)
-	if err != nil {
-		return cfg, err
-	}
+	cfg, err := run.ConfigUnchecked(m) // its one error left is --reference's (issue 22)
 	cfg.Workers, cfg.Pin = f.workers, f.pin
-	if cfg.Model, err = models.WithVariational(f.reference, f.variational, m, cfg.Scans-cfg.KeepScansInEffect()); err != nil {
-		return cfg, usagef("--reference %s: %v", f.reference, err) // --reference: issue 22
+	if err != nil {
+		return cfg, usagef("--reference %s: %v", f.reference, errors.Unwrap(err))
 	}
 	return cfg, nil
 }
 
 // method returns the run's settings as a study.Method (the flags are
 // resolved and checked): the linear path is one knot, and a spline of
-// one knot is linear too.
+// one knot is linear too; --reference fixed is the model's own.
 func (f *runFlags) method() study.Method {
 	knots := 1
 	if f.path == "spline" {
 		knots = f.knots
 	}
 	return study.Method{Label: "run", Algorithm: f.algorithm, Tuning: f.tuning, Chains: f.chains, Scans: f.scans,
-		Knots: knots, LearningRate: f.lr, TuneSchedule: &f.tuneSched, Gradient: f.gradient, KeepScans: f.keepScans}
+		Knots: knots, LearningRate: f.lr, TuneSchedule: &f.tuneSched, Gradient: f.gradient, KeepScans: f.keepScans, Reference: f.reference, Variational: f.variational}
 }
 
 // check refuses, one line each, the values of the flags the run cannot
@@ -408,7 +346,7 @@ func (f *runFlags) checkMemory(cfg batch.Config, what string) (need int64, err e
 	need, err = runout.RunMemory(cfg, f.statsOptions(&cfg), f.jsonOut)
 	return need, checkMemoryOf(f.flags, what, f.maxMemory, need, err, []sizeFlag{
 		{"chains", float64(cfg.Chains), 50}, {"replicates", float64(f.replicates), 10},
-		{"dim", float64(f.dim), 1}, {"knots", float64(f.knots), 4},
+		{"dim", flagNumber(f.flags, "dim"), 1}, {"knots", float64(f.knots), 4},
 		{"iterations", float64(f.iterations), 45000}, {"scans", float64(f.scans), 150},
 	})
 }
@@ -430,7 +368,7 @@ func effectiveWorkers(workers, replicates int) int {
 // buildModel constructs the model named by --model from its flags: the
 // registry checks and builds it (registryName, modelValues).
 func (f *runFlags) buildModel() (models.Model, error) {
-	name := registryName(f.flags, f.model)
+	name := modelflag.RegistryName(f.flags.set, f.model)
 	v, t, err := modelValues(f.flags, name)
 	if err != nil {
 		return nil, err

@@ -61,7 +61,6 @@ func (c *cmdFlags) finishParse(err error, stdout io.Writer, intro string) error 
 	return usage(c.Finish(err, stdout, intro))
 }
 
-func (c *cmdFlags) section(title string)    { c.Section(title) }
 func (c *cmdFlags) set(name string) bool    { return c.IsSet(name) }
 func (c *cmdFlags) show(name string) string { return c.Show(name) }
 func (c *cmdFlags) bad(name, format string, args ...any) error {

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/ptbatch/ptbatch/benchmarks"
+	"github.com/ptbatch/ptbatch/internal/modelflag"
 	"github.com/ptbatch/ptbatch/kernel"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/registry"
@@ -23,7 +22,7 @@ import (
 // modelSettings lists the model's effective settings for the JSON config;
 // m is the model built from f (registry.Settings).
 func modelSettings(f *runFlags, m models.Model) map[string]any {
-	name := registryName(f.flags, f.model)
+	name := modelflag.RegistryName(f.flags.set, f.model)
 	v, t, _ := modelValues(f.flags, name)
 	return registry.Settings(name, v, t, m)
 }
@@ -74,153 +73,26 @@ func shown(c *cmdFlags, name string, value func(string) string) string {
 // same returns its argument: the flag of a parameter of `ptbatch run`.
 func same(p string) string { return p }
 
-// runModels returns the names --model takes: every registered model but
-// the mixture on data, which --model mixture builds.
-func runModels() []string {
-	return slices.DeleteFunc(registry.Names(), func(n string) bool { return n == registry.MixtureData })
-}
-
 // otherModelsHelp returns the end of --model's help naming the
 // registered models beyond those its text names (the paper's and the
 // funnel), or "".
 func otherModelsHelp() string {
-	return alsoHelp(runModels(), registry.Funnel, " (their flags below)")
+	return modelflag.AlsoHelp(modelflag.RunModels(), registry.Funnel, " (their flags below)")
 }
 
-// alsoHelp returns "; also a, b" and tail for the models of names that
-// are neither the paper's (a preset's, whose help names them) nor named,
-// or "".
-func alsoHelp(names []string, named, tail string) string {
-	var more []string
-	for _, n := range names {
-		if n != named && !slices.ContainsFunc(registry.Presets(), func(p registry.Preset) bool { return p.Model == n }) {
-			more = append(more, n)
-		}
+// flagNumber returns the value of the numeric flag name as a float64.
+func flagNumber(c *cmdFlags, name string) float64 {
+	switch v := c.fs.Lookup(name).Value.(flag.Getter).Get().(type) {
+	case int64:
+		return float64(v)
+	case float64:
+		return v
 	}
-	if len(more) == 0 {
-		return ""
-	}
-	return "; also " + strings.Join(more, ", ") + tail
+	panic("ptbatch: flag " + name + " is not a number")
 }
 
-// orList returns "a, b or c".
-func orList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
-// modelOwners returns "--model a, --model b or --model c" for the models
-// a flag applies to.
-func modelOwners(models []string) string {
-	out := make([]string, len(models))
-	for i, m := range models {
-		out[i] = "--model " + m
-	}
-	return orList(out)
-}
-
-// registryName returns the registry model that --model model builds from
-// the flags of c: --model mixture is registry.MixtureData when one of its
-// flags is given.
-func registryName(c *cmdFlags, model string) string {
-	if model == registry.Mixture && slices.ContainsFunc(registryFlagNames(registry.MixtureData), c.set) {
-		return registry.MixtureData
-	}
-	return model
-}
-
-// cliName returns the --model that builds the registry model name.
-func cliName(name string) string {
-	if name == registry.MixtureData {
-		return registry.Mixture
-	}
-	return name
-}
-
-// sectionModels returns the registry models whose flags have a section
-// of help, in its order: up to the funnel (the paper's) when early, in
-// registration order; otherwise those after it, the models reading files
-// first (the first defines --data).
-func sectionModels(early bool) []string {
-	names := registry.Names()
-	i := slices.Index(names, registry.Funnel) + 1
-	if early {
-		return names[:i]
-	}
-	readsFiles := func(name string) bool {
-		m, _ := registry.Lookup(name)
-		return slices.ContainsFunc(m.Params, func(p registry.Param) bool { return p.Kind == registry.String })
-	}
-	return append(slices.DeleteFunc(slices.Clone(names[i:]), func(n string) bool { return !readsFiles(n) }),
-		slices.DeleteFunc(slices.Clone(names[i:]), readsFiles)...)
-}
-
-// addRegistryFlags defines the flags of the models after the funnel
-// (addModelFlags).
-func addRegistryFlags(c *cmdFlags) { addModelFlags(c, sectionModels(false)) }
-
-// addModelFlags defines a flag for every parameter of the models names
-// that no flag defines yet, by its kind (String, Bool, Int, Float; a
-// parameter with named choices is a string), under a heading per model:
-// "--model NAME: " and its help, and the defaults it gives the flags it
-// shares with models before it (such as "--dim (default 10)") unless its
-// help gives them.
-func addModelFlags(c *cmdFlags, names []string) {
-	for _, name := range names {
-		m, _ := registry.Lookup(name)
-		var own []string
-		for _, p := range m.Params {
-			if fl := c.fs.Lookup(p.Name); fl != nil && m.DefaultText(p) != fl.DefValue && !strings.Contains(m.Help, "--"+p.Name+" ") {
-				own = append(own, fmt.Sprintf("--%s (default %s)", p.Name, m.DefaultText(p)))
-			}
-		}
-		if !slices.ContainsFunc(m.Params, func(p registry.Param) bool { return c.fs.Lookup(p.Name) == nil }) {
-			continue
-		}
-		c.section(strings.Join(append([]string{"--model " + cliName(name) + ": " + m.Help}, own...), "; "))
-		for _, p := range m.Params {
-			if c.fs.Lookup(p.Name) == nil {
-				defineParam(c, m, p)
-			}
-		}
-	}
-}
-
-// defineParam defines the flag of parameter p of model m.
-func defineParam(c *cmdFlags, m registry.Model, p registry.Param) {
-	help := sharedHelp(p)
-	switch _, choice := m.Choices[p.Name]; {
-	case choice || p.Kind == registry.String:
-		c.String(new(string), p.Name, m.DefaultText(p), help)
-	case p.Kind == registry.Bool:
-		c.Bool(new(bool), p.Name, p.Default != 0, help)
-	case p.Kind == registry.Int:
-		c.Int64(new(int64), p.Name, int64(p.Default), help)
-	default:
-		c.Float64(new(float64), p.Name, p.Default, help)
-	}
-}
-
-// sharedHelp returns p's help, or, for a text parameter (a file) several
-// models share with different meanings (--data), each model's help after
-// its --model.
-func sharedHelp(p registry.Param) string {
-	var parts []string
-	seen := map[string]bool{}
-	for _, name := range sectionModels(false) {
-		m, _ := registry.Lookup(name)
-		if q, ok := m.Param(p.Name); ok && p.Kind == registry.String && !seen[q.Help] {
-			seen[q.Help] = true
-			parts = append(parts, "--model "+cliName(name)+": "+q.Help)
-		}
-	}
-	if len(parts) < 2 {
-		return p.Help
-	}
-	return strings.Join(parts, "; ")
-}
+// addModelFlags is modelflag.Add (for modelflags_test.go).
+func addModelFlags(c *cmdFlags, names []string) { modelflag.Add(c.Set, names) }
 
 // modelValues returns the values of the flags given of the parameters of
 // the registry model name (the others take the model's defaults), a
@@ -231,44 +103,15 @@ func modelValues(c *cmdFlags, name string) (registry.Values, registry.Texts, err
 	return v, t, paramRefusal(c, err, same, nil)
 }
 
-// registryFlagNames returns the flags of the registry model name: its
-// parameters but the explorer.
-func registryFlagNames(name string) []string {
-	m, _ := registry.Lookup(name)
-	var out []string
-	for _, p := range m.Params {
-		if p.Name != "explorer" {
-			out = append(out, p.Name)
-		}
-	}
-	return out
-}
-
 // runLogisticBench is `ptbatch bench --model logistic`: the batched
 // logistic model, the same through FromFuncs and the plain scalar engine
 // on one worker (benchmarks.RunLogistic), with --chains, --replicates,
-// --iterations, --repeats and --seed from w when given.
+// --iterations, --repeats and --seed from w when given
+// (benchmarks.LogisticWorkloadOf).
 func runLogisticBench(ctx context.Context, c *cmdFlags, w benchmarks.Workload, impl string, jsonOut bool, stdout io.Writer) error {
-	lw := benchmarks.DefaultLogisticWorkload()
-	for _, name := range []string{"dim", "sigma", "workers", "max-memory"} {
-		if c.set(name) {
-			return c.bad(name, "does not apply to --model logistic (n = %d, d = %d, one worker)", lw.Rows, lw.Covariates)
-		}
-	}
-	for _, p := range []struct {
-		name string
-		dst  *int
-		v    int
-	}{{"chains", &lw.Chains, w.Chains}, {"replicates", &lw.Replicates, w.Replicates}, {"iterations", &lw.Iterations, w.Iterations}, {"repeats", &lw.Repeats, w.Repeats}} {
-		if c.set(p.name) {
-			if p.v < 1 || p.name == "chains" && p.v < 2 {
-				return c.bad(p.name, "too small")
-			}
-			*p.dst = p.v
-		}
-	}
-	if c.set("seed") {
-		lw.Seed = w.Seed
+	lw, err := benchmarks.LogisticWorkloadOf(w, c.set)
+	if we := (*benchmarks.WorkloadError)(nil); errors.As(err, &we) {
+		return c.bad(we.Field, "%s", we.Reason)
 	}
 	if impl != "" {
 		restore, err := kernel.SetImpl(impl)

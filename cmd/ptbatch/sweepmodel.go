@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/internal/modelflag"
 	"github.com/ptbatch/ptbatch/registry"
 	"github.com/ptbatch/ptbatch/study"
 	"github.com/ptbatch/ptbatch/sweep"
@@ -34,8 +35,8 @@ func checkSweepModel(c *cmdFlags, f *sweepFlags) error {
 	if f.model == registry.Gaussian {
 		return nil
 	}
-	if !slices.Contains(sweepModels(), f.model) {
-		return c.bad("model", "want %s", orList(sweepModels()))
+	if !slices.Contains(modelflag.SweepModels(), f.model) {
+		return c.bad("model", "want %s", modelflag.OrList(modelflag.SweepModels()))
 	}
 	for _, name := range []string{"dims", "sigma", "mu0", "mu1"} {
 		if c.set(name) {
@@ -48,21 +49,12 @@ func checkSweepModel(c *cmdFlags, f *sweepFlags) error {
 	return nil
 }
 
-// sweepModels returns the models sweep's --model takes: every model
-// --model of ptbatch run takes but those that need a data file
-// (registry parameter "data": the logistic regression).
-func sweepModels() []string {
-	return slices.DeleteFunc(runModels(), func(n string) bool {
-		m, _ := registry.Lookup(n)
-		_, data := m.Param("data")
-		return data
-	})
-}
-
 // sweepOthersHelp returns the end of sweep's --model help naming the
 // registered models beyond the paper's, which run with their registry
 // defaults, or "".
-func sweepOthersHelp() string { return alsoHelp(sweepModels(), "", " with their registry defaults") }
+func sweepOthersHelp() string {
+	return modelflag.AlsoHelp(modelflag.SweepModels(), "", " with their registry defaults")
+}
 
 // sweepProgress prints the progress of each cell on stderr.
 func sweepProgress(stderr io.Writer, cells []sweep.Cell) func(study.Progress) {

@@ -78,9 +78,11 @@ func resolveShard(c *cmdFlags, s *shardFlags) (*shard, error) {
 			// compute the whole run.
 			return nil, usagef("JOB_COMPLETION_INDEX=%q is set (a pod of a Kubernetes Indexed Job) but --shards is not: give --shards N, the Job's completions, or --shard i/n", v)
 		}
-		var err error
-		if sh, err = slurmShard(); err != nil {
-			return nil, err
+		p, err := rundir.SlurmPart(lookupEnv)
+		if err != nil {
+			return nil, usagef("%v", err)
+		} else if p != nil {
+			sh = &shard{p.Index, p.Count, p.Source}
 		}
 	}
 	if sh == nil || sh.count == 1 {
@@ -101,81 +103,6 @@ func parseShardSpec(spec string) (i, n int, ok bool) {
 		return 0, 0, false
 	}
 	return i, n, true
-}
-
-// slurmShard returns the shard of a Slurm job array task: the task's
-// position (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN)/SLURM_ARRAY_TASK_STEP
-// among SLURM_ARRAY_TASK_COUNT tasks (or (MAX − MIN)/STEP + 1 without a
-// count); nil outside an array. An array given as a list rather than a
-// range (--array=1,4,9) has no such positions and is refused.
-func slurmShard() (*shard, error) {
-	if _, ok := lookupEnv("SLURM_ARRAY_TASK_ID"); !ok {
-		return nil, nil
-	}
-	var v [5]int
-	var notes [5]string
-	for k, e := range []struct {
-		name string
-		def  int
-	}{{"SLURM_ARRAY_TASK_ID", 0}, {"SLURM_ARRAY_TASK_MIN", 0}, {"SLURM_ARRAY_TASK_STEP", 1}, {"SLURM_ARRAY_TASK_MAX", -1}, {"SLURM_ARRAY_TASK_COUNT", 0}} {
-		var err error
-		if v[k], notes[k], err = slurmInt(e.name, e.def); err != nil {
-			return nil, err
-		}
-	}
-	id, lo, step := v[0], v[1], v[2]
-	count, countNote, err := slurmCount(v, notes)
-	if err != nil {
-		return nil, err
-	}
-	used := []string{notes[0], countNote}
-	if notes[1] != "" {
-		used = append(used, notes[1])
-	}
-	pos := id - lo
-	if count < 1 || pos < 0 || pos%step != 0 || pos/step >= count {
-		return nil, usagef("invalid SLURM_ARRAY_TASK_ID %d: not one of the %d tasks from SLURM_ARRAY_TASK_MIN %d in steps of %d; shard a job array given as a range (--array=0-%d), or give --shard i/n",
-			id, count, lo, step, max(count-1, 0))
-	}
-	return &shard{pos/step + 1, count, strings.Join(used, ", ")}, nil
-}
-
-// slurmInt reads the Slurm variable name as a whole number (def when it
-// is unset or empty), with the note "NAME=value" when it is set.
-func slurmInt(name string, def int) (int, string, error) {
-	v, ok := lookupEnv(name)
-	if !ok || strings.TrimSpace(v) == "" {
-		return def, "", nil
-	}
-	x, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil {
-		return 0, "", usagef("invalid %s %q: want a whole number (this task's shard comes from the Slurm job array's variables; --shard i/n overrides them)", name, v)
-	}
-	return x, name + "=" + v, nil
-}
-
-// slurmCount returns the number of tasks of a Slurm array from the values
-// v and notes of SLURM_ARRAY_TASK_ID, _MIN, _STEP, _MAX and _COUNT (as
-// slurmShard reads them), and the note of the variable it came from.
-func slurmCount(v [5]int, notes [5]string) (int, string, error) {
-	lo, step, hi, count := v[1], v[2], v[3], v[4]
-	countNote, hiNote := notes[4], notes[3]
-	switch {
-	case step < 1:
-		return 0, "", usagef("invalid SLURM_ARRAY_TASK_STEP %d: want 1 or more", step)
-	case countNote != "" && hiNote != "" && (hi < lo || count != (hi-lo)/step+1):
-		return 0, "", usagef("invalid SLURM_ARRAY_TASK_COUNT %d: the array is not a range (SLURM_ARRAY_TASK_MIN %d to _MAX %d in steps of %d has %d tasks), so a task's position is unknown; shard a job array given as a range (--array=0-%d), or give --shard i/n",
-			count, lo, hi, step, (hi-lo)/step+1, max(count-1, 0))
-	case countNote != "":
-		return count, countNote, nil
-	case hiNote != "":
-		if hi < lo {
-			return 0, "", usagef("invalid SLURM_ARRAY_TASK_MAX %d: below SLURM_ARRAY_TASK_MIN %d", hi, lo)
-		}
-		return (hi-lo)/step + 1, hiNote, nil
-	}
-	id, _ := lookupEnv("SLURM_ARRAY_TASK_ID")
-	return 0, "", usagef("invalid SLURM_ARRAY_TASK_ID %q: neither SLURM_ARRAY_TASK_COUNT nor SLURM_ARRAY_TASK_MAX is set, so the number of shards is unknown (give --shard i/n)", id)
 }
 
 // part returns s as a rundir.Part (nil: the whole).

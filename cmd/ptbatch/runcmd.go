@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/runloop"
 	"github.com/ptbatch/ptbatch/runout"
 )
@@ -22,7 +23,7 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	defer job.close()
+	defer job.Close()
 	ck, err := startCheckpoints(f, stderr) // --checkpoint and --resume (checkpoint.go)
 	if err != nil {
 		return err
@@ -50,7 +51,7 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // runBegin returns what a run does once its engine is built or restored,
 // so that a refusal is the only line: it prints --chains auto's choice,
 // the warnings, the start line and the shard, then writes the manifest.
-func runBegin(f *runFlags, cfg batch.Config, sh *shard, job *job, stderr io.Writer) func() error {
+func runBegin(f *runFlags, cfg batch.Config, sh *shard, job *rundir.Job, stderr io.Writer) func() error {
 	return func() error {
 		io.WriteString(stderr, f.chosen)
 		for _, w := range f.warnings {
@@ -61,7 +62,7 @@ func runBegin(f *runFlags, cfg batch.Config, sh *shard, job *job, stderr io.Writ
 		}
 		lo, hi := sh.share(f.replicates)
 		sh.note(stderr, lo, hi, f.replicates, "replicates")
-		return job.begin()
+		return job.Begin()
 	}
 }
 
@@ -131,24 +132,19 @@ func prepareRun(ctx context.Context, args []string, stdout io.Writer) (*runFlags
 // Its manifest is written by begin, once the engine is built or
 // restored, so that a refused --resume leaves the directory's manifest
 // as it was.
-func startRun(f *runFlags, sh *shard, stderr io.Writer) (*job, error) {
+func startRun(f *runFlags, sh *shard, stderr io.Writer) (*rundir.Job, error) {
 	if f.out == "" {
 		return nil, nil
 	}
-	m := newManifest("run", f.flags, nil, sh, "replicate", f.replicates)
+	m, err := newManifest("run", nil, f.flags, nil, sh, "replicate", f.replicates)
+	if err != nil {
+		return nil, err
+	}
 	return holdJob(f.flags, f.out, m, 0, f.ck.resume == "", stderr)
 }
 
-// begin writes the manifest of a run whose engine is built; nil-safe.
-func (j *job) begin() error {
-	if j == nil {
-		return nil
-	}
-	return j.Progress(j.m.First)
-}
-
 // finishOne writes the run's files and prints its table or JSON.
-func finishOne(f *runFlags, job *job, res *batch.Result, stats *runStats, stdout, stderr io.Writer) error {
+func finishOne(f *runFlags, job *rundir.Job, res *batch.Result, stats *runStats, stdout, stderr io.Writer) error {
 	if f.out != "" {
 		if err := runout.WriteTables(f.out, res); err != nil {
 			return err
@@ -156,7 +152,11 @@ func finishOne(f *runFlags, job *job, res *batch.Result, stats *runStats, stdout
 		if err := stats.WriteFiles(f.out, res); err != nil {
 			return err
 		}
-		if err := job.finishRun(res, stats.Moments, stats, func(w io.Writer) error { return writeJSON(w, f, res, stats.Moments, stats) }); err != nil {
+		var js bytes.Buffer // summary.json, the JSON --json prints, beside result.gob
+		if err := writeJSON(&js, f, res, stats.Moments, stats); err != nil {
+			return err
+		}
+		if err := runout.FinishRun(job, stats.record(res, stats.Moments), js.Bytes()); err != nil {
 			return err
 		}
 	}

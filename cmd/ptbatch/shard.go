@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,9 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/rundir"
-	"github.com/ptbatch/ptbatch/runout"
 )
 
 // Shards. Replicate b of a run draws from the stream of (seed, b) alone
@@ -131,40 +128,17 @@ func (s *shard) note(w io.Writer, lo, hi, units int, what string) {
 	}
 }
 
-// manifest describes what an output directory holds (rundir.Manifest):
-// ptbatch merge reads it to refuse shards that do not belong together,
-// are not complete, or whose files changed after they were written.
+// manifest describes what an output directory holds (rundir.Manifest).
 type manifest = rundir.Manifest
 
 // readManifest reads dir's manifest.
 var readManifest = rundir.ReadManifest
 
 // newManifest returns the manifest of command for shard sh (nil: the
-// whole) of units (rundir.Part.Manifest), with the arguments given
-// (argsOf c, then extra) for the record, and no configuration yet.
-func newManifest(command string, c *cmdFlags, extra []string, sh *shard, unit string, units int) *manifest {
-	m := sh.part().Manifest(command, unit, units)
-	m.Version, m.Args = buildVersion(), append(argsOf(c), extra...)
-	return m
-}
-
-// newManifestOf is newManifest with the fingerprint from the command's
-// configuration as data (rundir.Manifest.SetConfig): a value that
-// describes everything that changes what the command writes. A
-// configuration that is a map of settings by name (a sweep's
-// sweep.Spec.Settings, a reproduction's paper.Settings.Values) is also
-// recorded as the manifest's Settings, for a reader; merge refuses a
-// manifest whose Settings are not its configuration (rundir.SameConfig).
-// The arguments recorded are provenance only: merge never parses them.
-func newManifestOf(command string, config any, c *cmdFlags, extra []string, sh *shard, unit string, units int) (*manifest, error) {
-	m := newManifest(command, c, extra, sh, unit, units)
-	if set, ok := config.(map[string]string); ok {
-		m.Settings = set
-	}
-	if err := m.SetConfig(config); err != nil {
-		return nil, err
-	}
-	return m, nil
+// whole) of units (rundir.Part.NewManifest), with the arguments given
+// (argsOf c, then extra) and config (nil: none yet) recorded.
+func newManifest(command string, config any, c *cmdFlags, extra []string, sh *shard, unit string, units int) (*manifest, error) {
+	return sh.part().NewManifest(command, unit, units, buildVersion(), append(argsOf(c), extra...), config)
 }
 
 // unrecordedFlags are the flags argsOf leaves out: where the output goes,
@@ -174,31 +148,12 @@ var unrecordedFlags = map[string]bool{
 	"shard": true, "shards": true, "resume": true, "checkpoint": true, "checkpoint-every": true,
 }
 
-// argsOf returns the flags given, as typed, without unrecordedFlags: the
-// command line a run's record and its manifest keep as provenance (a
-// merge refuses a manifest whose list is not its record's, and never
-// parses it).
-func argsOf(c *cmdFlags) []string {
-	var out []string
-	for _, name := range c.given {
-		if !unrecordedFlags[name] {
-			out = append(out, "--"+name+"="+c.typed[name])
-		}
-	}
-	return out
-}
+// argsOf returns the flags given, as typed, without unrecordedFlags
+// (cliflag.Set.Recorded): provenance only, never parsed by a merge.
+func argsOf(c *cmdFlags) []string { return c.Recorded(unrecordedFlags) }
 
 // buildVersion is the build a manifest records (rundir.BuildVersion).
 func buildVersion() string { return rundir.BuildVersion("ptbatch") }
-
-// job is a command's hold on its --out directory: the lock, and the
-// manifest kept up to date as units finish (rundir.Job); m is the
-// rundir.Job's Manifest.
-type job struct {
-	*rundir.Job
-	dir *outDir
-	m   *manifest
-}
 
 // staleOutputs are the files a run writes only with some flags
 // (--record index), which a manifest of format 1 did not record: a fresh
@@ -206,27 +161,25 @@ type job struct {
 // manifest records.
 var staleOutputs = []string{"index.csv", "index.png", "index.svg"}
 
-// startJob takes the lock of out and writes the manifest m (from
-// newManifest: nothing done yet, or, for a resumed sweep, the state it
-// goes on from); prior is the seconds spent before. A fresh job (not a
-// resume) first removes what a previous command left in out, so that it
-// holds only this command's files.
-func startJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, stderr io.Writer) (*job, error) {
+// startJob takes the lock of out (holdJob) and writes the manifest m.
+func startJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, stderr io.Writer) (*rundir.Job, error) {
 	j, err := holdJob(c, out, m, prior, fresh, stderr)
 	if err != nil {
 		return nil, err
 	}
 	if err := j.WriteManifest(); err != nil {
-		j.dir.release()
+		j.Close()
 		return nil, err
 	}
 	return j, nil
 }
 
-// holdJob is startJob without the manifest (rundir.StartJob), for a
-// command that writes it only once nothing more can be refused (run,
-// whose --resume is checked against the restored engine).
-func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, stderr io.Writer) (*job, error) {
+// holdJob takes the lock of out and starts the job of manifest m
+// (rundir.StartJob: a fresh job first removes what a previous command
+// left in out); prior is the seconds spent before. It writes no
+// manifest, for a command that writes it only once nothing more can be
+// refused (run, whose --resume is checked against the restored engine).
+func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, stderr io.Writer) (*rundir.Job, error) {
 	d, err := holdOut(c, "out", out, stderr)
 	if err != nil {
 		return nil, err
@@ -243,26 +196,5 @@ func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, st
 		d.release()
 		return nil, err
 	}
-	return &job{Job: j, dir: d, m: m}, nil
-}
-
-// close releases the directory; nil-safe.
-func (j *job) close() {
-	if j != nil {
-		j.dir.release()
-	}
-}
-
-// finishRun writes summary.json (the JSON --json prints) and result.gob
-// beside the run's CSVs, and marks the manifest complete unless the run
-// was interrupted (runout.FinishRun).
-func (j *job) finishRun(res *batch.Result, moments momentsSource, stats *runStats, writeJSON func(io.Writer) error) error {
-	if j == nil {
-		return nil
-	}
-	var js bytes.Buffer
-	if err := writeJSON(&js); err != nil {
-		return err
-	}
-	return runout.FinishRun(j.Job, stats.record(res, moments), js.Bytes()) // runstats.go
+	return j, nil
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/rundir"
@@ -153,10 +152,10 @@ func finishOne(f *runFlags, job *rundir.Job, res *batch.Result, stats *runStats,
 			return err
 		}
 		var js bytes.Buffer // summary.json, the JSON --json prints, beside result.gob
-		if err := writeJSON(&js, f, res, stats.Moments, stats); err != nil {
+		if err := writeJSON(&js, f, res, stats); err != nil {
 			return err
 		}
-		if err := runout.FinishRun(job, stats.record(res, stats.Moments), js.Bytes()); err != nil {
+		if err := runout.FinishRun(job, stats.record(res), js.Bytes()); err != nil {
 			return err
 		}
 	}
@@ -165,7 +164,7 @@ func finishOne(f *runFlags, job *rundir.Job, res *batch.Result, stats *runStats,
 	}
 	var err error
 	if f.jsonOut {
-		err = writeJSON(stdout, f, res, stats.Moments, stats)
+		err = writeJSON(stdout, f, res, stats)
 	} else {
 		writeTable(stdout, f, res, stats)
 	}
@@ -185,19 +184,7 @@ func startLine(w io.Writer, f *runFlags, cfg batch.Config) {
 		cfg.Chains, cfg.Replicates, cfg.Iterations, cfg.Scans, cfg.Iterations/cfg.Scans, formatBytes(f.need), formatBytes(limit))
 }
 
-// progressPrinter returns a callback that prints the stage, the percentage
-// done and the time left to w, at most once a second and only once the run
-// has taken a second.
+// progressPrinter is runloop.ProgressPrinter (kept for sweepmodel.go).
 func progressPrinter(w io.Writer, stage string) func(batch.Progress) {
-	var last time.Duration
-	return func(p batch.Progress) {
-		if p.Elapsed < time.Second || (p.Elapsed-last < time.Second && p.Scan < p.Scans) {
-			return
-		}
-		last = p.Elapsed
-		frac := float64(p.Scan) / float64(p.Scans)
-		left := time.Duration(float64(p.Elapsed) * (1 - frac) / frac)
-		fmt.Fprintf(w, "%s: scan %d/%d (%.0f%%), %s elapsed, ~%s left\n",
-			stage, p.Scan, p.Scans, 100*frac, p.Elapsed.Round(100*time.Millisecond), left.Round(time.Second))
-	}
+	return runloop.ProgressPrinter(w, stage)
 }

@@ -62,11 +62,10 @@ func (f *runFlags) outSettings(cfg *batch.Config) (s *runout.Settings, err error
 	return s, s.SetParams(modelSettings(f, cfg.Model))
 }
 
-// record is runout.RunStats.Record with the target moments of moments
-// (nil: none).
-func (s *runStats) record(res *batch.Result, moments momentsSource) *runout.Record {
-	if moments == nil {
+// record is runout.RunStats.Record with the target moments, if followed.
+func (s *runStats) record(res *batch.Result) *runout.Record {
+	if s.Moments == nil {
 		return s.Record(res, nil)
 	}
-	return s.Record(res, &batch.MomentsRecord{Mean: moments.Means(), Var: moments.Vars()})
+	return s.Record(res, &batch.MomentsRecord{Mean: s.Moments.Means(), Var: s.Moments.Vars()})
 }

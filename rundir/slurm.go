@@ -95,3 +95,20 @@ func slurmCount(lookup func(string) (string, bool), v [5]int, notes [5]string) (
 	id, _ := lookup("SLURM_ARRAY_TASK_ID")
 	return 0, "", envErrorf("invalid SLURM_ARRAY_TASK_ID %q: neither SLURM_ARRAY_TASK_COUNT nor SLURM_ARRAY_TASK_MAX is set, so the number of shards is unknown (give --shard i/n)", id)
 }
+
+// IndexedJobPart returns the part of a pod of a Kubernetes Indexed Job of
+// count completions, reading JOB_COMPLETION_INDEX through lookup
+// (os.LookupEnv): shard index+1 of count, with the variable as its
+// Source; nil when the variable is not set. An index that is not a whole
+// number from 0 to count−1 is refused with an *EnvError.
+func IndexedJobPart(lookup func(string) (string, bool), count int) (*Part, error) {
+	v, ok := lookup("JOB_COMPLETION_INDEX")
+	if !ok {
+		return nil, nil
+	}
+	k, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || k < 0 || k >= count {
+		return nil, envErrorf("invalid JOB_COMPLETION_INDEX %q: want a whole number from 0 to %d (--shards %d)", v, count-1, count)
+	}
+	return &Part{Index: k + 1, Count: count, Source: fmt.Sprintf("JOB_COMPLETION_INDEX=%s with --shards %d", v, count)}, nil
+}

@@ -43,3 +43,24 @@ func TestSlurmPart(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexedJobPart checks the part of a pod of an Indexed Job of 4
+// completions: index 2 is shard 3/4, no index is no part, and an index
+// out of [0, 3] or not a number is refused.
+func TestIndexedJobPart(t *testing.T) {
+	env := func(v string) func(string) (string, bool) {
+		return func(k string) (string, bool) { return v, k == "JOB_COMPLETION_INDEX" && v != "unset" }
+	}
+	if p, err := IndexedJobPart(env("2"), 4); err != nil || p == nil || p.Index != 3 || p.Count != 4 || p.Source != "JOB_COMPLETION_INDEX=2 with --shards 4" {
+		t.Errorf("index 2: %+v, %v; want shard 3/4", p, err)
+	}
+	if p, err := IndexedJobPart(env("unset"), 4); p != nil || err != nil {
+		t.Errorf("no index: %+v, %v; want none", p, err)
+	}
+	for _, v := range []string{"4", "-1", "two"} {
+		var ee *EnvError
+		if _, err := IndexedJobPart(env(v), 4); !errors.As(err, &ee) {
+			t.Errorf("index %q: %v, want an *EnvError", v, err)
+		}
+	}
+}

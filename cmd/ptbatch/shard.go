@@ -57,18 +57,16 @@ func resolveShard(c *cmdFlags, s *shardFlags) (*shard, error) {
 		}
 		sh = &shard{i, n, "--shard " + s.spec}
 	case c.set("shards"):
-		if s.shards < 1 {
+		p, err := rundir.IndexedJobPart(lookupEnv, s.shards)
+		switch {
+		case s.shards < 1:
 			return nil, c.bad("shards", "need at least 1")
-		}
-		v, ok := lookupEnv("JOB_COMPLETION_INDEX")
-		if !ok {
+		case err != nil:
+			return nil, usagef("%v", err)
+		case p == nil:
 			return nil, c.bad("shards", "takes the shard from JOB_COMPLETION_INDEX, which is not set (Kubernetes sets it in the pods of an Indexed Job; elsewhere give --shard i/n)")
 		}
-		k, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || k < 0 || k >= s.shards {
-			return nil, usagef("invalid JOB_COMPLETION_INDEX %q: want a whole number from 0 to %d (--shards %d)", v, s.shards-1, s.shards)
-		}
-		sh = &shard{k + 1, s.shards, fmt.Sprintf("JOB_COMPLETION_INDEX=%s with --shards %d", v, s.shards)}
+		sh = &shard{p.Index, p.Count, p.Source}
 	default:
 		if v, ok := lookupEnv("JOB_COMPLETION_INDEX"); ok {
 			// A Kubernetes Indexed Job: without the count, every pod would

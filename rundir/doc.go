@@ -16,10 +16,13 @@
 // releases the lock, so a clean exit leaves no .lock.
 //
 // A command's work is split into shards of contiguous units (Part,
-// Share); a Job keeps a shard's manifest up to date as its units are
-// written (StartJob, Job.Progress, Job.Finish). A merge reads the shards'
-// manifests and verifies their files (ReadShards, SameConfig), then
-// writes into a held directory (Merge) what one process would.
+// Share; SlurmPart reads a Slurm job array task's part); a Job keeps a
+// shard's manifest (Part.NewManifest) up to date as its units are
+// written (StartJob, Job.Begin, Job.Progress, Job.Finish, Job.Close). A
+// merge reads the shards' manifests and verifies their files
+// (ReadShards, SameConfig), then writes into a held directory (Merge)
+// what one process would; MergeBy chooses the writer by the shards'
+// command.
 //
 // The writers work on paths, not on a Dir, so that code which formats a
 // file need not know who holds its directory: a write is recorded in the

@@ -17,5 +17,8 @@
 // counts a row that a crash could lose, and Options.Start lets a resumed
 // run take back the rows the checkpoint counted (rundir.SetAside) before
 // its first step. Checkpoints does all of that for a checkpoint kept in a
-// file, as `ptbatch run --checkpoint FILE --resume FILE` does.
+// file, as `ptbatch run --checkpoint FILE --resume FILE` does, with the
+// cadence read by ParseCadence and the path checked by CheckPath before
+// the run. ProgressPrinter prints progress lines, and SignalContext
+// stops a run at SIGINT, SIGTERM or SIGHUP (a batch system's preemption).
 package runloop

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/internal/cliflag"
 )
 
 // --chains auto: pilot runs estimate the barrier Λ of the automatically
@@ -18,41 +18,10 @@ import (
 // auto until the pilots choose.
 const pilotChains = batch.PilotChains
 
-// chainsValue is the value of --chains: a whole number, or auto.
-type chainsValue struct {
-	n    *int
-	auto *bool
-}
-
-func (v chainsValue) Set(s string) error {
-	if s == "auto" {
-		*v.auto = true
-		return nil
-	}
-	x, err := strconv.ParseInt(s, 10, strconv.IntSize) // decimal, as every integer flag (flagset.go)
-	if err != nil {
-		return fmt.Errorf("want a whole number or auto")
-	}
-	*v.n, *v.auto = int(x), false
-	return nil
-}
-
-func (v chainsValue) String() string {
-	if v.auto == nil || v.n == nil {
-		return ""
-	}
-	if *v.auto {
-		return "auto"
-	}
-	return strconv.Itoa(*v.n)
-}
-
-func (v chainsValue) Get() any { return v.String() }
-
 // addChainsFlag defines --chains.
 func addChainsFlag(c *cmdFlags, n *int, auto *bool) {
 	*n = 50
-	c.Var(chainsValue{n, auto}, "chains", "number of chains, `N|auto`: N from 2 to 2147483647 (schedule points t_0=0 … t_{N−1}=1), or auto: pilot runs of the automatic tuner estimate the tuned path's barrier Λ and choose the N that maximises round trips per unit of work, τ(N)/N with τ(N) = 1/(2 + 2Λ/(1 − Λ/(N−1))) (about 2Λ+1); the pilots use a tenth of --iterations (at least 2000), at most 8 replicates, and their cost is reported (default 50)")
+	c.Var(cliflag.IntOrAuto{N: n, Auto: auto}, "chains", "number of chains, `N|auto`: N from 2 to 2147483647 (schedule points t_0=0 … t_{N−1}=1), or auto: pilot runs of the automatic tuner estimate the tuned path's barrier Λ and choose the N that maximises round trips per unit of work, τ(N)/N with τ(N) = 1/(2 + 2Λ/(1 − Λ/(N−1))) (about 2Λ+1); the pilots use a tenth of --iterations (at least 2000), at most 8 replicates, and their cost is reported (default 50)")
 }
 
 // checkChainsAuto refuses --chains auto where it does not apply.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -155,29 +154,7 @@ func writeBench(stdout io.Writer, w benchmarks.Workload, rep *benchmarks.Report,
 	if jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{
-			"workload":                       w,
-			"cpu":                            rep.CPU,
-			"go_version":                     rep.GoVersion,
-			"kernel_impl":                    rep.KernelImpl,
-			"gomaxprocs":                     runtime.GOMAXPROCS(0),
-			"workers":                        w.Workers,
-			"engine_ns_per_element":          rep.EngineNs,
-			"engine_ns_per_element_per_core": rep.EngineNsPerCore(),
-			"one_worker_ns_per_element":      rep.OneWorkerNs,
-			"worker_speedup":                 rep.WorkerSpeedup(),
-			"tuning_fraction":                rep.TuningFraction,
-			"scalar_ns_per_element":          rep.ScalarNs,
-			"roofline_ns_per_element":        rep.RooflineNs,
-			"speedup_vs_scalar":              rep.SpeedupVsScalar(),
-			"fraction_of_roofline":           rep.FractionOfRoofline(),
-			"chain_steps_per_second":         rep.ChainStepsPerSecond(),
-			"engine_samples_ns":              rep.EngineSamples,
-			"scalar_samples_ns":              rep.ScalarSamples,
-			"roofline_samples_ns":            rep.RooflineSamples,
-			"repeats_completed":              len(rep.EngineSamples),
-			"interrupted":                    rep.Interrupted,
-		})
+		return enc.Encode(rep.JSON(w))
 	}
 	fmt.Fprintf(stdout, "cpu: %s, %s, kernels %s, %d workers\n", rep.CPU, rep.GoVersion, rep.KernelImpl, w.Workers)
 	done := fmt.Sprint(len(rep.EngineSamples))

@@ -4,10 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
-	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/rundir"
@@ -33,9 +29,8 @@ import (
 type checkpointFlags struct {
 	path, every, resume string
 
-	everyScans int           // checkpoint every this many scans, or …
-	everyWall  time.Duration // … after this much wall time
-	data       []byte        // the checkpoint of --resume
+	cadence runloop.Cadence // of --checkpoint-every
+	data    []byte          // the checkpoint of --resume
 }
 
 // defaultCheckpointEvery is the default of --checkpoint-every: often
@@ -57,26 +52,20 @@ func (f *checkpointFlags) check(c *cmdFlags) error {
 	if c.set("checkpoint-every") && f.path == "" {
 		return c.bad("checkpoint-every", "applies only with --checkpoint FILE")
 	}
-	if n, err := strconv.Atoi(f.every); err == nil {
-		if n < 1 {
-			return c.bad("checkpoint-every", "need at least 1 scan")
-		}
-		f.everyScans = n
-	} else if d, err := time.ParseDuration(f.every); err == nil && d > 0 {
-		f.everyWall = d
-	} else {
+	var err error
+	switch f.cadence, err = runloop.ParseCadence(f.every); {
+	case errors.Is(err, runloop.ErrNoScans):
+		return c.bad("checkpoint-every", "need at least 1 scan")
+	case err != nil:
 		return c.bad("checkpoint-every", "want a number of scans (such as 20) or a positive duration (such as 10m)")
+	case f.path == "":
+		return nil
 	}
-	if f.path != "" {
-		if st, err := os.Stat(f.path); err == nil && st.IsDir() {
-			return c.bad("checkpoint", "is a directory; want a file")
-		}
-		fh, err := os.CreateTemp(filepath.Dir(f.path), "."+filepath.Base(f.path)+".tmp-*")
-		if err != nil {
-			return c.bad("checkpoint", "cannot write in its directory: %v", unwrapPath(err))
-		}
-		fh.Close()
-		os.Remove(fh.Name())
+	switch err := runloop.CheckPath(f.path); {
+	case errors.Is(err, runloop.ErrIsDir):
+		return c.bad("checkpoint", "is a directory; want a file")
+	case err != nil:
+		return c.bad("checkpoint", "cannot write in its directory: %v", unwrapPath(err))
 	}
 	return nil
 }
@@ -94,7 +83,7 @@ func (f *checkpointFlags) readResume(c *cmdFlags, limit int64) error {
 	var large *runloop.TooLargeError
 	switch {
 	case errors.As(err, &nr):
-		return c.bad("resume", "is not a regular file (%s); want the checkpoint file written by --checkpoint", fileKind(nr.Mode))
+		return c.bad("resume", "is not a regular file (%s); want the checkpoint file written by --checkpoint", runloop.FileKind(nr.Mode))
 	case errors.As(err, &large):
 		return c.bad("resume", "holds %s, more than the memory limit of %s: it is not a checkpoint this run can restore", formatBytes(large.Size), formatBytes(limit))
 	case err != nil:
@@ -103,9 +92,6 @@ func (f *checkpointFlags) readResume(c *cmdFlags, limit int64) error {
 	f.data = data
 	return nil
 }
-
-// fileKind is runloop.FileKind.
-func fileKind(m os.FileMode) string { return runloop.FileKind(m) }
 
 // streamed are the output files that grow as the run goes, which a resume
 // cuts back to the checkpoint's rows (rundir.SetAside).
@@ -126,7 +112,7 @@ type checkpointer struct {
 // new files can take back the rows the checkpoint counted.
 func startCheckpoints(f *runFlags, stderr io.Writer) (*checkpointer, error) {
 	k := &checkpointer{f: &f.ck, c: f.flags, out: f.out, Checkpoints: runloop.Checkpoints{Path: f.ck.path, Resume: f.ck.data,
-		ResumePath: f.ck.resume, Every: runloop.Cadence{Scans: f.ck.everyScans, Wall: f.ck.everyWall},
+		ResumePath: f.ck.resume, Every: f.ck.cadence,
 		Notes: stderr, Program: "ptbatch", Quiet: f.quiet}}
 	if f.ck.resume == "" || f.out == "" {
 		return k, nil

@@ -12,24 +12,23 @@ import (
 // Int64, Uint64, Float64, Bool and Size it promotes), whose refusals are
 // usage errors (exit status 2).
 //
-// The fields fs, typed, given and err are what the files that parse
+// The fields fs, given and err are what the files that parse
 // positional arguments read (merge, reproduce, study): fs is the Set's
-// flag.FlagSet; typed, given and err are refreshed by parse and
+// flag.FlagSet; given and err are refreshed by parse and
 // finishParse. err stays nil until finishParse; a refused value also makes
 // fs.Parse fail, so a test of err next to fs.Parse's error needs it no
 // earlier.
 type cmdFlags struct {
 	*cliflag.Set
 	fs    *flag.FlagSet
-	typed map[string]string // the text of each flag given
-	given []string          // the names given, in command-line order
-	err   error             // the first refusal of a flag's value
+	given []string // the names given, in command-line order
+	err   error    // the first refusal of a flag's value
 }
 
 // newCmdFlags returns an empty flag set for subcommand cmd.
 func newCmdFlags(cmd string) *cmdFlags {
 	s := cliflag.New("ptbatch", cmd)
-	return &cmdFlags{Set: s, fs: s.FlagSet(), typed: map[string]string{}}
+	return &cmdFlags{Set: s, fs: s.FlagSet()}
 }
 
 // usage turns cliflag's refusals into usage errors.
@@ -41,13 +40,8 @@ func usage(err error) error {
 	return err
 }
 
-// sync copies the Set's record of the flags given into typed, given and err.
-func (c *cmdFlags) sync() {
-	c.given, c.err = c.Given(), usage(c.Err())
-	for _, name := range c.given {
-		c.typed[name], _ = c.Typed(name)
-	}
-}
+// sync copies the Set's record of the flags given into given and err.
+func (c *cmdFlags) sync() { c.given, c.err = c.Given(), usage(c.Err()) }
 
 // parse is cliflag.Set.Parse with usage errors.
 func (c *cmdFlags) parse(args []string, stdout io.Writer, intro string) error {

@@ -18,12 +18,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"sync/atomic"
 	"syscall"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/internal/cliflag"
+	"github.com/ptbatch/ptbatch/runloop"
 )
 
 func main() {
@@ -33,35 +32,9 @@ func main() {
 	os.Exit(exitStatus(err, sig, os.Stderr))
 }
 
-// signalContext returns a context that is cancelled by the first SIGINT,
-// SIGTERM or SIGHUP (which stops a run as SIGTERM does: checkpoint,
-// "interrupted" in the manifest), and a function that stops listening and returns the signal
-// received (0 if none). After the first signal the default action is
-// restored, so a second one ends the process at once.
-func signalContext() (context.Context, func() syscall.Signal) {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	ctx, cancel := context.WithCancel(context.Background())
-	var got atomic.Int64
-	done := make(chan struct{})
-	go func() {
-		select {
-		case s := <-ch:
-			if n, ok := s.(syscall.Signal); ok {
-				got.Store(int64(n))
-			}
-			signal.Stop(ch)
-			cancel()
-		case <-done:
-		}
-	}()
-	return ctx, func() syscall.Signal {
-		close(done)
-		signal.Stop(ch)
-		cancel()
-		return syscall.Signal(got.Load())
-	}
-}
+// signalContext is runloop.SignalContext: SIGINT, SIGTERM and SIGHUP
+// stop a run; a second signal ends the process at once.
+func signalContext() (context.Context, func() syscall.Signal) { return runloop.SignalContext() }
 
 // exitStatus prints err and returns the exit status: that of exitCode, or
 // 128 + the signal number (130 for SIGINT, 143 for SIGTERM, 129 for

@@ -23,7 +23,7 @@ import (
 // every file each records with the length and SHA-256 it was written
 // with (rundir.VerifyFiles), before anything is read or written. A
 // refused merge removes what it wrote (rundir.ReadShards). Each manifest
-// records its configuration as data (newManifestOf), by which the shards
+// records its configuration as data (newManifest), by which the shards
 // are checked and the output rebuilt; the arguments it records are never
 // parsed.
 
@@ -74,7 +74,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	m, err := mergeInto(ctx, od, shards, stderr)
+	m, err := mergeInto(ctx, od, shards)
 	if err != nil {
 		od.dir.Discard(statErr != nil) // what a refused merge wrote, and out if it made it
 		return err
@@ -86,45 +86,26 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// mergeInto writes the merge of shards into od (rundir.Merge), which it
-// first empties of a previous command's files, and returns the manifest
-// it wrote; a run merges on its data (runout.MergeRun), a sweep and a
-// reproduction in their own files. The shards are read-locked until it
-// returns.
-func mergeInto(ctx context.Context, od *outDir, shards []rundir.Shard, stderr io.Writer) (*manifest, error) {
-	var werr error
-	m, err := rundir.Merge(od.dir, shards, staleOutputs, func(m *manifest) error {
-		dirs := make([]shardDir, len(shards))
-		for i, s := range shards {
-			dirs[i] = shardDir{s.Dir, s.Manifest}
-		}
-		switch m.Command {
-		case "run":
-			werr = shardUsage(runout.MergeRun(od.path, shards, m.Units))
-		case "sweep":
-			werr = mergeSweep(dirs, od.path, m)
-		case "reproduce":
-			werr = mergeReproduce(ctx, dirs, od.path, stderr)
-		default:
-			werr = fmt.Errorf("%s: unknown command %q", filepath.Join(shards[0].Dir, manifestName), m.Command)
-		}
-		return werr
-	})
-	var le *rundir.LinkError
-	switch {
-	case err == nil || err == werr:
-	case errors.As(err, &le):
-		return nil, usagef("invalid --out %s: %s is a symbolic link (%v): merge writes no output through a link; remove it", od.path, filepath.Join(od.path, le.Link), le.Err)
-	default:
-		err = shardUsage(err)
-	}
-	return m, err
+// mergers write a merge's output by the shards' command
+// (rundir.MergeBy): a run merges on its data (runout.MergeRun), a sweep
+// and a reproduction in their own files.
+var mergers = map[string]rundir.Merger{
+	"run": func(_ context.Context, dst string, shards []rundir.Shard, m *manifest) error {
+		return runout.MergeRun(dst, shards, m.Units)
+	},
+	"sweep": mergeSweep, "reproduce": mergeReproduce,
 }
 
-// shardDir is one input of merge.
-type shardDir struct {
-	dir string
-	m   *manifest
+// mergeInto writes the merge of shards into od (rundir.MergeBy), which
+// it first empties of a previous command's files, and returns the
+// manifest it wrote. The shards are read-locked until it returns.
+func mergeInto(ctx context.Context, od *outDir, shards []rundir.Shard) (*manifest, error) {
+	m, err := rundir.MergeBy(ctx, od.dir, shards, staleOutputs, mergers)
+	var le *rundir.LinkError
+	if errors.As(err, &le) {
+		return nil, usagef("invalid --out %s: %s is a symbolic link (%v): merge writes no output through a link; remove it", od.path, filepath.Join(od.path, le.Link), le.Err)
+	}
+	return m, shardUsage(err)
 }
 
 // readShards reads the manifests of dirs, in shard order, and refuses

@@ -15,10 +15,10 @@ func meanSD(xs []float64) (mean, sd float64) { return batch.MeanSD(xs) }
 
 // writeJSON prints the run's summary (runout.Summary) as one JSON
 // object, with the proposal counts of a model that has them.
-func writeJSON(w io.Writer, f *runFlags, res *batch.Result, moments momentsSource, stats *runStats) error {
+func writeJSON(w io.Writer, f *runFlags, res *batch.Result, stats *runStats) error {
 	extra := map[string]any{}
 	stats.addProposalsJSON(extra) // explorer.go
-	return runout.EncodeJSON(w, runout.Summary(stats.record(res, moments), f.out, stats.Diagnostics(res), extra), runout.SummaryLead)
+	return runout.EncodeJSON(w, runout.Summary(stats.record(res), f.out, stats.Diagnostics(res), extra), runout.SummaryLead)
 }
 
 // writeTable prints a short human summary: batch.Summary's and

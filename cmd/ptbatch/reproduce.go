@@ -58,8 +58,8 @@ func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	defer j.close()
-	po := paper.Options{Workers: o.workers, Job: j.Job, Shard: shard}
+	defer j.Close()
+	po := paper.Options{Workers: o.workers, Job: j, Shard: shard}
 	if !o.quiet {
 		w := &lockedWriter{w: stderr} // highdim's concurrent runs print at once
 		po.Progress = func(label string) func(batch.Progress) { return progressPrinter(w, label) }
@@ -113,7 +113,7 @@ func parseReproduce(args []string, stdout io.Writer) (*reproduceOptions, *cmdFla
 
 // startReproduce chooses the shard of units, takes --out and writes its
 // manifest; it reports whether this process computes a shard.
-func startReproduce(c *cmdFlags, o *reproduceOptions, units int, stderr io.Writer) (*job, bool, error) {
+func startReproduce(c *cmdFlags, o *reproduceOptions, units int, stderr io.Writer) (*rundir.Job, bool, error) {
 	sh, err := resolveShard(c, &o.shard)
 	if err != nil {
 		return nil, false, err
@@ -121,7 +121,7 @@ func startReproduce(c *cmdFlags, o *reproduceOptions, units int, stderr io.Write
 	if err := sh.check(units, paper.Unit+" units"); err != nil {
 		return nil, false, err
 	}
-	m, err := newManifestOf("reproduce", o.Values(), c, []string{o.Which}, sh, paper.Unit, units)
+	m, err := newManifest("reproduce", o.Values(), c, []string{o.Which}, sh, paper.Unit, units)
 	if err != nil {
 		return nil, false, err
 	}
@@ -138,17 +138,13 @@ func startReproduce(c *cmdFlags, o *reproduceOptions, units int, stderr io.Write
 // their data (paper.Merge): the reproduction's settings as the manifests
 // record and fingerprint them (paper.FromConfig; never their arguments),
 // its runs joined from the shards' runs/ instead of computed.
-func mergeReproduce(ctx context.Context, shards []shardDir, out string, _ io.Writer) error {
-	s, err := paper.FromConfig(shards[0].m.Config)
+func mergeReproduce(ctx context.Context, out string, shards []rundir.Shard, _ *manifest) error {
+	s, err := paper.FromConfig(shards[0].Manifest.Config)
 	if err != nil {
-		return usagef("rebuilding the reproduction from %s: %v", filepath.Join(shards[0].dir, manifestName), err)
+		return usagef("rebuilding the reproduction from %s: %v", filepath.Join(shards[0].Dir, manifestName), err)
 	}
 	s.HighDims = highDimDims
-	dirs := make([]rundir.Shard, len(shards))
-	for i, sd := range shards {
-		dirs[i] = rundir.Shard{Dir: sd.dir, Manifest: sd.m}
-	}
-	report, err := paper.Merge(ctx, s, out, dirs, paper.Options{})
+	report, err := paper.Merge(ctx, s, out, shards, paper.Options{})
 	return reproduced(report, err, out, io.Discard)
 }
 

@@ -5,9 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/runloop"
 	"github.com/ptbatch/ptbatch/runout"
 )
@@ -22,7 +22,7 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	defer job.close()
+	defer job.Close()
 	ck, err := startCheckpoints(f, stderr) // --checkpoint and --resume (checkpoint.go)
 	if err != nil {
 		return err
@@ -50,7 +50,7 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // runBegin returns what a run does once its engine is built or restored,
 // so that a refusal is the only line: it prints --chains auto's choice,
 // the warnings, the start line and the shard, then writes the manifest.
-func runBegin(f *runFlags, cfg batch.Config, sh *shard, job *job, stderr io.Writer) func() error {
+func runBegin(f *runFlags, cfg batch.Config, sh *shard, job *rundir.Job, stderr io.Writer) func() error {
 	return func() error {
 		io.WriteString(stderr, f.chosen)
 		for _, w := range f.warnings {
@@ -61,7 +61,7 @@ func runBegin(f *runFlags, cfg batch.Config, sh *shard, job *job, stderr io.Writ
 		}
 		lo, hi := sh.share(f.replicates)
 		sh.note(stderr, lo, hi, f.replicates, "replicates")
-		return job.begin()
+		return job.Begin()
 	}
 }
 
@@ -131,24 +131,19 @@ func prepareRun(ctx context.Context, args []string, stdout io.Writer) (*runFlags
 // Its manifest is written by begin, once the engine is built or
 // restored, so that a refused --resume leaves the directory's manifest
 // as it was.
-func startRun(f *runFlags, sh *shard, stderr io.Writer) (*job, error) {
+func startRun(f *runFlags, sh *shard, stderr io.Writer) (*rundir.Job, error) {
 	if f.out == "" {
 		return nil, nil
 	}
-	m := newManifest("run", f.flags, nil, sh, "replicate", f.replicates)
+	m, err := newManifest("run", nil, f.flags, nil, sh, "replicate", f.replicates)
+	if err != nil {
+		return nil, err
+	}
 	return holdJob(f.flags, f.out, m, 0, f.ck.resume == "", stderr)
 }
 
-// begin writes the manifest of a run whose engine is built; nil-safe.
-func (j *job) begin() error {
-	if j == nil {
-		return nil
-	}
-	return j.Progress(j.m.First)
-}
-
 // finishOne writes the run's files and prints its table or JSON.
-func finishOne(f *runFlags, job *job, res *batch.Result, stats *runStats, stdout, stderr io.Writer) error {
+func finishOne(f *runFlags, job *rundir.Job, res *batch.Result, stats *runStats, stdout, stderr io.Writer) error {
 	if f.out != "" {
 		if err := runout.WriteTables(f.out, res); err != nil {
 			return err
@@ -156,7 +151,11 @@ func finishOne(f *runFlags, job *job, res *batch.Result, stats *runStats, stdout
 		if err := stats.WriteFiles(f.out, res); err != nil {
 			return err
 		}
-		if err := job.finishRun(res, stats.Moments, stats, func(w io.Writer) error { return writeJSON(w, f, res, stats.Moments, stats) }); err != nil {
+		var js bytes.Buffer // summary.json, the JSON --json prints, beside result.gob
+		if err := writeJSON(&js, f, res, stats); err != nil {
+			return err
+		}
+		if err := runout.FinishRun(job, stats.record(res), js.Bytes()); err != nil {
 			return err
 		}
 	}
@@ -165,7 +164,7 @@ func finishOne(f *runFlags, job *job, res *batch.Result, stats *runStats, stdout
 	}
 	var err error
 	if f.jsonOut {
-		err = writeJSON(stdout, f, res, stats.Moments, stats)
+		err = writeJSON(stdout, f, res, stats)
 	} else {
 		writeTable(stdout, f, res, stats)
 	}
@@ -185,19 +184,7 @@ func startLine(w io.Writer, f *runFlags, cfg batch.Config) {
 		cfg.Chains, cfg.Replicates, cfg.Iterations, cfg.Scans, cfg.Iterations/cfg.Scans, formatBytes(f.need), formatBytes(limit))
 }
 
-// progressPrinter returns a callback that prints the stage, the percentage
-// done and the time left to w, at most once a second and only once the run
-// has taken a second.
+// progressPrinter is runloop.ProgressPrinter (kept for sweepmodel.go).
 func progressPrinter(w io.Writer, stage string) func(batch.Progress) {
-	var last time.Duration
-	return func(p batch.Progress) {
-		if p.Elapsed < time.Second || (p.Elapsed-last < time.Second && p.Scan < p.Scans) {
-			return
-		}
-		last = p.Elapsed
-		frac := float64(p.Scan) / float64(p.Scans)
-		left := time.Duration(float64(p.Elapsed) * (1 - frac) / frac)
-		fmt.Fprintf(w, "%s: scan %d/%d (%.0f%%), %s elapsed, ~%s left\n",
-			stage, p.Scan, p.Scans, 100*frac, p.Elapsed.Round(100*time.Millisecond), left.Round(time.Second))
-	}
+	return runloop.ProgressPrinter(w, stage)
 }

@@ -40,7 +40,7 @@ func (f *runFlags) statsOptions(cfg *batch.Config) runout.StatsOptions {
 	o := runout.StatsOptions{Thin: f.thin, AllObservables: f.jsonOut || f.out != "", Dir: f.out,
 		Extra: func(cfg *batch.Config) { addProposals(cfg) }}
 	if f.record == "index" {
-		spec := f.indexSpec(cfg).lib()
+		spec := runout.NewIndexSpec(f.indexWindow, f.indexThin, f.indexReplicas, cfg)
 		o.Index = &spec
 	}
 	return o
@@ -52,7 +52,7 @@ func (f *runFlags) outSettings(cfg *batch.Config) (s *runout.Settings, err error
 	s = runout.NewSettings(f.model, f.path, cfg)
 	s.Thin, s.MaxMemory, s.Workers = f.thin, f.maxMemory, effectiveWorkers(cfg.Workers, cfg.Replicates)
 	if s.Record, s.IndexWindow = f.record, f.indexWindow; f.record != "" {
-		s.Index = f.indexSpec(cfg).lib()
+		s.Index = runout.NewIndexSpec(f.indexWindow, f.indexThin, f.indexReplicas, cfg)
 	}
 	if f.chainsChoice != nil {
 		if s.ChainsAuto, err = runout.ChainsAutoJSON(f.chainsChoice); err != nil {
@@ -62,11 +62,10 @@ func (f *runFlags) outSettings(cfg *batch.Config) (s *runout.Settings, err error
 	return s, s.SetParams(modelSettings(f, cfg.Model))
 }
 
-// record is runout.RunStats.Record with the target moments of moments
-// (nil: none).
-func (s *runStats) record(res *batch.Result, moments momentsSource) *runout.Record {
-	if moments == nil {
+// record is runout.RunStats.Record with the target moments, if followed.
+func (s *runStats) record(res *batch.Result) *runout.Record {
+	if s.Moments == nil {
 		return s.Record(res, nil)
 	}
-	return s.Record(res, &batch.MomentsRecord{Mean: moments.Means(), Var: moments.Vars()})
+	return s.Record(res, &batch.MomentsRecord{Mean: s.Moments.Means(), Var: s.Moments.Vars()})
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,9 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/rundir"
-	"github.com/ptbatch/ptbatch/runout"
 )
 
 // Shards. Replicate b of a run draws from the stream of (seed, b) alone
@@ -60,27 +57,27 @@ func resolveShard(c *cmdFlags, s *shardFlags) (*shard, error) {
 		}
 		sh = &shard{i, n, "--shard " + s.spec}
 	case c.set("shards"):
-		if s.shards < 1 {
+		p, err := rundir.IndexedJobPart(lookupEnv, s.shards)
+		switch {
+		case s.shards < 1:
 			return nil, c.bad("shards", "need at least 1")
-		}
-		v, ok := lookupEnv("JOB_COMPLETION_INDEX")
-		if !ok {
+		case err != nil:
+			return nil, usagef("%v", err)
+		case p == nil:
 			return nil, c.bad("shards", "takes the shard from JOB_COMPLETION_INDEX, which is not set (Kubernetes sets it in the pods of an Indexed Job; elsewhere give --shard i/n)")
 		}
-		k, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || k < 0 || k >= s.shards {
-			return nil, usagef("invalid JOB_COMPLETION_INDEX %q: want a whole number from 0 to %d (--shards %d)", v, s.shards-1, s.shards)
-		}
-		sh = &shard{k + 1, s.shards, fmt.Sprintf("JOB_COMPLETION_INDEX=%s with --shards %d", v, s.shards)}
+		sh = &shard{p.Index, p.Count, p.Source}
 	default:
 		if v, ok := lookupEnv("JOB_COMPLETION_INDEX"); ok {
 			// A Kubernetes Indexed Job: without the count, every pod would
 			// compute the whole run.
 			return nil, usagef("JOB_COMPLETION_INDEX=%q is set (a pod of a Kubernetes Indexed Job) but --shards is not: give --shards N, the Job's completions, or --shard i/n", v)
 		}
-		var err error
-		if sh, err = slurmShard(); err != nil {
-			return nil, err
+		p, err := rundir.SlurmPart(lookupEnv)
+		if err != nil {
+			return nil, usagef("%v", err)
+		} else if p != nil {
+			sh = &shard{p.Index, p.Count, p.Source}
 		}
 	}
 	if sh == nil || sh.count == 1 {
@@ -101,81 +98,6 @@ func parseShardSpec(spec string) (i, n int, ok bool) {
 		return 0, 0, false
 	}
 	return i, n, true
-}
-
-// slurmShard returns the shard of a Slurm job array task: the task's
-// position (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN)/SLURM_ARRAY_TASK_STEP
-// among SLURM_ARRAY_TASK_COUNT tasks (or (MAX − MIN)/STEP + 1 without a
-// count); nil outside an array. An array given as a list rather than a
-// range (--array=1,4,9) has no such positions and is refused.
-func slurmShard() (*shard, error) {
-	if _, ok := lookupEnv("SLURM_ARRAY_TASK_ID"); !ok {
-		return nil, nil
-	}
-	var v [5]int
-	var notes [5]string
-	for k, e := range []struct {
-		name string
-		def  int
-	}{{"SLURM_ARRAY_TASK_ID", 0}, {"SLURM_ARRAY_TASK_MIN", 0}, {"SLURM_ARRAY_TASK_STEP", 1}, {"SLURM_ARRAY_TASK_MAX", -1}, {"SLURM_ARRAY_TASK_COUNT", 0}} {
-		var err error
-		if v[k], notes[k], err = slurmInt(e.name, e.def); err != nil {
-			return nil, err
-		}
-	}
-	id, lo, step := v[0], v[1], v[2]
-	count, countNote, err := slurmCount(v, notes)
-	if err != nil {
-		return nil, err
-	}
-	used := []string{notes[0], countNote}
-	if notes[1] != "" {
-		used = append(used, notes[1])
-	}
-	pos := id - lo
-	if count < 1 || pos < 0 || pos%step != 0 || pos/step >= count {
-		return nil, usagef("invalid SLURM_ARRAY_TASK_ID %d: not one of the %d tasks from SLURM_ARRAY_TASK_MIN %d in steps of %d; shard a job array given as a range (--array=0-%d), or give --shard i/n",
-			id, count, lo, step, max(count-1, 0))
-	}
-	return &shard{pos/step + 1, count, strings.Join(used, ", ")}, nil
-}
-
-// slurmInt reads the Slurm variable name as a whole number (def when it
-// is unset or empty), with the note "NAME=value" when it is set.
-func slurmInt(name string, def int) (int, string, error) {
-	v, ok := lookupEnv(name)
-	if !ok || strings.TrimSpace(v) == "" {
-		return def, "", nil
-	}
-	x, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil {
-		return 0, "", usagef("invalid %s %q: want a whole number (this task's shard comes from the Slurm job array's variables; --shard i/n overrides them)", name, v)
-	}
-	return x, name + "=" + v, nil
-}
-
-// slurmCount returns the number of tasks of a Slurm array from the values
-// v and notes of SLURM_ARRAY_TASK_ID, _MIN, _STEP, _MAX and _COUNT (as
-// slurmShard reads them), and the note of the variable it came from.
-func slurmCount(v [5]int, notes [5]string) (int, string, error) {
-	lo, step, hi, count := v[1], v[2], v[3], v[4]
-	countNote, hiNote := notes[4], notes[3]
-	switch {
-	case step < 1:
-		return 0, "", usagef("invalid SLURM_ARRAY_TASK_STEP %d: want 1 or more", step)
-	case countNote != "" && hiNote != "" && (hi < lo || count != (hi-lo)/step+1):
-		return 0, "", usagef("invalid SLURM_ARRAY_TASK_COUNT %d: the array is not a range (SLURM_ARRAY_TASK_MIN %d to _MAX %d in steps of %d has %d tasks), so a task's position is unknown; shard a job array given as a range (--array=0-%d), or give --shard i/n",
-			count, lo, hi, step, (hi-lo)/step+1, max(count-1, 0))
-	case countNote != "":
-		return count, countNote, nil
-	case hiNote != "":
-		if hi < lo {
-			return 0, "", usagef("invalid SLURM_ARRAY_TASK_MAX %d: below SLURM_ARRAY_TASK_MIN %d", hi, lo)
-		}
-		return (hi-lo)/step + 1, hiNote, nil
-	}
-	id, _ := lookupEnv("SLURM_ARRAY_TASK_ID")
-	return 0, "", usagef("invalid SLURM_ARRAY_TASK_ID %q: neither SLURM_ARRAY_TASK_COUNT nor SLURM_ARRAY_TASK_MAX is set, so the number of shards is unknown (give --shard i/n)", id)
 }
 
 // part returns s as a rundir.Part (nil: the whole).
@@ -204,40 +126,17 @@ func (s *shard) note(w io.Writer, lo, hi, units int, what string) {
 	}
 }
 
-// manifest describes what an output directory holds (rundir.Manifest):
-// ptbatch merge reads it to refuse shards that do not belong together,
-// are not complete, or whose files changed after they were written.
+// manifest describes what an output directory holds (rundir.Manifest).
 type manifest = rundir.Manifest
 
 // readManifest reads dir's manifest.
 var readManifest = rundir.ReadManifest
 
 // newManifest returns the manifest of command for shard sh (nil: the
-// whole) of units (rundir.Part.Manifest), with the arguments given
-// (argsOf c, then extra) for the record, and no configuration yet.
-func newManifest(command string, c *cmdFlags, extra []string, sh *shard, unit string, units int) *manifest {
-	m := sh.part().Manifest(command, unit, units)
-	m.Version, m.Args = buildVersion(), append(argsOf(c), extra...)
-	return m
-}
-
-// newManifestOf is newManifest with the fingerprint from the command's
-// configuration as data (rundir.Manifest.SetConfig): a value that
-// describes everything that changes what the command writes. A
-// configuration that is a map of settings by name (a sweep's
-// sweep.Spec.Settings, a reproduction's paper.Settings.Values) is also
-// recorded as the manifest's Settings, for a reader; merge refuses a
-// manifest whose Settings are not its configuration (rundir.SameConfig).
-// The arguments recorded are provenance only: merge never parses them.
-func newManifestOf(command string, config any, c *cmdFlags, extra []string, sh *shard, unit string, units int) (*manifest, error) {
-	m := newManifest(command, c, extra, sh, unit, units)
-	if set, ok := config.(map[string]string); ok {
-		m.Settings = set
-	}
-	if err := m.SetConfig(config); err != nil {
-		return nil, err
-	}
-	return m, nil
+// whole) of units (rundir.Part.NewManifest), with the arguments given
+// (argsOf c, then extra) and config (nil: none yet) recorded.
+func newManifest(command string, config any, c *cmdFlags, extra []string, sh *shard, unit string, units int) (*manifest, error) {
+	return sh.part().NewManifest(command, unit, units, buildVersion(), append(argsOf(c), extra...), config)
 }
 
 // unrecordedFlags are the flags argsOf leaves out: where the output goes,
@@ -247,31 +146,12 @@ var unrecordedFlags = map[string]bool{
 	"shard": true, "shards": true, "resume": true, "checkpoint": true, "checkpoint-every": true,
 }
 
-// argsOf returns the flags given, as typed, without unrecordedFlags: the
-// command line a run's record and its manifest keep as provenance (a
-// merge refuses a manifest whose list is not its record's, and never
-// parses it).
-func argsOf(c *cmdFlags) []string {
-	var out []string
-	for _, name := range c.given {
-		if !unrecordedFlags[name] {
-			out = append(out, "--"+name+"="+c.typed[name])
-		}
-	}
-	return out
-}
+// argsOf returns the flags given, as typed, without unrecordedFlags
+// (cliflag.Set.Recorded): provenance only, never parsed by a merge.
+func argsOf(c *cmdFlags) []string { return c.Recorded(unrecordedFlags) }
 
 // buildVersion is the build a manifest records (rundir.BuildVersion).
 func buildVersion() string { return rundir.BuildVersion("ptbatch") }
-
-// job is a command's hold on its --out directory: the lock, and the
-// manifest kept up to date as units finish (rundir.Job); m is the
-// rundir.Job's Manifest.
-type job struct {
-	*rundir.Job
-	dir *outDir
-	m   *manifest
-}
 
 // staleOutputs are the files a run writes only with some flags
 // (--record index), which a manifest of format 1 did not record: a fresh
@@ -279,27 +159,25 @@ type job struct {
 // manifest records.
 var staleOutputs = []string{"index.csv", "index.png", "index.svg"}
 
-// startJob takes the lock of out and writes the manifest m (from
-// newManifest: nothing done yet, or, for a resumed sweep, the state it
-// goes on from); prior is the seconds spent before. A fresh job (not a
-// resume) first removes what a previous command left in out, so that it
-// holds only this command's files.
-func startJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, stderr io.Writer) (*job, error) {
+// startJob takes the lock of out (holdJob) and writes the manifest m.
+func startJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, stderr io.Writer) (*rundir.Job, error) {
 	j, err := holdJob(c, out, m, prior, fresh, stderr)
 	if err != nil {
 		return nil, err
 	}
 	if err := j.WriteManifest(); err != nil {
-		j.dir.release()
+		j.Close()
 		return nil, err
 	}
 	return j, nil
 }
 
-// holdJob is startJob without the manifest (rundir.StartJob), for a
-// command that writes it only once nothing more can be refused (run,
-// whose --resume is checked against the restored engine).
-func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, stderr io.Writer) (*job, error) {
+// holdJob takes the lock of out and starts the job of manifest m
+// (rundir.StartJob: a fresh job first removes what a previous command
+// left in out); prior is the seconds spent before. It writes no
+// manifest, for a command that writes it only once nothing more can be
+// refused (run, whose --resume is checked against the restored engine).
+func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, stderr io.Writer) (*rundir.Job, error) {
 	d, err := holdOut(c, "out", out, stderr)
 	if err != nil {
 		return nil, err
@@ -316,26 +194,5 @@ func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, st
 		d.release()
 		return nil, err
 	}
-	return &job{Job: j, dir: d, m: m}, nil
-}
-
-// close releases the directory; nil-safe.
-func (j *job) close() {
-	if j != nil {
-		j.dir.release()
-	}
-}
-
-// finishRun writes summary.json (the JSON --json prints) and result.gob
-// beside the run's CSVs, and marks the manifest complete unless the run
-// was interrupted (runout.FinishRun).
-func (j *job) finishRun(res *batch.Result, moments momentsSource, stats *runStats, writeJSON func(io.Writer) error) error {
-	if j == nil {
-		return nil
-	}
-	var js bytes.Buffer
-	if err := writeJSON(&js); err != nil {
-		return err
-	}
-	return runout.FinishRun(j.Job, stats.record(res, moments), js.Bytes()) // runstats.go
+	return j, nil
 }

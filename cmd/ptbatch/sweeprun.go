@@ -51,23 +51,23 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	lo, hi := sh.share(units)
 	var out *sweep.Out
-	var j *job
+	var j *rundir.Job
 	if f.out != "" {
 		if j, out, err = openSweepOut(c, f, s, sh, units, stderr); err != nil {
 			return err
 		}
-		defer j.close()
+		defer j.Close()
 		defer out.Close()
 	}
 	for _, w := range warnings { // once nothing can be refused: a refusal is one line
 		fmt.Fprintf(stderr, "ptbatch: %s\n", w)
 	}
 	if j != nil {
-		if j.m.Complete {
+		if j.Manifest.Complete {
 			fmt.Fprintf(stderr, "ptbatch: the sweep in %s is complete; nothing to resume\n", f.out)
 			return nil
 		}
-		lo = j.m.Done
+		lo = j.Manifest.Done
 	}
 	sh.note(stderr, lo, hi, units, sweepUnits+" units")
 	return executeSweep(ctx, f, s, cells, lo, hi, out, stdout, stderr)
@@ -104,8 +104,8 @@ func executeSweep(ctx context.Context, f *sweepFlags, s *sweep.Spec, cells []swe
 
 // openSweepOut takes --out for the sweep (resumed with --resume,
 // sweep.Prepare) and opens its files (sweep.OpenOut).
-func openSweepOut(c *cmdFlags, f *sweepFlags, s *sweep.Spec, sh *shard, units int, stderr io.Writer) (*job, *sweep.Out, error) {
-	m, err := newManifestOf("sweep", s.Settings(), c, nil, sh, sweepUnits, units)
+func openSweepOut(c *cmdFlags, f *sweepFlags, s *sweep.Spec, sh *shard, units int, stderr io.Writer) (*rundir.Job, *sweep.Out, error) {
+	m, err := newManifest("sweep", s.Settings(), c, nil, sh, sweepUnits, units)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -121,7 +121,7 @@ func openSweepOut(c *cmdFlags, f *sweepFlags, s *sweep.Spec, sh *shard, units in
 	if err != nil {
 		return nil, nil, err
 	}
-	out, err := sweep.OpenOut(j.Job, s, r)
+	out, err := sweep.OpenOut(j, s, r)
 	switch {
 	case errors.Is(err, sweep.ErrResumeChanged):
 		err = usagef("cannot resume: %v: the directory was changed; start again without --resume", err)
@@ -129,7 +129,7 @@ func openSweepOut(c *cmdFlags, f *sweepFlags, s *sweep.Spec, sh *shard, units in
 		err = usagef("cannot write %v", err)
 	}
 	if err != nil {
-		j.close()
+		j.Close()
 		return nil, nil, err
 	}
 	if old := r.Prev; old != nil && !old.Complete {
@@ -164,16 +164,12 @@ func sweepResumeError(c *cmdFlags, err error) error {
 
 // mergeSweep writes the merged output of a sweep's shards from their data
 // (sweep.Merge), for merge.go.
-func mergeSweep(shards []shardDir, out string, m *manifest) error {
-	parts := make([]rundir.Shard, len(shards))
-	for i, sd := range shards {
-		parts[i] = rundir.Shard{Dir: sd.dir, Manifest: sd.m}
-	}
+func mergeSweep(_ context.Context, out string, shards []rundir.Shard, m *manifest) error {
 	var me *sweep.MergeError
-	switch err := sweep.Merge(out, parts, m); {
+	switch err := sweep.Merge(out, shards, m); {
 	case errors.As(err, &me) || errors.Is(err, sweep.ErrRows):
 		return usagef("%v", err)
 	default:
-		return shardUsage(err)
+		return err
 	}
 }

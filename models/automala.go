@@ -83,7 +83,7 @@ type autoState struct {
 	*hamiltonian
 	leapfrogs int
 	moves     int
-	symmetric bool      // the selector compares −|ℓ| (AutoMALA), not ℓ (autoHMC), with the bounds
+	symmetric bool      // the selector compares −|ℓ|, not ℓ, with the bounds (AutoStep's symmetric selection)
 	xp        []float64 // the proposal
 }
 

@@ -77,8 +77,9 @@ func (s *malaState) EndScan() {
 //
 // With Auto, θ is chosen at every move by AutoMALA's round-based
 // selection (autoHMC, Liu, Surjanovic, Biron-Lattes, Bouchard-Côté and
-// Campbell, ICML 2025), and the preconditioner is mixed with the identity
-// as AutoMALA's.
+// Campbell, ICML 2025), with AutoStep's symmetric criterion (|ℓ| against
+// the bounds, see AutoMALA), and the preconditioner is mixed with the
+// identity as AutoMALA's.
 type HMC struct {
 	// Step is the initial step size θ (with Auto, θ0) of every chain;
 	// 0 means 0.1.
@@ -113,7 +114,7 @@ func (e HMC) settings() string {
 func (e HMC) NewState(dim int) ExplorerState {
 	h := newHamiltonian(dim, cmp.Or(e.Step, 0.1))
 	if e.Auto {
-		return &autoState{hamiltonian: h, leapfrogs: cmp.Or(e.Leapfrogs, 10), moves: 1, xp: make([]float64, dim)}
+		return &autoState{hamiltonian: h, leapfrogs: cmp.Or(e.Leapfrogs, 10), moves: 1, symmetric: true, xp: make([]float64, dim)}
 	}
 	return &hmcState{hamiltonian: h, leapfrogs: cmp.Or(e.Leapfrogs, 10), target: cmp.Or(e.Acceptance, 0.65)}
 }

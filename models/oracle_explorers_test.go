@@ -217,7 +217,7 @@ type hmcOracle struct {
 	theta       float64
 	L           int
 	auto        bool
-	symmetric   bool // the selector compares −|ℓ| with the bounds (AutoMALA)
+	symmetric   bool // the selector compares −|ℓ| with the bounds (AutoStep's symmetric selection)
 	s           []float64
 	states      [][]float64
 	tries, accs int
@@ -269,7 +269,7 @@ func (o *hmcOracle) pick(p plainDensity, x, mom, s []float64, a, b float64) int 
 	ell := func(j int) float64 {
 		_, l := leapfrogM(p, x, append([]float64(nil), mom...), s, o.theta*math.Pow(2, float64(j)), o.L)
 		if o.symmetric {
-			return -math.Abs(l) // AutoMALA: e^{−|ℓ|} against the bounds
+			return -math.Abs(l) // AutoStep: e^{−|ℓ|} against the bounds
 		}
 		return l
 	}
@@ -338,7 +338,7 @@ func TestExplorersMatchPlainOracles(t *testing.T) {
 		{models.MALA{}, func(int) oracle { return &malaOracle{theta: 1} }},
 		{models.HMC{}, func(d int) oracle { return &hmcOracle{theta: 0.1, L: 10, s: ones(d)} }},
 		{models.AutoMALA{Moves: 1}, func(d int) oracle { return &hmcOracle{theta: 1, L: 1, auto: true, symmetric: true, s: ones(d)} }},
-		{models.HMC{Auto: true}, func(d int) oracle { return &hmcOracle{theta: 0.1, L: 10, auto: true, s: ones(d)} }},
+		{models.HMC{Auto: true}, func(d int) oracle { return &hmcOracle{theta: 0.1, L: 10, auto: true, symmetric: true, s: ones(d)} }},
 	}
 	densities := []plainDensity{{corrGauss(), 0.3, 0.7}, {funnel(3, 3), 0, 1}}
 	for _, pr := range pairs {

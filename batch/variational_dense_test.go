@@ -1,7 +1,6 @@
 package batch
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/ptbatch/ptbatch/models"
@@ -38,14 +37,5 @@ func TestVariationalDenseCheckpointResumes(t *testing.T) {
 // scan histories and schedules they have inside the run of 20 on two
 // workers.
 func TestVariationalDenseReplicatesAloneOrInBatch(t *testing.T) {
-	cfg := variationalDenseSmall(t)
-	cfg.Workers = 2
-	all := mustRun(t, cfg)
-	cfg.FirstReplicate, cfg.Replicates, cfg.Workers = 11, 5, 1
-	part := mustRun(t, cfg)
-	for b := range part.History {
-		if fmt.Sprint(part.History[b], part.Schedules[b]) != fmt.Sprint(all.History[11+b], all.Schedules[11+b]) {
-			t.Errorf("replicate %d alone differs from replicate %d in the batch", 11+b, 11+b)
-		}
-	}
+	checkAloneOrInBatch(t, variationalDenseSmall(t))
 }

@@ -96,7 +96,14 @@ func TestVariationalCheckpointResumes(t *testing.T) {
 // schedules they have inside the run of 20 on two workers: each replicate
 // fits its own reference from its own target chain.
 func TestVariationalReplicatesAloneOrInBatch(t *testing.T) {
-	cfg := variationalSmall(t)
+	checkAloneOrInBatch(t, variationalSmall(t))
+}
+
+// checkAloneOrInBatch checks that replicates 11..15 of cfg (20 replicates),
+// run alone on one worker, give the scan histories and schedules they
+// have inside the whole run on two workers.
+func checkAloneOrInBatch(t *testing.T, cfg Config) {
+	t.Helper()
 	cfg.Workers = 2
 	all := mustRun(t, cfg)
 	cfg.FirstReplicate, cfg.Replicates, cfg.Workers = 11, 5, 1

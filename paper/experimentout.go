@@ -106,8 +106,8 @@ func (x *experimentOut) add(ctx context.Context, meth Method, res *batch.Result,
 	x.lambda = st.appendLambdaRows(x.lambda, meth.Name)
 	prof := st.rec.Profile
 	grid := prof.Grid()
-	x.local.Lines = append(x.local.Lines, figure.Series{Name: meth.Name, Xs: grid, Ys: meanCurve(prof.Local(), len(grid))})
-	x.cumulative.Lines = append(x.cumulative.Lines, figure.Series{Name: meth.Name, Xs: grid, Ys: meanCurve(prof.Cumulative(), len(grid))})
+	x.local.Lines = append(x.local.Lines, figure.Series{Name: meth.Name, Xs: grid, Ys: runout.MeanCurve(prof.Local(), len(grid))})
+	x.cumulative.Lines = append(x.cumulative.Lines, figure.Series{Name: meth.Name, Xs: grid, Ys: runout.MeanCurve(prof.Cumulative(), len(grid))})
 	if x.exact != nil && meth.Algorithm == batch.NRPT {
 		c, err := x.exact.CompareContext(ctx, meth, res, x.e.Chains, ms.Tail)
 		if err != nil {
@@ -123,22 +123,4 @@ func (x *experimentOut) add(ctx context.Context, meth Method, res *batch.Result,
 	}
 	x.addPaths(meth, res)
 	return nil
-}
-
-// meanCurve returns the mean over rows of ys at each of n points (NaN
-// where a row is NaN, and everywhere without rows).
-func meanCurve(ys [][]float64, n int) []float64 {
-	out := make([]float64, n)
-	if len(ys) == 0 {
-		for i := range out {
-			out[i] = math.NaN()
-		}
-		return out
-	}
-	for _, y := range ys {
-		for i := range out {
-			out[i] += y[i] / float64(len(ys))
-		}
-	}
-	return out
 }

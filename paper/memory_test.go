@@ -2,7 +2,6 @@ package paper
 
 import (
 	"errors"
-	"math"
 	"testing"
 
 	"github.com/ptbatch/ptbatch/batch"
@@ -37,20 +36,5 @@ func TestMemory(t *testing.T) {
 	s.Replicates = 1 << 61
 	if _, err := s.Memory(todo, highdim, 2); !errors.Is(err, batch.ErrMemoryOverflow) {
 		t.Errorf("2⁶¹ replicates: %v, want batch.ErrMemoryOverflow", err)
-	}
-}
-
-// TestMeanCurve checks the mean over rows at each point, by hand for two
-// rows (and NaN where a row is NaN), and NaN everywhere without rows.
-func TestMeanCurve(t *testing.T) {
-	nan := math.NaN()
-	got := meanCurve([][]float64{{1, 2, 3}, {3, 6, nan}}, 3)
-	if got[0] != 2 || got[1] != 4 || !math.IsNaN(got[2]) {
-		t.Errorf("meanCurve = %v, want [2 4 NaN]", got)
-	}
-	for _, x := range meanCurve(nil, 2) {
-		if !math.IsNaN(x) {
-			t.Errorf("no rows: %v, want NaN", x)
-		}
 	}
 }

@@ -1,6 +1,10 @@
 package paper
 
 import (
+	"context"
+	"errors"
+	"math"
+	"reflect"
 	"testing"
 
 	"github.com/ptbatch/ptbatch/batch"
@@ -44,5 +48,63 @@ func TestDefaultStudyConfigs(t *testing.T) {
 		if err := c.Validate(); err != nil {
 			t.Errorf("%s: %v", m.Name, err)
 		}
+	}
+}
+
+// TestRunDefaultStudyInterrupted drives the default study through
+// runloop and ends it from the test after the first scan of the first
+// method: the study stops there with that method's row, Interrupted, and
+// its numbers are those of batch.Run's own loop stopped at the same scan
+// (an independent loop over the same engine).
+func TestRunDefaultStudyInterrupted(t *testing.T) {
+	stopAfterOne := func(cancel context.CancelFunc) func(batch.Progress) {
+		return func(p batch.Progress) {
+			if p.Scan == 1 {
+				cancel()
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var rows []DefaultStudyRow
+	errStop := errors.New("the test's error")
+	err := RunDefaultStudy(ctx, func(StudyMethod) func(batch.Progress) { return stopAfterOne(cancel) }, func(r DefaultStudyRow) error {
+		rows = append(rows, r)
+		return errStop
+	})
+	if !errors.Is(err, errStop) {
+		t.Fatalf("RunDefaultStudy returned %v, want each's error", err)
+	}
+	if len(rows) != 1 || !rows[0].Result.Interrupted || rows[0].Method.Name != "Reversible+Linear" {
+		t.Fatalf("rows %+v: want the first method's one interrupted row", rows)
+	}
+	g, err := registry.MustPreset(registry.Gaussian).NewModel(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	want, err := batch.Run(ctx2, DefaultStudyMethods()[0].Config(g), stopAfterOne(cancel2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rows[0]
+	// After one scan the round trips are all 0 (Λ = 112.8 on the linear
+	// path); the rejections and each scan's statistics are not.
+	if got.Result.Scans != 1 || !reflect.DeepEqual(got.Result.Rejections, want.Rejections) || !reflect.DeepEqual(got.Result.History, want.History) ||
+		!reflect.DeepEqual(got.Result.RoundTripRates, want.RoundTripRates) || !reflect.DeepEqual(got.Result.RoundTrips, want.RoundTrips) {
+		t.Errorf("runloop's run (%d scans) differs from batch.Run's (%d scans): barrier %g, want %g", got.Result.Scans, want.Scans, got.Result.Summary().Barrier, want.Summary().Barrier)
+	}
+	if want.Summary().Barrier == 0 {
+		t.Errorf("batch.Run's barrier after one scan is 0: the comparison checks nothing")
+	}
+	mean, sd := batch.MeanSD(want.RoundTripRates)
+	trips := 0.0
+	for _, n := range want.RoundTrips {
+		trips += float64(n)
+	}
+	trips /= float64(len(want.RoundTrips))
+	if got.Rate != mean || got.RateSD != sd || math.Abs(got.RoundTrips-trips) > 1e-12 {
+		t.Errorf("row rate %g ± %g, trips %g; want %g ± %g and %g", got.Rate, got.RateSD, got.RoundTrips, mean, sd, trips)
 	}
 }

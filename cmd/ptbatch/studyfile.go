@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -102,20 +101,13 @@ func executeStudy(ctx context.Context, p *study.Plan, sh *shard, f studyFlags, s
 		lo, hi := sh.share(p.Units())
 		sh.note(stderr, lo, hi, p.Units(), studydir.Unit+" units")
 	}
-	if _, err := p.Shard(which.Shard, which.Shards); err != nil {
-		return usagef("%v", err)
-	}
 	if _, err := p.Fingerprint(); err != nil {
 		return usagef("%v", err)
 	}
-	o := studydir.Options{Resume: f.resume, Notes: stderr, Program: "ptbatch", Version: buildVersion(), Source: source, Figures: studydir.WriteFigures}
+	o := studydir.Options{Resume: f.resume, Notes: stderr, Source: source, Figures: studydir.WriteFigures}
 	so := study.Options{Workers: f.workers, CheckpointEvery: f.checkpointEvery}
 	if !f.quiet {
-		so.Progress = func(pr study.Progress) {
-			if pr.Scan == pr.Scans {
-				fmt.Fprintf(stderr, "study: piece %d/%d (run %d) done\n", pr.Piece+1, pr.Pieces, pr.Run)
-			}
-		}
+		so.Progress = study.PieceNotes(stderr)
 	}
 	err := studydir.Run(ctx, f.out, p, which, o, so)
 	if errors.Is(err, study.ErrInterrupted) {

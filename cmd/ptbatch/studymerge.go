@@ -11,7 +11,7 @@ import (
 // (studydir.Merge): the merged files are those one process writes. A
 // refused merge writes nothing.
 func mergeStudy(out string, dirs []string, stdout, stderr io.Writer, quiet bool) error {
-	o := studydir.Options{Notes: stderr, Program: "ptbatch", Version: buildVersion(), Figures: studydir.WriteFigures}
+	o := studydir.Options{Notes: stderr, Figures: studydir.WriteFigures}
 	r, err := studydir.Merge(out, dirs, o)
 	if err != nil {
 		return studyError(out, err)

@@ -8,7 +8,6 @@ import (
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/internal/modelflag"
 	"github.com/ptbatch/ptbatch/registry"
-	"github.com/ptbatch/ptbatch/study"
 	"github.com/ptbatch/ptbatch/sweep"
 )
 
@@ -54,19 +53,6 @@ func checkSweepModel(c *cmdFlags, f *sweepFlags) error {
 // defaults, or "".
 func sweepOthersHelp() string {
 	return modelflag.AlsoHelp(modelflag.SweepModels(), "", " with their registry defaults")
-}
-
-// sweepProgress prints the progress of each cell on stderr.
-func sweepProgress(stderr io.Writer, cells []sweep.Cell) func(study.Progress) {
-	piece := -1
-	var print func(batch.Progress)
-	return func(p study.Progress) {
-		if p.Piece != piece {
-			cell := cells[p.Run]
-			piece, print = p.Piece, progressPrinter(stderr, fmt.Sprintf("cell %d/%d (d=%d, K=%d)", p.Run+1, len(cells), cell.Dim, cell.Knots))
-		}
-		print(batch.Progress{Scan: p.Scan, Scans: p.Scans, Elapsed: p.Elapsed})
-	}
 }
 
 // sweepLine prints a finished piece's line of the table.

@@ -81,7 +81,7 @@ func executeSweep(ctx context.Context, f *sweepFlags, s *sweep.Spec, cells []swe
 	fmt.Fprintln(tw, "d\tchains\tK\tseed\treplicates\trate, last scan (95% CI)\trate, whole run\tbarrier\tlinear bound\tseconds\t")
 	o := study.Options{Workers: f.workers}
 	if !f.quiet {
-		o.Progress = sweepProgress(stderr, cells)
+		o.Progress = sweep.ProgressPrinter(stderr, cells)
 	}
 	switch cell, err := s.Execute(ctx, cells, lo, hi, out, o, func(c sweep.Cell, res *batch.Result, m sweep.Summary) error {
 		return sweepLine(tw, s, c, res, m)

@@ -63,9 +63,6 @@ type runFlags struct {
 	variational string // --variational: the variational reference's family (issue 22)
 }
 
-// maxChains is runout.MaxChains.
-const maxChains = runout.MaxChains
-
 // newRunFlagSet declares every flag of `ptbatch run` with its help text.
 func newRunFlagSet(f *runFlags) *cmdFlags {
 	c := newCmdFlags("run")
@@ -349,14 +346,6 @@ func (f *runFlags) checkMemory(cfg batch.Config, what string) (need int64, err e
 		{"dim", flagNumber(f.flags, "dim"), 1}, {"knots", float64(f.knots), 4},
 		{"iterations", float64(f.iterations), 45000}, {"scans", float64(f.scans), 150},
 	})
-}
-
-// checkLR is runout.CheckLR for the flag name, its warnings added to
-// warnings (for sweep.go).
-func checkLR(c *cmdFlags, name string, lr float64, scans int, warnings *[]string) error {
-	ws, err := runout.CheckLR(lr, scans)
-	*warnings = append(*warnings, warningLines(c, name, ws)...)
-	return refusal(c, err)
 }
 
 // effectiveWorkers is batch.Config.EffectiveWorkers (for bench.go and

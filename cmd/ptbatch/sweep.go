@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/runout"
 	"github.com/ptbatch/ptbatch/sweep"
 )
 
@@ -81,9 +82,11 @@ func sweepGrid(c *cmdFlags, f *sweepFlags) ([]sweep.Cell, *sweep.Spec, []string,
 	}
 	var warnings []string
 	if s.Algorithm == "nrpt" && slices.Max(s.Knots) >= 2 && f.tuning == "paper" {
-		if err := checkLR(c, "lr", f.lr, f.scans, &warnings); err != nil {
-			return nil, nil, nil, err
+		ws, err := runout.CheckLR(f.lr, f.scans)
+		if err != nil {
+			return nil, nil, nil, refusal(c, err)
 		}
+		warnings = warningLines(c, "lr", ws)
 	}
 	knotsErr, err := checkSweepDims(c, f, s, dimTexts)
 	if err != nil {
@@ -159,20 +162,12 @@ func sweepSpec(c *cmdFlags, f *sweepFlags) (*sweep.Spec, []string, error) {
 	return s, dimTexts, err
 }
 
-// checkSweepCounts refuses too few replicates, scans or iterations, and a
-// grid of more than sweep.MaxCells cells.
+// checkSweepCounts refuses the sizes runout.Spec.CheckSizes refuses (chains
+// and thin, not sweep's flags, pass), and over sweep.MaxCells cells.
 func checkSweepCounts(c *cmdFlags, f *sweepFlags, s *sweep.Spec) error {
-	switch {
-	case f.replicates < 1:
-		return c.bad("replicates", "need at least 1 replicate")
-	case f.scans < 1:
-		return c.bad("scans", "need at least 1 scan")
-	case f.iterations < f.scans:
-		return c.bad("iterations", "need at least one iteration per scan (--scans %s)", c.show("scans"))
-	case f.iterations%f.scans != 0:
-		return c.bad("iterations", "must be a multiple of --scans (%s) so that scans are equal", c.show("scans"))
-	case f.workers < 0:
-		return c.bad("workers", "need 0 (all CPUs) or more")
+	sizes := runout.Spec{Tuning: batch.PaperTuning, Chains: 2, Thin: 1, Replicates: f.replicates, Iterations: f.iterations, Scans: f.scans, Workers: f.workers}
+	if err := sizes.CheckSizes(); err != nil {
+		return refusal(c, err)
 	}
 	var se *sweep.SizeError
 	if errors.As(s.CheckSize(), &se) {
@@ -197,9 +192,9 @@ func checkSweepDims(c *cmdFlags, f *sweepFlags, s *sweep.Spec, dimTexts []string
 		var ce *sweep.ChainsError
 		switch {
 		case errors.As(err, &ce) && ce.Auto:
-			return nil, usagef("invalid --dims %s: --chains auto gives ⌈15√d⌉ = %.0f chains, more than %d (replica numbers are 32-bit)", dimTexts[i], ce.Chains, maxChains)
+			return nil, usagef("invalid --dims %s: --chains auto gives ⌈15√d⌉ = %.0f chains, more than %d (replica numbers are 32-bit)", dimTexts[i], ce.Chains, runout.MaxChains)
 		case err != nil:
-			return nil, usagef("invalid --chains %.0f: at most %d chains (replica numbers are 32-bit)", ce.Chains, maxChains)
+			return nil, usagef("invalid --chains %.0f: at most %d chains (replica numbers are 32-bit)", ce.Chains, runout.MaxChains)
 		case ke != nil && knotsErr == nil:
 			chainsText := strconv.Itoa(ke.Chains)
 			if ke.Auto {

@@ -102,40 +102,30 @@ func executeSweep(ctx context.Context, f *sweepFlags, s *sweep.Spec, cells []swe
 	return interrupted
 }
 
-// openSweepOut takes --out for the sweep (resumed with --resume,
-// sweep.Prepare) and opens its files (sweep.OpenOut).
+// openSweepOut takes --out for the sweep (resumed with --resume) and opens
+// its files (sweep.Open), refusals in one line.
 func openSweepOut(c *cmdFlags, f *sweepFlags, s *sweep.Spec, sh *shard, units int, stderr io.Writer) (*rundir.Job, *sweep.Out, error) {
 	m, err := newManifest("sweep", s.Settings(), c, nil, sh, sweepUnits, units)
 	if err != nil {
 		return nil, nil, err
 	}
-	var r sweep.Resume
-	if f.resume {
-		if r, err = sweep.Prepare(f.out, m); err != nil {
-			return nil, nil, sweepResumeError(c, err)
-		} else if !r.Found {
-			fmt.Fprintf(stderr, "ptbatch: no sweep in %s to resume: starting it\n", f.out)
-		}
-	}
-	j, err := startJob(c, f.out, m, r.Prior(), r.Fresh(), stderr)
-	if err != nil {
-		return nil, nil, err
-	}
-	out, err := sweep.OpenOut(j, s, r)
+	var startErr error
+	j, out, err := sweep.Open(f.out, s, m, sweep.Opening{Resume: f.resume, Notes: stderr, Start: func(prior float64, fresh bool) (*rundir.Job, error) {
+		j, err := startJob(c, f.out, m, prior, fresh, stderr)
+		startErr = err
+		return j, err
+	}})
+	var re *sweep.ResumeError
 	switch {
+	case errors.As(err, &re):
+		err = sweepResumeError(c, err)
+	case err == startErr:
 	case errors.Is(err, sweep.ErrResumeChanged):
 		err = usagef("cannot resume: %v: the directory was changed; start again without --resume", err)
 	case errors.Is(err, rundir.ErrSymlink):
 		err = usagef("cannot write %v", err)
 	}
-	if err != nil {
-		j.Close()
-		return nil, nil, err
-	}
-	if old := r.Prev; old != nil && !old.Complete {
-		fmt.Fprintf(stderr, "ptbatch: resuming the sweep in %s after %d of its %d %s units\n", f.out, old.Done-old.First, old.End-old.First, sweepUnits)
-	}
-	return j, out, nil
+	return j, out, err
 }
 
 // sweepResumeError is the one-line refusal of a sweep.ResumeError, naming

@@ -1,19 +1,16 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"slices"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/internal/modelflag"
 	"github.com/ptbatch/ptbatch/registry"
-	"github.com/ptbatch/ptbatch/sweep"
 )
 
 // addSweepModelFlags defines sweep's --model and --tuning.
 func addSweepModelFlags(c *cmdFlags, f *sweepFlags) {
-	c.String(&f.model, "model", "gaussian", "target model: gaussian (the high-dimensional Gaussian of --dims, --sigma, --mu0 and --mu1), or betabinomial, galaxy or mixture with ptbatch run's defaults (one dimension, its own; give --chains)"+sweepOthersHelp())
+	c.String(&f.model, "model", "gaussian", "target model: gaussian (the high-dimensional Gaussian of --dims, --sigma, --mu0 and --mu1), or betabinomial, galaxy or mixture with ptbatch run's defaults (one dimension, its own; give --chains)"+modelflag.AlsoHelp(modelflag.SweepModels(), "", " with their registry defaults"))
 	c.String(&f.tuning, "tuning", "paper", "paper (the paper's Algorithm 2: --scans equal scans, --lr) or auto (ptbatch run's automatic tuner; no --scans or --lr)")
 }
 
@@ -46,18 +43,4 @@ func checkSweepModel(c *cmdFlags, f *sweepFlags) error {
 		return usagef("invalid --model %s: --chains auto is the Gaussian's ⌈15√d⌉; give --chains", f.model)
 	}
 	return nil
-}
-
-// sweepOthersHelp returns the end of sweep's --model help naming the
-// registered models beyond the paper's, which run with their registry
-// defaults, or "".
-func sweepOthersHelp() string {
-	return modelflag.AlsoHelp(modelflag.SweepModels(), "", " with their registry defaults")
-}
-
-// sweepLine prints a finished piece's line of the table.
-func sweepLine(tw io.Writer, s *sweep.Spec, cell sweep.Cell, res *batch.Result, m sweep.Summary) error {
-	_, err := fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.2f\t%.4f\t%.1f\t\n", cell.Dim, cell.Chains, cell.Knots, cell.Seed, res.Config.Replicates,
-		m.Rate, m.RateCI, m.RunRate, m.RunRateCI, m.Barrier, s.Bound(cell), res.Elapsed.Seconds())
-	return err
 }

@@ -84,7 +84,9 @@ func executeSweep(ctx context.Context, f *sweepFlags, s *sweep.Spec, cells []swe
 		o.Progress = sweep.ProgressPrinter(stderr, cells)
 	}
 	switch cell, err := s.Execute(ctx, cells, lo, hi, out, o, func(c sweep.Cell, res *batch.Result, m sweep.Summary) error {
-		return sweepLine(tw, s, c, res, m)
+		_, err := fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.2f\t%.4f\t%.1f\t\n", c.Dim, c.Chains, c.Knots, c.Seed, res.Config.Replicates,
+			m.Rate, m.RateCI, m.RunRate, m.RunRateCI, m.Barrier, s.Bound(c), res.Elapsed.Seconds())
+		return err
 	}); {
 	case errors.Is(err, study.ErrInterrupted):
 		interrupted = interruptedf("interrupted in cell %d of %d; the output reports the cells completed before it", cell+1, len(cells))

@@ -75,3 +75,12 @@ func TestOpenResumes(t *testing.T) {
 		t.Errorf("Open of a cut cells.csv: %v after %d starts; want a *ResumeError and no start", err, len(fresh))
 	}
 }
+
+// TestFinishNil checks that a sweep without a directory (a nil Out)
+// finishes without writing or failing.
+func TestFinishNil(t *testing.T) {
+	var o *Out
+	if err := o.Finish(8, false, 0, ""); err != nil {
+		t.Errorf("nil Out's Finish: %v, want nil", err)
+	}
+}

@@ -107,8 +107,12 @@ func (o *Out) Piece(s *Spec, c Cell, pc study.Piece, res *batch.Result) (Summary
 
 // Finish writes summary.json (Spec.WriteJSON, with the cells of the grid
 // and those complete, the time spent, and workers and out as given) and
-// the final manifest: complete unless interrupted.
+// the final manifest: complete unless interrupted. A nil Out (a sweep
+// without a directory) has nothing to finish.
 func (o *Out) Finish(cells int, interrupted bool, workers int, out string) error {
+	if o == nil {
+		return nil
+	}
 	m := o.job.Manifest
 	r := Report{Cells: cells, Completed: CellsWithin(m.First, m.Done, o.spec.Replicates), Interrupted: interrupted,
 		Elapsed: o.job.Elapsed(), Workers: workers, Out: out}

@@ -96,10 +96,8 @@ func executeSweep(ctx context.Context, f *sweepFlags, s *sweep.Spec, cells []swe
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if out != nil {
-		if err := out.Finish(len(cells), interrupted != nil, f.workers, f.out); err != nil {
-			return err
-		}
+	if err := out.Finish(len(cells), interrupted != nil, f.workers, f.out); err != nil {
+		return err
 	}
 	return interrupted
 }

@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
+	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/benchmarks"
 	"github.com/ptbatch/ptbatch/kernel"
 )
@@ -62,7 +61,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if rep.Interrupted && len(rep.EngineSamples) == 0 {
 		return interruptedf("interrupted before the first repeat ended; nothing to report")
 	}
-	if err := writeBench(stdout, w, rep, o.jsonOut); err != nil {
+	if err := benchmarks.WriteReport(stdout, w, rep, o.jsonOut); err != nil {
 		return err
 	}
 	if rep.Interrupted {
@@ -131,7 +130,7 @@ func parseBench(args []string, stdout io.Writer) (benchmarks.Workload, benchOpti
 	} else if !slices.Contains(kernel.Impls(), o.impl) {
 		return w, o, c.bad("impl", "want one of %s", strings.Join(kernel.Impls(), ", "))
 	}
-	w.Workers = effectiveWorkers(w.Workers, w.Replicates)
+	w.Workers = (&batch.Config{Workers: w.Workers, Replicates: w.Replicates}).EffectiveWorkers()
 	return w, o, checkBenchMemory(c, w, o.maxMemory)
 }
 
@@ -147,39 +146,4 @@ func checkBenchMemory(c *cmdFlags, w benchmarks.Workload, maxMemory int64) error
 		{"dim", float64(w.Dim), float64(d.Dim)}, {"chains", float64(w.Chains), float64(d.Chains)},
 		{"replicates", float64(w.Replicates), float64(d.Replicates)}, {"repeats", float64(w.Repeats), float64(d.Repeats)},
 	})
-}
-
-// writeBench prints the report as JSON or as a table.
-func writeBench(stdout io.Writer, w benchmarks.Workload, rep *benchmarks.Report, jsonOut bool) error {
-	if jsonOut {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep.JSON(w))
-	}
-	fmt.Fprintf(stdout, "cpu: %s, %s, kernels %s, %d workers\n", rep.CPU, rep.GoVersion, rep.KernelImpl, w.Workers)
-	done := fmt.Sprint(len(rep.EngineSamples))
-	if rep.Interrupted {
-		done = fmt.Sprintf("%d of %d repeats (interrupted)", len(rep.EngineSamples), w.Repeats)
-	}
-	what := fmt.Sprintf("gaussian d=%d, σ=%g", w.Dim, w.Sigma)
-	if w.Model != benchmarks.Gaussian {
-		what = w.Model + " (an element is one replicate × chain step)"
-	}
-	fmt.Fprintf(stdout, "workload: %s, %d chains, %d replicates, %d iterations, median of %s\n\n",
-		what, w.Chains, w.Replicates, w.Iterations, done)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "\tns/element\tchain-steps/s\tratio\t")
-	cs := func(ns float64) float64 { return 1e9 / (ns * float64(w.Dim)) }
-	fmt.Fprintf(tw, "engine\t%.3f\t%.3g\t1\t\n", rep.EngineNs, cs(rep.EngineNs))
-	fmt.Fprintf(tw, "scalar engine\t%.3f\t%.3g\tengine is %.1f× faster\t\n", rep.ScalarNs, cs(rep.ScalarNs), rep.SpeedupVsScalar())
-	fmt.Fprintf(tw, "roofline\t%.3f\t%.3g\tengine at %.0f%% of roofline\t\n", rep.RooflineNs, cs(rep.RooflineNs), 100*rep.FractionOfRoofline())
-	if w.Workers > 1 {
-		fmt.Fprintf(tw, "engine, 1 worker\t%.3f\t%.3g\t%d workers are %.2f× faster\t\n", rep.OneWorkerNs, cs(rep.OneWorkerNs), w.Workers, rep.WorkerSpeedup())
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "\nengine per core: %.3f ns/element; tuning (schedule + K=4 path step) %.2f%% of a %d-iteration scan\n",
-		rep.EngineNsPerCore(), 100*rep.TuningFraction, rep.TunedScanIterations)
-	return nil
 }

@@ -40,9 +40,6 @@ func warnInvalidProposals(stderr io.Writer, cfg batch.Config) {
 	}
 }
 
-// addProposals is batch.AddProposals.
-func addProposals(cfg *batch.Config) *batch.Proposals { return batch.AddProposals(cfg) }
-
 // addProposalsJSON adds "proposals" and "invalid_proposals", per
 // replicate and chain over the completed scans (the whole run's after a
 // resume), when the run counted them.

@@ -53,7 +53,7 @@ type runFlags struct {
 	indexThin     int
 	indexReplicas int
 
-	// the models' flags are the registry's (addModelFlags)
+	// the models' flags are the registry's (modelflag.Add)
 
 	flags    *cmdFlags
 	warnings []string // printed on stderr once every check has passed
@@ -168,7 +168,7 @@ func (f *runFlags) resolve() {
 		f.scans = max(batch.AutoScans(f.iterations), 1) // --scans does not apply
 	}
 	if f.chainsAuto {
-		f.chains = pilotChains // runOne chooses the run's (auto.go)
+		f.chains = batch.PilotChains // runOne chooses the run's (auto.go)
 	}
 }
 
@@ -357,12 +357,6 @@ func checkLR(c *cmdFlags, name string, lr float64, scans int, warnings *[]string
 	ws, err := runout.CheckLR(lr, scans)
 	*warnings = append(*warnings, warningLines(c, name, ws)...)
 	return refusal(c, err)
-}
-
-// effectiveWorkers is batch.Config.EffectiveWorkers (for bench.go and
-// runmerge.go).
-func effectiveWorkers(workers, replicates int) int {
-	return (&batch.Config{Workers: workers, Replicates: replicates}).EffectiveWorkers()
 }
 
 // buildModel constructs the model named by --model from its flags: the

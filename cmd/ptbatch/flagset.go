@@ -61,6 +61,5 @@ func (c *cmdFlags) bad(name, format string, args ...any) error {
 	return usage(c.Bad(name, format, args...))
 }
 func (c *cmdFlags) checkFinite() error             { return usage(c.CheckFinite()) }
-func formatBytes(n int64) string                   { return cliflag.FormatBytes(n) }
 func checkOut(c *cmdFlags, name, dir string) error { return usage(c.CheckDir(name, dir)) }
 func unwrapPath(err error) error                   { return cliflag.PathReason(err) }

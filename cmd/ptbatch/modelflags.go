@@ -91,9 +91,6 @@ func flagNumber(c *cmdFlags, name string) float64 {
 	panic("ptbatch: flag " + name + " is not a number")
 }
 
-// addModelFlags is modelflag.Add (for modelflags_test.go).
-func addModelFlags(c *cmdFlags, names []string) { modelflag.Add(c.Set, names) }
-
 // modelValues returns the values of the flags given of the parameters of
 // the registry model name (the others take the model's defaults), a
 // choice by its name (registry.Model.ValuesOf).

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/rundir"
 )
 
 // refused runs the command in process and checks the contract of every
@@ -319,7 +320,7 @@ func TestMergeOfEditedManifestRefused(t *testing.T) {
 		}
 		shards = append(shards, s)
 	}
-	path := filepath.Join(shards[0], manifestName)
+	path := filepath.Join(shards[0], rundir.ManifestName)
 	good, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -342,7 +343,7 @@ func TestShardRefusalIsOneLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer held.release()
+	defer held.Close()
 	refused(t, append(small, "--shard", "1/2", "--out", out), "--out", "writing to this directory")
 	refused(t, []string{"reproduce", "gaussian", "--scale", "0.001", "--replicates", "2", "--quiet", "--shard", "1/2", "--out", out}, "--out", "writing to this directory")
 }

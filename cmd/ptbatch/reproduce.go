@@ -141,7 +141,7 @@ func startReproduce(c *cmdFlags, o *reproduceOptions, units int, stderr io.Write
 func mergeReproduce(ctx context.Context, out string, shards []rundir.Shard, _ *manifest) error {
 	s, err := paper.FromConfig(shards[0].Manifest.Config)
 	if err != nil {
-		return usagef("rebuilding the reproduction from %s: %v", filepath.Join(shards[0].Dir, manifestName), err)
+		return usagef("rebuilding the reproduction from %s: %v", filepath.Join(shards[0].Dir, rundir.ManifestName), err)
 	}
 	s.HighDims = highDimDims
 	report, err := paper.Merge(ctx, s, out, shards, paper.Options{})
@@ -166,9 +166,6 @@ func reproduced(report string, err error, out string, stdout io.Writer) error {
 	}
 	return err
 }
-
-// runFile is paper.RunFile (a wrapper for outdir_reuse_test.go).
-func runFile(k int) string { return paper.RunFile(k) }
 
 // lockedWriter serialises the writes of concurrent progress lines.
 type lockedWriter struct {

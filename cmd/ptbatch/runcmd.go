@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/internal/cliflag"
 	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/runloop"
 	"github.com/ptbatch/ptbatch/runout"
@@ -181,7 +182,7 @@ func finishOne(f *runFlags, job *rundir.Job, res *batch.Result, stats *runStats,
 func startLine(w io.Writer, f *runFlags, cfg batch.Config) {
 	limit, _ := memoryLimit(f.maxMemory)
 	fmt.Fprintf(w, "run: %d chains × %d replicates, %d iterations in %d scans of %d; an estimated %s of memory (limit %s)\n",
-		cfg.Chains, cfg.Replicates, cfg.Iterations, cfg.Scans, cfg.Iterations/cfg.Scans, formatBytes(f.need), formatBytes(limit))
+		cfg.Chains, cfg.Replicates, cfg.Iterations, cfg.Scans, cfg.Iterations/cfg.Scans, cliflag.FormatBytes(f.need), cliflag.FormatBytes(limit))
 }
 
 // progressPrinter is runloop.ProgressPrinter (kept for sweepmodel.go).

@@ -129,9 +129,6 @@ func (s *shard) note(w io.Writer, lo, hi, units int, what string) {
 // manifest describes what an output directory holds (rundir.Manifest).
 type manifest = rundir.Manifest
 
-// readManifest reads dir's manifest.
-var readManifest = rundir.ReadManifest
-
 // newManifest returns the manifest of command for shard sh (nil: the
 // whole) of units (rundir.Part.NewManifest), with the arguments given
 // (argsOf c, then extra) and config (nil: none yet) recorded.
@@ -182,7 +179,7 @@ func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, st
 	if err != nil {
 		return nil, err
 	}
-	j, err := rundir.StartJob(d.dir, m, prior, fresh, staleOutputs...)
+	j, err := rundir.StartJob(d, m, prior, fresh, staleOutputs...)
 	var le *rundir.LinkError
 	switch {
 	case errors.As(err, &le) && le.Err != nil:
@@ -191,7 +188,7 @@ func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, st
 		err = c.bad("out", "%s is a symbolic link: ptbatch writes no output through a link; remove it", filepath.Join(out, le.Link))
 	}
 	if err != nil {
-		d.release()
+		d.Close()
 		return nil, err
 	}
 	return j, nil

@@ -6,11 +6,11 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/paper"
 	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/runloop"
 )
 
 // reproduceMethods are the methods every experiment runs, and
@@ -61,7 +61,7 @@ func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	defer j.Close()
 	po := paper.Options{Workers: o.workers, Job: j, Shard: shard}
 	if !o.quiet {
-		w := &lockedWriter{w: stderr} // highdim's concurrent runs print at once
+		w := runloop.SyncWriter(stderr) // highdim's concurrent runs print at once
 		po.Progress = func(label string) func(batch.Progress) { return progressPrinter(w, label) }
 	}
 	report, err := paper.Reproduce(ctx, o.Settings, o.out, po)
@@ -165,16 +165,4 @@ func reproduced(report string, err error, out string, stdout io.Writer) error {
 		return werr
 	}
 	return err
-}
-
-// lockedWriter serialises the writes of concurrent progress lines.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }

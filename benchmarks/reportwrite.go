@@ -44,3 +44,16 @@ func WriteReport(out io.Writer, w Workload, r *Report, jsonOut bool) error {
 		r.EngineNsPerCore(), 100*r.TuningFraction, r.TunedScanIterations)
 	return nil
 }
+
+// ProgressPrinter returns the progress callback of RunWithProgress that
+// `ptbatch bench` prints on w: a line when the timing starts and after
+// each repeat.
+func ProgressPrinter(w io.Writer) func(done, of int) {
+	return func(done, of int) {
+		if done == 0 {
+			fmt.Fprintf(w, "bench: timing %d repeats\n", of)
+			return
+		}
+		fmt.Fprintf(w, "bench: repeat %d of %d done\n", done, of)
+	}
+}

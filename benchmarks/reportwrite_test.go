@@ -73,3 +73,17 @@ func TestWriteReportJSON(t *testing.T) {
 		t.Errorf("JSON %v: want Report.JSON's 21 keys, speedup_vs_scalar 3, repeats_completed 2", got)
 	}
 }
+
+// TestProgressPrinter calls the printer as RunWithProgress does for 2
+// repeats: done = 0 as the timing starts, then 1 and 2.
+func TestProgressPrinter(t *testing.T) {
+	var buf bytes.Buffer
+	p := ProgressPrinter(&buf)
+	for done := range 3 {
+		p(done, 2)
+	}
+	want := "bench: timing 2 repeats\nbench: repeat 1 of 2 done\nbench: repeat 2 of 2 done\n"
+	if buf.String() != want {
+		t.Errorf("progress %q, want %q", buf.String(), want)
+	}
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -20,20 +19,6 @@ type benchOptions struct {
 	impl      string
 	flags     *cmdFlags // the parsed flags, for --model logistic's own workload
 	quiet     bool      // --quiet: no progress lines on stderr
-}
-
-// benchProgress returns the progress callback of bench: a line on stderr
-// when the timing starts and after each repeat, none with --quiet.
-func benchProgress(stderr io.Writer, quiet bool) func(done, of int) {
-	return func(done, of int) {
-		switch {
-		case quiet:
-		case done == 0:
-			fmt.Fprintf(stderr, "bench: timing %d repeats\n", of)
-		default:
-			fmt.Fprintf(stderr, "bench: repeat %d of %d done\n", done, of)
-		}
-	}
 }
 
 const benchIntro = "Usage: ptbatch bench [flags]\n\nTimes (a) the engine, (b) a plain scalar engine (one replicate at a time, math/rand/v2;\nfor models other than the Gaussian, NRPT around the model's scalar reference) and\n(c) a roofline (the Gaussian: normals + energy FMA stream only; the other models: their\nblock moves alone, without swaps or bookkeeping) on the same workload."
@@ -54,7 +39,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("invalid --impl %q: want one of %s", o.impl, strings.Join(kernel.Impls(), ", "))
 	}
 	defer restore()
-	rep, err := benchmarks.RunWithProgress(ctx, w, benchProgress(stderr, o.quiet))
+	var progress func(done, of int) // none with --quiet
+	if !o.quiet {
+		progress = benchmarks.ProgressPrinter(stderr)
+	}
+	rep, err := benchmarks.RunWithProgress(ctx, w, progress)
 	if err != nil {
 		return err
 	}

@@ -11,16 +11,6 @@ import (
 	"github.com/ptbatch/ptbatch/registry"
 )
 
-// explorers maps --explorer's names to the explorers, with their
-// defaults (registry.NewExplorer's).
-var explorers = func() map[string]models.Explorer {
-	out := map[string]models.Explorer{}
-	for _, name := range registry.ExplorerNames {
-		out[name], _ = registry.NewExplorer(name)
-	}
-	return out
-}()
-
 // checkExplorerApplies refuses --explorer for a model whose moves are
 // exact draws or Gibbs sweeps, which no explorer replaces: every model
 // but those with an "explorer" parameter in the registry.
@@ -38,15 +28,4 @@ func warnInvalidProposals(stderr io.Writer, cfg batch.Config) {
 	if c, _ := models.ProposalReport(cfg.Model, cfg.Replicates); c.Warning() != "" {
 		fmt.Fprintln(stderr, c.Warning())
 	}
-}
-
-// addProposalsJSON adds "proposals" and "invalid_proposals", per
-// replicate and chain over the completed scans (the whole run's after a
-// resume), when the run counted them.
-func (s *runStats) addProposalsJSON(out map[string]any) {
-	if s.props == nil {
-		return
-	}
-	out["proposals"] = s.props.Proposed()
-	out["invalid_proposals"] = s.props.Invalid()
 }

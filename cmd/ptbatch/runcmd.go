@@ -156,7 +156,7 @@ func finishOne(f *runFlags, job *rundir.Job, res *batch.Result, stats *runStats,
 		if err := writeJSON(&js, f, res, stats); err != nil {
 			return err
 		}
-		if err := runout.FinishRun(job, stats.record(res), js.Bytes()); err != nil {
+		if err := runout.FinishRun(job, stats.RecordMoments(res), js.Bytes()); err != nil {
 			return err
 		}
 	}

@@ -27,7 +27,7 @@ func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
 	if o.Settings, err = f.outSettings(cfg); err != nil {
 		return nil, err
 	}
-	o.Args = argsOf(f.flags)
+	o.Args = f.flags.Recorded(unrecordedFlags)
 	if s.RunStats, err = runout.NewRunStats(cfg, o); err != nil {
 		return nil, err
 	}
@@ -60,12 +60,4 @@ func (f *runFlags) outSettings(cfg *batch.Config) (s *runout.Settings, err error
 		}
 	}
 	return s, s.SetParams(modelSettings(f, cfg.Model))
-}
-
-// record is runout.RunStats.Record with the target moments, if followed.
-func (s *runStats) record(res *batch.Result) *runout.Record {
-	if s.Moments == nil {
-		return s.Record(res, nil)
-	}
-	return s.Record(res, &batch.MomentsRecord{Mean: s.Moments.Means(), Var: s.Moments.Vars()})
 }

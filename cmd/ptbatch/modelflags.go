@@ -57,17 +57,11 @@ func paramRefusal(c *cmdFlags, err error, flag, value func(string) string) error
 	switch {
 	case errors.As(err, &pe) && pe.Param != "":
 		why := pe.Reason(func(p string) string { return "--" + flag(p) }, func(p string) string { return value(flag(p)) })
-		return usagef("invalid --%s %s: %s", flag(pe.Param), shown(c, flag(pe.Param), value), why)
+		return usagef("invalid --%s %s: %s", flag(pe.Param), c.Quoted(flag(pe.Param), value(flag(pe.Param))), why)
 	case err != nil:
 		return usagef("%v", err)
 	}
 	return nil
-}
-
-// shown returns the value of the flag name as a refusal writes it: the
-// text of value, quoted for a string flag.
-func shown(c *cmdFlags, name string, value func(string) string) string {
-	return c.Quoted(name, value(name))
 }
 
 // same returns its argument: the flag of a parameter of `ptbatch run`.

@@ -131,21 +131,18 @@ type manifest = rundir.Manifest
 
 // newManifest returns the manifest of command for shard sh (nil: the
 // whole) of units (rundir.Part.NewManifest), with the arguments given
-// (argsOf c, then extra) and config (nil: none yet) recorded.
+// (cliflag.Set.Recorded without unrecordedFlags, then extra: provenance
+// only, never parsed by a merge) and config (nil: none yet) recorded.
 func newManifest(command string, config any, c *cmdFlags, extra []string, sh *shard, unit string, units int) (*manifest, error) {
-	return sh.part().NewManifest(command, unit, units, buildVersion(), append(argsOf(c), extra...), config)
+	return sh.part().NewManifest(command, unit, units, buildVersion(), append(c.Recorded(unrecordedFlags), extra...), config)
 }
 
-// unrecordedFlags are the flags argsOf leaves out: where the output goes,
+// unrecordedFlags are the flags a manifest does not record: where the output goes,
 // how much is printed, which shard, where a checkpoint goes.
 var unrecordedFlags = map[string]bool{
 	"out": true, "pin": true, "quiet": true, "json": true,
 	"shard": true, "shards": true, "resume": true, "checkpoint": true, "checkpoint-every": true,
 }
-
-// argsOf returns the flags given, as typed, without unrecordedFlags
-// (cliflag.Set.Recorded): provenance only, never parsed by a merge.
-func argsOf(c *cmdFlags) []string { return c.Recorded(unrecordedFlags) }
 
 // buildVersion is the build a manifest records (rundir.BuildVersion).
 func buildVersion() string { return rundir.BuildVersion("ptbatch") }

@@ -1,6 +1,10 @@
 package rundir
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // A Part is shard Index of Count (1 ≤ Index ≤ Count) of a command's
 // units, the contiguous units Share(Index, Count, units), and Source says
@@ -67,4 +71,19 @@ func (p *Part) Manifest(command, unit string, units int) *Manifest {
 	m.First, m.End = p.Share(units)
 	m.Done = m.First
 	return m
+}
+
+// ParseSpec reads a shard written "i/n" (spaces allowed around each
+// number): shard i of n, 1 ≤ i ≤ n. ok is false for anything else.
+func ParseSpec(spec string) (i, n int, ok bool) {
+	a, b, found := strings.Cut(strings.TrimSpace(spec), "/")
+	if !found {
+		return 0, 0, false
+	}
+	i, err1 := strconv.Atoi(strings.TrimSpace(a))
+	n, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, false
+	}
+	return i, n, true
 }

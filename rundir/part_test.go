@@ -37,3 +37,22 @@ func TestPart(t *testing.T) {
 		t.Errorf("nil part's manifest %+v, want shard 1/1 of all units", m)
 	}
 }
+
+// TestParseSpec reads the shards `--shard` accepts and refuses the rest:
+// i and n whole, 1 ≤ i ≤ n.
+func TestParseSpec(t *testing.T) {
+	for _, c := range []struct {
+		spec string
+		i, n int
+		ok   bool
+	}{
+		{"1/1", 1, 1, true}, {"2/3", 2, 3, true}, {" 3 / 3 ", 3, 3, true},
+		{"0/3", 0, 0, false}, {"4/3", 0, 0, false}, {"1/0", 0, 0, false}, {"-1/3", 0, 0, false},
+		{"2", 0, 0, false}, {"a/3", 0, 0, false}, {"1/b", 0, 0, false}, {"1.5/3", 0, 0, false}, {"", 0, 0, false},
+	} {
+		i, n, ok := ParseSpec(c.spec)
+		if i != c.i || n != c.n || ok != c.ok {
+			t.Errorf("ParseSpec(%q) = %d, %d, %v; want %d, %d, %v", c.spec, i, n, ok, c.i, c.n, c.ok)
+		}
+	}
+}

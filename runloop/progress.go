@@ -3,6 +3,7 @@ package runloop
 import (
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
@@ -25,4 +26,21 @@ func ProgressPrinter(w io.Writer, stage string) func(batch.Progress) {
 		fmt.Fprintf(w, "%s: scan %d/%d (%.0f%%), %s elapsed, ~%s left\n",
 			stage, p.Scan, p.Scans, 100*frac, p.Elapsed.Round(100*time.Millisecond), left.Round(time.Second))
 	}
+}
+
+// SyncWriter returns a writer whose writes go to w one at a time, for the
+// ProgressPrinters of runs that go on at once (paper.Reproduce's highdim
+// runs) and share one w: each line is then written whole.
+func SyncWriter(w io.Writer) io.Writer { return &syncWriter{w: w} }
+
+// syncWriter serialises the writes to w.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }

@@ -165,6 +165,16 @@ func (s *RunStats) Record(res *batch.Result, moments *batch.MomentsRecord) *Reco
 	return rec
 }
 
+// RecordMoments is Record with the target moments the run followed
+// (Moments; none when it did not follow every observable): the record
+// `ptbatch run` keeps in result.gob and prints.
+func (s *RunStats) RecordMoments(res *batch.Result) *Record {
+	if s.Moments == nil {
+		return s.Record(res, nil)
+	}
+	return s.Record(res, &batch.MomentsRecord{Mean: s.Moments.Means(), Var: s.Moments.Vars()})
+}
+
 // Diagnostics returns the run's diagnostics, computed once.
 func (s *RunStats) Diagnostics(res *batch.Result) *Diagnostics {
 	if s.report == nil {

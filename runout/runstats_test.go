@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/ptbatch/ptbatch/batch"
@@ -168,5 +169,38 @@ func TestRunMemoryCountsRunStats(t *testing.T) {
 	huge.Replicates = math.MaxInt64 / 8
 	if _, err := RunMemory(huge, StatsOptions{Thin: 1}, true); !errors.Is(err, batch.ErrMemoryOverflow) {
 		t.Errorf("RunMemory of %d replicates: %v, want batch.ErrMemoryOverflow", huge.Replicates, err)
+	}
+}
+
+// TestRecordMoments runs a small Gaussian twice, following every
+// observable and not: the record carries the moments the run followed
+// (batch.TargetMoments' means and variances, as Record takes them), and
+// none when it did not follow them.
+func TestRecordMoments(t *testing.T) {
+	g, err := models.NewGaussian(2, -1, 1, 0.3, 0.3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, all := range []bool{true, false} {
+		cfg := batch.DefaultConfig(g, 120)
+		s, err := NewRunStats(&cfg, StatsOptions{Thin: 1, AllObservables: all})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := batch.Run(context.Background(), cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := s.RecordMoments(res).Moments
+		if !all {
+			if got.Mean != nil || got.Var != nil {
+				t.Errorf("not following every observable: moments %v, want none", got)
+			}
+			continue
+		}
+		want := s.Record(res, &batch.MomentsRecord{Mean: s.Moments.Means(), Var: s.Moments.Vars()}).Moments
+		if len(got.Mean) == 0 || !reflect.DeepEqual(got, want) {
+			t.Errorf("moments %v, want the followed %v", got, want)
+		}
 	}
 }

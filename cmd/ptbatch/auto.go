@@ -14,10 +14,6 @@ import (
 // tuned path and choose the number of chains N that maximises round trips
 // per unit of work, τ(N)/N (batch.ChooseDefaultChains, tune.BestChains).
 
-// pilotChains is batch.PilotChains, the chains flags.go gives --chains
-// auto until the pilots choose.
-const pilotChains = batch.PilotChains
-
 // addChainsFlag defines --chains.
 func addChainsFlag(c *cmdFlags, n *int, auto *bool) {
 	*n = 50

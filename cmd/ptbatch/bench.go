@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
+	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/benchmarks"
 	"github.com/ptbatch/ptbatch/kernel"
 )
@@ -21,20 +19,6 @@ type benchOptions struct {
 	impl      string
 	flags     *cmdFlags // the parsed flags, for --model logistic's own workload
 	quiet     bool      // --quiet: no progress lines on stderr
-}
-
-// benchProgress returns the progress callback of bench: a line on stderr
-// when the timing starts and after each repeat, none with --quiet.
-func benchProgress(stderr io.Writer, quiet bool) func(done, of int) {
-	return func(done, of int) {
-		switch {
-		case quiet:
-		case done == 0:
-			fmt.Fprintf(stderr, "bench: timing %d repeats\n", of)
-		default:
-			fmt.Fprintf(stderr, "bench: repeat %d of %d done\n", done, of)
-		}
-	}
 }
 
 const benchIntro = "Usage: ptbatch bench [flags]\n\nTimes (a) the engine, (b) a plain scalar engine (one replicate at a time, math/rand/v2;\nfor models other than the Gaussian, NRPT around the model's scalar reference) and\n(c) a roofline (the Gaussian: normals + energy FMA stream only; the other models: their\nblock moves alone, without swaps or bookkeeping) on the same workload."
@@ -55,14 +39,18 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("invalid --impl %q: want one of %s", o.impl, strings.Join(kernel.Impls(), ", "))
 	}
 	defer restore()
-	rep, err := benchmarks.RunWithProgress(ctx, w, benchProgress(stderr, o.quiet))
+	var progress func(done, of int) // none with --quiet
+	if !o.quiet {
+		progress = benchmarks.ProgressPrinter(stderr)
+	}
+	rep, err := benchmarks.RunWithProgress(ctx, w, progress)
 	if err != nil {
 		return err
 	}
 	if rep.Interrupted && len(rep.EngineSamples) == 0 {
 		return interruptedf("interrupted before the first repeat ended; nothing to report")
 	}
-	if err := writeBench(stdout, w, rep, o.jsonOut); err != nil {
+	if err := benchmarks.WriteReport(stdout, w, rep, o.jsonOut); err != nil {
 		return err
 	}
 	if rep.Interrupted {
@@ -108,12 +96,12 @@ func parseBench(args []string, stdout io.Writer) (benchmarks.Workload, benchOpti
 	}
 	if _, err := benchmarks.DefaultWorkloadFor(w.Model); err == nil && w.Model != benchmarks.Gaussian {
 		for _, name := range []string{"dim", "sigma"} {
-			if c.set(name) {
+			if c.IsSet(name) {
 				return w, o, c.bad(name, "applies only to --model gaussian")
 			}
 		}
 	}
-	w, err := w.WithModelDefaults(c.set("chains"), c.set("iterations"))
+	w, err := w.WithModelDefaults(c.IsSet("chains"), c.IsSet("iterations"))
 	if err == nil {
 		err = w.Check()
 	}
@@ -122,7 +110,7 @@ func parseBench(args []string, stdout io.Writer) (benchmarks.Workload, benchOpti
 		return w, o, c.bad(we.Field, "%s", we.Reason)
 	}
 	if w.Model == benchmarks.Gaussian {
-		if err := checkGaussian(c, gaussFlags{dim: "dim", sigma0: "sigma", sigma1: "sigma"}, c.show("dim"), w.Dim, -1, 1, w.Sigma, w.Sigma); err != nil {
+		if err := checkGaussian(c, gaussFlags{dim: "dim", sigma0: "sigma", sigma1: "sigma"}, c.Show("dim"), w.Dim, -1, 1, w.Sigma, w.Sigma); err != nil {
 			return w, o, err
 		}
 	}
@@ -131,7 +119,7 @@ func parseBench(args []string, stdout io.Writer) (benchmarks.Workload, benchOpti
 	} else if !slices.Contains(kernel.Impls(), o.impl) {
 		return w, o, c.bad("impl", "want one of %s", strings.Join(kernel.Impls(), ", "))
 	}
-	w.Workers = effectiveWorkers(w.Workers, w.Replicates)
+	w.Workers = (&batch.Config{Workers: w.Workers, Replicates: w.Replicates}).EffectiveWorkers()
 	return w, o, checkBenchMemory(c, w, o.maxMemory)
 }
 
@@ -147,39 +135,4 @@ func checkBenchMemory(c *cmdFlags, w benchmarks.Workload, maxMemory int64) error
 		{"dim", float64(w.Dim), float64(d.Dim)}, {"chains", float64(w.Chains), float64(d.Chains)},
 		{"replicates", float64(w.Replicates), float64(d.Replicates)}, {"repeats", float64(w.Repeats), float64(d.Repeats)},
 	})
-}
-
-// writeBench prints the report as JSON or as a table.
-func writeBench(stdout io.Writer, w benchmarks.Workload, rep *benchmarks.Report, jsonOut bool) error {
-	if jsonOut {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep.JSON(w))
-	}
-	fmt.Fprintf(stdout, "cpu: %s, %s, kernels %s, %d workers\n", rep.CPU, rep.GoVersion, rep.KernelImpl, w.Workers)
-	done := fmt.Sprint(len(rep.EngineSamples))
-	if rep.Interrupted {
-		done = fmt.Sprintf("%d of %d repeats (interrupted)", len(rep.EngineSamples), w.Repeats)
-	}
-	what := fmt.Sprintf("gaussian d=%d, σ=%g", w.Dim, w.Sigma)
-	if w.Model != benchmarks.Gaussian {
-		what = w.Model + " (an element is one replicate × chain step)"
-	}
-	fmt.Fprintf(stdout, "workload: %s, %d chains, %d replicates, %d iterations, median of %s\n\n",
-		what, w.Chains, w.Replicates, w.Iterations, done)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "\tns/element\tchain-steps/s\tratio\t")
-	cs := func(ns float64) float64 { return 1e9 / (ns * float64(w.Dim)) }
-	fmt.Fprintf(tw, "engine\t%.3f\t%.3g\t1\t\n", rep.EngineNs, cs(rep.EngineNs))
-	fmt.Fprintf(tw, "scalar engine\t%.3f\t%.3g\tengine is %.1f× faster\t\n", rep.ScalarNs, cs(rep.ScalarNs), rep.SpeedupVsScalar())
-	fmt.Fprintf(tw, "roofline\t%.3f\t%.3g\tengine at %.0f%% of roofline\t\n", rep.RooflineNs, cs(rep.RooflineNs), 100*rep.FractionOfRoofline())
-	if w.Workers > 1 {
-		fmt.Fprintf(tw, "engine, 1 worker\t%.3f\t%.3g\t%d workers are %.2f× faster\t\n", rep.OneWorkerNs, cs(rep.OneWorkerNs), w.Workers, rep.WorkerSpeedup())
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "\nengine per core: %.3f ns/element; tuning (schedule + K=4 path step) %.2f%% of a %d-iteration scan\n",
-		rep.EngineNsPerCore(), 100*rep.TuningFraction, rep.TunedScanIterations)
-	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/internal/cliflag"
 	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/runloop"
 	"github.com/ptbatch/ptbatch/runout"
@@ -49,7 +50,7 @@ func addCheckpointFlags(c *cmdFlags, f *checkpointFlags) {
 // written; readResume reads the checkpoint of --resume later, once the
 // paths are checked (paths.go).
 func (f *checkpointFlags) check(c *cmdFlags) error {
-	if c.set("checkpoint-every") && f.path == "" {
+	if c.IsSet("checkpoint-every") && f.path == "" {
 		return c.bad("checkpoint-every", "applies only with --checkpoint FILE")
 	}
 	var err error
@@ -85,7 +86,7 @@ func (f *checkpointFlags) readResume(c *cmdFlags, limit int64) error {
 	case errors.As(err, &nr):
 		return c.bad("resume", "is not a regular file (%s); want the checkpoint file written by --checkpoint", runloop.FileKind(nr.Mode))
 	case errors.As(err, &large):
-		return c.bad("resume", "holds %s, more than the memory limit of %s: it is not a checkpoint this run can restore", formatBytes(large.Size), formatBytes(limit))
+		return c.bad("resume", "holds %s, more than the memory limit of %s: it is not a checkpoint this run can restore", cliflag.FormatBytes(large.Size), cliflag.FormatBytes(limit))
 	case err != nil:
 		return c.bad("resume", "cannot read the checkpoint: %v", unwrapPath(err))
 	}

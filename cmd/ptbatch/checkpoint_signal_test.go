@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/ptbatch/ptbatch/rundir"
 )
 
 // checkpointRun are the flags of the runs the checkpoint tests stop and
@@ -150,7 +152,7 @@ func TestCheckpointSurvivesKills(t *testing.T) {
 			if !bytes.Contains(stderr, []byte("--resume "+ck)) {
 				t.Errorf("stderr %q does not say how to resume", stderr)
 			}
-			m, err := readManifest(out)
+			m, err := rundir.ReadManifest(out)
 			if err != nil || !m.Interrupted || m.Complete {
 				t.Errorf("manifest after %v: %+v (%v), want interrupted", c.sig, m, err)
 			}

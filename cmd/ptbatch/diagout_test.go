@@ -61,7 +61,7 @@ func TestRunDiagnosticsMatchSamples(t *testing.T) {
 		if q := floats(t, obj["quantiles"].([]any)[k]); q[0] != s.Quantiles[0] || q[1] != s.Quantiles[1] || q[2] != s.Quantiles[2] {
 			t.Errorf("quantiles[%d] = %v, want %v", k, q, s.Quantiles)
 		}
-		if rows[k+1][1] != fullFloat(s.Rhat) || rows[k+1][4] != fullFloat(s.ESSBulk) {
+		if rows[k+1][1] != runout.FullFloat(s.Rhat) || rows[k+1][4] != runout.FullFloat(s.ESSBulk) {
 			t.Errorf("diagnostics.csv row %v, want R-hat %v and bulk-ESS %v", rows[k+1], s.Rhat, s.ESSBulk)
 		}
 	}

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/runloop"
 )
 
 // TestFinishedRunExitsZeroDespiteSignal checks issue 26's cause 8: a run
@@ -19,7 +22,7 @@ import (
 func TestFinishedRunExitsZeroDespiteSignal(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
 		out := filepath.Join(t.TempDir(), "out")
-		ctx, stop := signalContext()
+		ctx, stop := runloop.SignalContext()
 		runDoneHook = func() {
 			if err := syscall.Kill(os.Getpid(), sig); err != nil {
 				t.Error(err)
@@ -35,7 +38,7 @@ func TestFinishedRunExitsZeroDespiteSignal(t *testing.T) {
 		if got != sig || err != nil || code != 0 || line.Len() != 0 {
 			t.Errorf("%v while the files are written: signal %v, error %v, exit %d (%q), want exit 0", sig, got, err, code, line.String())
 		}
-		if m, err := readManifest(out); err != nil || !m.Complete || m.Interrupted {
+		if m, err := rundir.ReadManifest(out); err != nil || !m.Complete || m.Interrupted {
 			t.Errorf("%v: manifest %+v (%v), want complete", sig, m, err)
 		}
 	}

@@ -11,21 +11,11 @@ import (
 	"github.com/ptbatch/ptbatch/registry"
 )
 
-// explorers maps --explorer's names to the explorers, with their
-// defaults (registry.NewExplorer's).
-var explorers = func() map[string]models.Explorer {
-	out := map[string]models.Explorer{}
-	for _, name := range registry.ExplorerNames {
-		out[name], _ = registry.NewExplorer(name)
-	}
-	return out
-}()
-
 // checkExplorerApplies refuses --explorer for a model whose moves are
 // exact draws or Gibbs sweeps, which no explorer replaces: every model
 // but those with an "explorer" parameter in the registry.
 func (f *runFlags) checkExplorerApplies() error {
-	if m, _ := registry.Lookup(modelflag.RegistryName(f.flags.set, f.model)); !slices.ContainsFunc(m.Params, func(p registry.Param) bool { return p.Name == "explorer" }) {
+	if m, _ := registry.Lookup(modelflag.RegistryName(f.flags.IsSet, f.model)); !slices.ContainsFunc(m.Params, func(p registry.Param) bool { return p.Name == "explorer" }) {
 		return f.flags.bad("explorer", "applies only to --model funnel; --model %s has exact or Gibbs moves of its own", f.model)
 	}
 	return nil
@@ -38,18 +28,4 @@ func warnInvalidProposals(stderr io.Writer, cfg batch.Config) {
 	if c, _ := models.ProposalReport(cfg.Model, cfg.Replicates); c.Warning() != "" {
 		fmt.Fprintln(stderr, c.Warning())
 	}
-}
-
-// addProposals is batch.AddProposals.
-func addProposals(cfg *batch.Config) *batch.Proposals { return batch.AddProposals(cfg) }
-
-// addProposalsJSON adds "proposals" and "invalid_proposals", per
-// replicate and chain over the completed scans (the whole run's after a
-// resume), when the run counted them.
-func (s *runStats) addProposalsJSON(out map[string]any) {
-	if s.props == nil {
-		return
-	}
-	out["proposals"] = s.props.Proposed()
-	out["invalid_proposals"] = s.props.Invalid()
 }

@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ptbatch/ptbatch/registry"
+)
 
 // TestFunnelExplorersAreGolden runs the 3-d funnel briefly with every
 // explorer and checks that the JSON, timings aside, is the same with 1
@@ -10,7 +14,7 @@ import "testing"
 // check that the two agree for every explorer. Run with -update to
 // rewrite them after an intended change of the numbers drawn.
 func TestFunnelExplorersAreGolden(t *testing.T) {
-	for name := range explorers {
+	for _, name := range registry.ExplorerNames {
 		t.Run(name, func(t *testing.T) {
 			checkGolden(t, "funnel_"+name, []string{"--model", "funnel", "--dim", "3", "--scale", "2", "--explorer", name, "--chains", "6",
 				"--iterations", "300", "--replicates", "9", "--knots", "2", "--seed", "4", "--keep-scans", "100"})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/registry"
 )
 
 // TestExplorerFlagRefusals checks that --explorer is refused, with one
@@ -44,7 +45,7 @@ func TestExplorerFlagRefusals(t *testing.T) {
 // explorer and checks the observables' names and the settings the JSON
 // reports.
 func TestFunnelRunsWithEveryExplorer(t *testing.T) {
-	for name := range explorers {
+	for _, name := range registry.ExplorerNames {
 		obj, _ := runJSON(t, "--model", "funnel", "--dim", "3", "--scale", "1.5", "--explorer", name,
 			"--chains", "5", "--replicates", "2", "--iterations", "200")
 		if got := fmt.Sprint(obj["observables"]); got != "[v x1 x2]" {

@@ -53,7 +53,7 @@ type runFlags struct {
 	indexThin     int
 	indexReplicas int
 
-	// the models' flags are the registry's (addModelFlags)
+	// the models' flags are the registry's (modelflag.Add)
 
 	flags    *cmdFlags
 	warnings []string // printed on stderr once every check has passed
@@ -152,20 +152,20 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 // and --chains auto starts with the first pilot's chains (auto.go).
 func (f *runFlags) resolve() {
 	c := f.flags
-	if !c.set("tuning") {
-		f.tuning = study.DefaultTuning(f.algorithm, c.set("scans"), c.set("lr"), f.gradient)
+	if !c.IsSet("tuning") {
+		f.tuning = study.DefaultTuning(f.algorithm, c.IsSet("scans"), c.IsSet("lr"), f.gradient)
 	}
-	if !c.set("path") {
+	if !c.IsSet("path") {
 		f.path = study.DefaultPath(f.tuning)
 	}
-	if !c.set("tune-schedule") {
+	if !c.IsSet("tune-schedule") {
 		f.tuneSched = f.algorithm != "reversible"
 	}
 	if f.tuning == "auto" {
 		f.scans = max(batch.AutoScans(f.iterations), 1) // --scans does not apply
 	}
 	if f.chainsAuto {
-		f.chains = pilotChains // runOne chooses the run's (auto.go)
+		f.chains = batch.PilotChains // runOne chooses the run's (auto.go)
 	}
 }
 
@@ -199,7 +199,7 @@ func (f *runFlags) checkApply(name string) error {
 	case "explorer":
 		return f.checkExplorerApplies()
 	case "draws", "trials", "success-prob":
-		if c.set("successes") || c.set("total-trials") {
+		if c.IsSet("successes") || c.IsSet("total-trials") {
 			return c.bad(name, "simulates the data, which --successes and --total-trials give directly; give one or the other")
 		}
 	case "knots":
@@ -211,7 +211,7 @@ func (f *runFlags) checkApply(name string) error {
 			return c.bad(name, "applies only to a tuned spline path (--path spline, --knots 2 or more)")
 		}
 		if f.knots < 2 {
-			return c.bad(name, "applies only to a tuned spline path; --knots %s is the linear path, which is not tuned", c.show("knots"))
+			return c.bad(name, "applies only to a tuned spline path; --knots %s is the linear path, which is not tuned", c.Show("knots"))
 		}
 	case "thin":
 		if f.out == "" {
@@ -309,9 +309,9 @@ func refusal(c *cmdFlags, err error) error {
 	var ke *runout.KnotsError
 	switch {
 	case errors.As(err, &ke):
-		return knotsLimit(c, ke.Knots, ke.Chains, c.show("chains"))
+		return knotsLimit(c, ke.Knots, ke.Chains, c.Show("chains"))
 	case errors.As(err, &se):
-		return c.bad(se.Setting, "%s", se.Reason(func(s string) string { return "--" + s }, c.show))
+		return c.bad(se.Setting, "%s", se.Reason(func(s string) string { return "--" + s }, c.Show))
 	}
 	return err
 }
@@ -321,7 +321,7 @@ func refusal(c *cmdFlags, err error) error {
 func warningLines(c *cmdFlags, name string, warnings []runout.Warning) []string {
 	var out []string
 	for _, w := range warnings {
-		out = append(out, fmt.Sprintf("warning: --%s %s %s", name, c.show(name), w.Why))
+		out = append(out, fmt.Sprintf("warning: --%s %s %s", name, c.Show(name), w.Why))
 	}
 	return out
 }
@@ -329,7 +329,7 @@ func warningLines(c *cmdFlags, name string, warnings []runout.Warning) []string 
 // knotsLimit is the error for more spline segments than chains − 1,
 // naming --knots when it was given and --chains otherwise.
 func knotsLimit(c *cmdFlags, knots, chains int, chainsText string) error {
-	if c.set("knots") {
+	if c.IsSet("knots") {
 		return usagef("invalid --knots %d: at most chains − 1 = %d segments with %s chains: %s", knots, chains-1, chainsText, runout.KnotsWhy)
 	}
 	return usagef("invalid --chains %s: --knots %d (the default) needs at least %d chains: %s", chainsText, knots, knots+1, runout.KnotsWhy)
@@ -348,16 +348,10 @@ func (f *runFlags) checkMemory(cfg batch.Config, what string) (need int64, err e
 	})
 }
 
-// effectiveWorkers is batch.Config.EffectiveWorkers (for bench.go and
-// runmerge.go).
-func effectiveWorkers(workers, replicates int) int {
-	return (&batch.Config{Workers: workers, Replicates: replicates}).EffectiveWorkers()
-}
-
 // buildModel constructs the model named by --model from its flags: the
 // registry checks and builds it (registryName, modelValues).
 func (f *runFlags) buildModel() (models.Model, error) {
-	name := modelflag.RegistryName(f.flags.set, f.model)
+	name := modelflag.RegistryName(f.flags.IsSet, f.model)
 	v, t, err := modelValues(f.flags, name)
 	if err != nil {
 		return nil, err

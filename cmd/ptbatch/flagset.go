@@ -55,12 +55,9 @@ func (c *cmdFlags) finishParse(err error, stdout io.Writer, intro string) error 
 	return usage(c.Finish(err, stdout, intro))
 }
 
-func (c *cmdFlags) set(name string) bool    { return c.IsSet(name) }
-func (c *cmdFlags) show(name string) string { return c.Show(name) }
 func (c *cmdFlags) bad(name, format string, args ...any) error {
 	return usage(c.Bad(name, format, args...))
 }
 func (c *cmdFlags) checkFinite() error             { return usage(c.CheckFinite()) }
-func formatBytes(n int64) string                   { return cliflag.FormatBytes(n) }
 func checkOut(c *cmdFlags, name, dir string) error { return usage(c.CheckDir(name, dir)) }
 func unwrapPath(err error) error                   { return cliflag.PathReason(err) }

@@ -12,8 +12,8 @@ func (f *runFlags) checkRecord() error {
 		return c.bad("index-thin", "need at least 1")
 	case f.indexReplicas < 0:
 		return c.bad("index-replicas", "need 0 (all replicas) or more")
-	case f.indexReplicas > f.chains && c.set("index-replicas"):
-		return c.bad("index-replicas", "at most one per chain (--chains %s)", c.show("chains"))
+	case f.indexReplicas > f.chains && c.IsSet("index-replicas"):
+		return c.bad("index-replicas", "at most one per chain (--chains %s)", c.Show("chains"))
 	}
 	return nil
 }

@@ -26,15 +26,11 @@ import (
 )
 
 func main() {
-	ctx, stop := signalContext()
+	ctx, stop := runloop.SignalContext() // SIGINT, SIGTERM, SIGHUP; a second ends the process
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	sig := stop()
 	os.Exit(exitStatus(err, sig, os.Stderr))
 }
-
-// signalContext is runloop.SignalContext: SIGINT, SIGTERM and SIGHUP
-// stop a run; a second signal ends the process at once.
-func signalContext() (context.Context, func() syscall.Signal) { return runloop.SignalContext() }
 
 // exitStatus prints err and returns the exit status: that of exitCode, or
 // 128 + the signal number (130 for SIGINT, 143 for SIGTERM, 129 for
@@ -66,9 +62,6 @@ func interruptedf(format string, args ...any) error {
 	return &interruptedError{fmt.Sprintf(format, args...)}
 }
 
-// errHelp reports that help was printed on request.
-var errHelp = cliflag.ErrHelp
-
 // exitCode prints err (one line) and returns the exit status: 0 for no
 // error or help, 2 for bad input, 130 for an interrupted run (the status
 // of SIGINT; main uses the signal's own), 1 for anything else.
@@ -77,7 +70,7 @@ func exitCode(err error, stderr io.Writer) int {
 	var ue *usageError
 	var ie *interruptedError
 	switch {
-	case err == nil, errors.Is(err, errHelp):
+	case err == nil, errors.Is(err, cliflag.ErrHelp):
 		return 0
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "ptbatch: %s\n", ue.msg)
@@ -148,7 +141,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return cmd(ctx, []string{"--help"}, stdout, stderr)
 		}
 		fmt.Fprint(stdout, topUsage)
-		return errHelp
+		return cliflag.ErrHelp
 	}
 	return usagef("unknown command %q (want run, sweep, reproduce, bench, study, merge or help; no arguments runs the default study)", args[0])
 }

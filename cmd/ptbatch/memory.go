@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/internal/cliflag"
 )
 
 // memoryLimit is the memory a run may use: --max-memory when given, else
@@ -50,7 +51,7 @@ func checkMemoryOf(c *cmdFlags, what string, maxMemory int64, need int64, estErr
 			me.Source += "; --max-memory sets the limit"
 		}
 		return usagef("%s%s needs an estimated %s of memory, more than the limit of %s (%s)",
-			memoryCulprit(c, sizes), what, formatBytes(me.Need), formatBytes(me.Limit), me.Source)
+			memoryCulprit(c, sizes), what, cliflag.FormatBytes(me.Need), cliflag.FormatBytes(me.Limit), me.Source)
 	}
 	return estErr
 }
@@ -60,12 +61,12 @@ func checkMemoryOf(c *cmdFlags, what string, maxMemory int64, need int64, estErr
 func memoryCulprit(c *cmdFlags, sizes []sizeFlag) string {
 	culprit, ratio := "max-memory", 1.0
 	for _, s := range sizes {
-		if c.set(s.name) && s.def > 0 && s.value/s.def > ratio {
+		if c.IsSet(s.name) && s.def > 0 && s.value/s.def > ratio {
 			culprit, ratio = s.name, s.value/s.def
 		}
 	}
-	if !c.set(culprit) {
+	if !c.IsSet(culprit) {
 		return "not enough memory: "
 	}
-	return fmt.Sprintf("invalid --%s %s: ", culprit, c.show(culprit))
+	return fmt.Sprintf("invalid --%s %s: ", culprit, c.Show(culprit))
 }

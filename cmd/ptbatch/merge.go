@@ -76,10 +76,10 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	m, err := mergeInto(ctx, od, shards)
 	if err != nil {
-		od.dir.Discard(statErr != nil) // what a refused merge wrote, and out if it made it
+		od.Discard(statErr != nil) // what a refused merge wrote, and out if it made it
 		return err
 	}
-	od.release()
+	od.Close()
 	if !quiet {
 		fmt.Fprintf(stdout, "merged %d shards of ptbatch %s (%d units: %s) into %s\n", len(shards), m.Command, m.Units, m.Unit, out)
 	}
@@ -90,7 +90,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // (rundir.MergeBy): a run merges on its data (runout.MergeRun), a sweep
 // and a reproduction in their own files.
 var mergers = map[string]rundir.Merger{
-	"run": func(_ context.Context, dst string, shards []rundir.Shard, m *manifest) error {
+	"run": func(_ context.Context, dst string, shards []rundir.Shard, m *rundir.Manifest) error {
 		return runout.MergeRun(dst, shards, m.Units)
 	},
 	"sweep": mergeSweep, "reproduce": mergeReproduce,
@@ -99,11 +99,11 @@ var mergers = map[string]rundir.Merger{
 // mergeInto writes the merge of shards into od (rundir.MergeBy), which
 // it first empties of a previous command's files, and returns the
 // manifest it wrote. The shards are read-locked until it returns.
-func mergeInto(ctx context.Context, od *outDir, shards []rundir.Shard) (*manifest, error) {
-	m, err := rundir.MergeBy(ctx, od.dir, shards, staleOutputs, mergers)
+func mergeInto(ctx context.Context, od *rundir.Dir, shards []rundir.Shard) (*rundir.Manifest, error) {
+	m, err := rundir.MergeBy(ctx, od, shards, staleOutputs, mergers)
 	var le *rundir.LinkError
 	if errors.As(err, &le) {
-		return nil, usagef("invalid --out %s: %s is a symbolic link (%v): merge writes no output through a link; remove it", od.path, filepath.Join(od.path, le.Link), le.Err)
+		return nil, usagef("invalid --out %s: %s is a symbolic link (%v): merge writes no output through a link; remove it", od.Path(), filepath.Join(od.Path(), le.Link), le.Err)
 	}
 	return m, shardUsage(err)
 }

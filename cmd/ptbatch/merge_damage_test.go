@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/runout"
 )
 
 // refusedMerge runs a merge of dirs into a new directory and fails
@@ -51,7 +54,7 @@ func TestMergeRefusesDamagedShards(t *testing.T) {
 	}{
 		{"samples.csv truncated", runs, "samples.csv", func(b []byte) []byte { return b[:len(b)/2] }},
 		{"cells.csv cut by 10 bytes", sweeps, "cells.csv", func(b []byte) []byte { return b[:len(b)-10] }},
-		{"result.gob with a flipped byte", runs, resultName, func(b []byte) []byte { b[len(b)/2] ^= 0x01; return b }},
+		{"result.gob with a flipped byte", runs, runout.RecordName, func(b []byte) []byte { b[len(b)/2] ^= 0x01; return b }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dirs := slices.Clone(c.dirs)
@@ -78,7 +81,7 @@ func TestMergeRefusesDamagedShards(t *testing.T) {
 func TestMergeRefusesEditedArgs(t *testing.T) {
 	root := t.TempDir()
 	orig := runShards(t, filepath.Join(root, "run"), 3, shardRunArgs)
-	edit := func(m *manifest) {
+	edit := func(m *rundir.Manifest) {
 		i := slices.Index(m.Args, "--chains=6") // shardRunArgs' "--chains", "6"
 		if i < 0 {
 			t.Fatalf("args %q have no --chains=6", m.Args)

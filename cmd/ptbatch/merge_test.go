@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/runout"
 )
 
@@ -96,7 +97,7 @@ func sameOutput(t *testing.T, want, got string) {
 		}
 		rel, _ := filepath.Rel(want, path)
 		switch {
-		case rel == lockName, rel == manifestName, rel == "results.md", strings.HasSuffix(rel, ".gob"):
+		case rel == rundir.LockName, rel == rundir.ManifestName, rel == "results.md", strings.HasSuffix(rel, ".gob"):
 			return nil
 		case filepath.Base(rel) == "summary.json":
 			if w, g := comparableSummary(t, path), comparableSummary(t, filepath.Join(got, rel)); !bytes.Equal(w, g) {
@@ -214,7 +215,7 @@ func TestMergeRefuses(t *testing.T) {
 	// A shard whose manifest names another build.
 	otherBuild := filepath.Join(root, "otherbuild")
 	copyDir(t, dirs[1], otherBuild)
-	editManifest(t, otherBuild, func(m *manifest) { m.Version = "ptbatch v0.0.1 go1.0" })
+	editManifest(t, otherBuild, func(m *rundir.Manifest) { m.Version = "ptbatch v0.0.1 go1.0" })
 	// A directory that no ptbatch wrote.
 	plain := t.TempDir()
 
@@ -240,8 +241,8 @@ func TestMergeRefuses(t *testing.T) {
 			if code != 2 || o != "" || strings.Count(e, "\n") != 1 || !strings.Contains(e, c.want) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want 2 and one line containing %q", code, o, e, c.want)
 			}
-			if _, err := os.Stat(filepath.Join(out(c.name), manifestName)); err == nil {
-				t.Errorf("a refused merge wrote %s", manifestName)
+			if _, err := os.Stat(filepath.Join(out(c.name), rundir.ManifestName)); err == nil {
+				t.Errorf("a refused merge wrote %s", rundir.ManifestName)
 			}
 		})
 	}
@@ -253,7 +254,7 @@ func TestMergeRefuses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer held.release()
+		defer held.Close()
 		_, e, code := runCLI("merge", "--out", out("busy"), dirs[0], dirs[1], dirs[2])
 		if code != 2 || !strings.Contains(e, "being written by another process") {
 			t.Errorf("exit %d, stderr %q", code, e)
@@ -276,9 +277,9 @@ func copyDir(t *testing.T, src, dst string) {
 }
 
 // editManifest rewrites dir's manifest.json after edit.
-func editManifest(t *testing.T, dir string, edit func(*manifest)) {
+func editManifest(t *testing.T, dir string, edit func(*rundir.Manifest)) {
 	t.Helper()
-	m, err := readManifest(dir)
+	m, err := rundir.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +288,7 @@ func editManifest(t *testing.T, dir string, edit func(*manifest)) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, manifestName), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, rundir.ManifestName), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -340,7 +341,7 @@ func TestInterruptedReproduceKeepsItsRuns(t *testing.T) {
 	if err != nil || sum["interrupted"] != true || !(sum["runs_completed"].(float64) >= 1) {
 		t.Errorf("summary.json: %v (%v), want interrupted and at least one run completed", sum, err)
 	}
-	m, err := readManifest(out)
+	m, err := rundir.ReadManifest(out)
 	if err != nil || !m.Interrupted || m.Complete || m.Done < 2 {
 		t.Errorf("manifest %+v (%v), want interrupted, incomplete, at least the first run's 2 units done", m, err)
 	}

@@ -22,7 +22,7 @@ import (
 // modelSettings lists the model's effective settings for the JSON config;
 // m is the model built from f (registry.Settings).
 func modelSettings(f *runFlags, m models.Model) map[string]any {
-	name := modelflag.RegistryName(f.flags.set, f.model)
+	name := modelflag.RegistryName(f.flags.IsSet, f.model)
 	v, t, _ := modelValues(f.flags, name)
 	return registry.Settings(name, v, t, m)
 }
@@ -51,23 +51,17 @@ func checkGaussian(c *cmdFlags, n gaussFlags, dimText string, dim int, mu0, mu1,
 // the value value(flag) (the text typed when value is nil), nil for nil.
 func paramRefusal(c *cmdFlags, err error, flag, value func(string) string) error {
 	if value == nil {
-		value = c.show
+		value = c.Show
 	}
 	var pe *registry.ParamError
 	switch {
 	case errors.As(err, &pe) && pe.Param != "":
 		why := pe.Reason(func(p string) string { return "--" + flag(p) }, func(p string) string { return value(flag(p)) })
-		return usagef("invalid --%s %s: %s", flag(pe.Param), shown(c, flag(pe.Param), value), why)
+		return usagef("invalid --%s %s: %s", flag(pe.Param), c.Quoted(flag(pe.Param), value(flag(pe.Param))), why)
 	case err != nil:
 		return usagef("%v", err)
 	}
 	return nil
-}
-
-// shown returns the value of the flag name as a refusal writes it: the
-// text of value, quoted for a string flag.
-func shown(c *cmdFlags, name string, value func(string) string) string {
-	return c.Quoted(name, value(name))
 }
 
 // same returns its argument: the flag of a parameter of `ptbatch run`.
@@ -91,15 +85,12 @@ func flagNumber(c *cmdFlags, name string) float64 {
 	panic("ptbatch: flag " + name + " is not a number")
 }
 
-// addModelFlags is modelflag.Add (for modelflags_test.go).
-func addModelFlags(c *cmdFlags, names []string) { modelflag.Add(c.Set, names) }
-
 // modelValues returns the values of the flags given of the parameters of
 // the registry model name (the others take the model's defaults), a
 // choice by its name (registry.Model.ValuesOf).
 func modelValues(c *cmdFlags, name string) (registry.Values, registry.Texts, error) {
 	m, _ := registry.Lookup(name)
-	v, t, err := m.ValuesOf(func(p string) (any, bool) { return c.fs.Lookup(p).Value.(flag.Getter).Get(), c.set(p) })
+	v, t, err := m.ValuesOf(func(p string) (any, bool) { return c.fs.Lookup(p).Value.(flag.Getter).Get(), c.IsSet(p) })
 	return v, t, paramRefusal(c, err, same, nil)
 }
 
@@ -109,7 +100,7 @@ func modelValues(c *cmdFlags, name string) (registry.Values, registry.Texts, err
 // --iterations, --repeats and --seed from w when given
 // (benchmarks.LogisticWorkloadOf).
 func runLogisticBench(ctx context.Context, c *cmdFlags, w benchmarks.Workload, impl string, jsonOut bool, stdout io.Writer) error {
-	lw, err := benchmarks.LogisticWorkloadOf(w, c.set)
+	lw, err := benchmarks.LogisticWorkloadOf(w, c.IsSet)
 	if we := (*benchmarks.WorkloadError)(nil); errors.As(err, &we) {
 		return c.bad(we.Field, "%s", we.Reason)
 	}

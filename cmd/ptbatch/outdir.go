@@ -13,31 +13,12 @@ import (
 // link, and the length and SHA-256 of each recorded in manifest.json,
 // which ptbatch merge checks before it uses a shard.
 
-// lockName and manifestName are the lock and the manifest of every
-// output directory.
-const (
-	lockName     = rundir.LockName
-	manifestName = rundir.ManifestName
-)
-
-// The writers of package rundir, under the names the commands use.
-var (
-	writeFileAtomic  = rundir.WriteFile
-	writeBytesAtomic = rundir.WriteBytes
-)
-
-// outDir is an output directory this process holds (or, in a merge's
-// reproduce, one the merge holds for it: dir nil).
-type outDir struct {
-	path string
-	dir  *rundir.Dir
-}
-
 // holdOut takes the directory of flag name (already checked writable by
 // checkOut), created if needed, with a note on notes when it recovers a
-// lock left by a killed process. It returns a usage error naming the
-// flag when another process holds it or its lock file is a link.
-func holdOut(c *cmdFlags, name, dir string, notes io.Writer) (*outDir, error) {
+// lock left by a killed process (rundir.Open; Close removes the lock and
+// gives it up). It returns a usage error naming the flag when another
+// process holds it or its lock file is a link.
+func holdOut(c *cmdFlags, name, dir string, notes io.Writer) (*rundir.Dir, error) {
 	d, err := rundir.Open(dir, rundir.Options{Notes: notes, Program: "ptbatch"})
 	var le *rundir.LockedError
 	switch {
@@ -52,14 +33,5 @@ func holdOut(c *cmdFlags, name, dir string, notes io.Writer) (*outDir, error) {
 	case err != nil:
 		return nil, c.bad(name, "cannot lock the directory: %v", unwrapPath(err))
 	}
-	return &outDir{path: dir, dir: d}, nil
-}
-
-// release removes the lock file and gives the lock up; later calls do
-// nothing.
-func (d *outDir) release() {
-	if d != nil {
-		d.dir.Close()
-		d.dir = nil
-	}
+	return d, nil
 }

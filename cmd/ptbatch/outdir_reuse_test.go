@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ptbatch/ptbatch/paper"
+	"github.com/ptbatch/ptbatch/rundir"
 )
 
 // smallRun is a run of a few milliseconds that writes every file of
@@ -31,7 +34,7 @@ func TestReusedOutHoldsOnlyNewFiles(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, name), []byte("half a fi"), 0o644)
 	}
 	mustRun(t, withArgs(smallRun, "--out", dir)...)
-	m, err := readManifest(dir)
+	m, err := rundir.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +43,7 @@ func TestReusedOutHoldsOnlyNewFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		if _, ok := m.Files[e.Name()]; !ok && e.Name() != manifestName {
+		if _, ok := m.Files[e.Name()]; !ok && e.Name() != rundir.ManifestName {
 			t.Errorf("the reused --out holds %s, which this run did not write", e.Name())
 		}
 	}
@@ -61,7 +64,7 @@ func TestOutputSymlinksRefused(t *testing.T) {
 
 	lockDir := filepath.Join(root, "lock")
 	os.Mkdir(lockDir, 0o755)
-	if err := os.Symlink(target, filepath.Join(lockDir, lockName)); err != nil {
+	if err := os.Symlink(target, filepath.Join(lockDir, rundir.LockName)); err != nil {
 		t.Fatal(err)
 	}
 	_, e, code := runCLI(withArgs(smallRun, "--out", lockDir)...)
@@ -110,11 +113,11 @@ func TestRefusedReproduceMergeWritesNothing(t *testing.T) {
 	}
 	args := []string{"reproduce", "betabinomial", "--scale", "0.002", "--replicates", "2", "--quiet"}
 	dirs := runShards(t, t.TempDir(), 2, args)
-	last := runFile(len(reproduceMethods) - 1) // betabinomial's last method: the merge's last run
+	last := paper.RunFile(len(reproduceMethods) - 1) // betabinomial's last method: the merge's last run
 	if err := os.Remove(filepath.Join(dirs[1], last)); err != nil {
 		t.Fatal(err)
 	}
-	editManifest(t, dirs[1], func(m *manifest) { delete(m.Files, filepath.ToSlash(last)) })
+	editManifest(t, dirs[1], func(m *rundir.Manifest) { delete(m.Files, filepath.ToSlash(last)) })
 	refusedMerge(t, dirs, "shard "+dirs[1], filepath.ToSlash(last))
 }
 
@@ -123,7 +126,7 @@ func TestRefusedReproduceMergeWritesNothing(t *testing.T) {
 func TestCleanRunLeavesNoLock(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	mustRun(t, withArgs(smallRun, "--out", dir)...)
-	if _, err := os.Lstat(filepath.Join(dir, lockName)); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("after a clean run: %s %v, want none", lockName, err)
+	if _, err := os.Lstat(filepath.Join(dir, rundir.LockName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("after a clean run: %s %v, want none", rundir.LockName, err)
 	}
 }

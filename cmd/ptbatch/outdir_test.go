@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ptbatch/ptbatch/rundir"
 )
 
 // TestOutDirLock checks the lock of an output directory within one
@@ -33,12 +35,12 @@ func TestOutDirLock(t *testing.T) {
 	if !errors.As(err, &ue) || !strings.Contains(ue.msg, "--out") || !strings.Contains(ue.msg, "pid "+strconv.Itoa(os.Getpid())) {
 		t.Fatalf("second holder: %v, want a usage error naming --out and pid %d", err, os.Getpid())
 	}
-	first.release()
+	first.Close()
 	again, err := holdOut(c, "out", dir, io.Discard)
 	if err != nil {
 		t.Fatalf("after release: %v", err)
 	}
-	again.release()
+	again.Close()
 }
 
 // TestAtomicWriteKeepsOldContent checks that a write that fails leaves
@@ -46,11 +48,11 @@ func TestOutDirLock(t *testing.T) {
 func TestAtomicWriteKeepsOldContent(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.csv")
-	if err := writeBytesAtomic(path, []byte("old\n")); err != nil {
+	if err := rundir.WriteBytes(path, []byte("old\n")); err != nil {
 		t.Fatal(err)
 	}
 	boom := errors.New("boom")
-	err := writeFileAtomic(path, func(w io.Writer) error {
+	err := rundir.WriteFile(path, func(w io.Writer) error {
 		w.Write([]byte("half a fi"))
 		return boom
 	})
@@ -81,7 +83,7 @@ func TestSecondWriterRefused(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- first.Wait() }()
-	waitFor(t, func() bool { _, err := os.Stat(filepath.Join(dir, manifestName)); return err == nil })
+	waitFor(t, func() bool { _, err := os.Stat(filepath.Join(dir, rundir.ManifestName)); return err == nil })
 
 	second := exec.Command(bin, withArgs(args, "--seed", "2", "--out", dir)...)
 	var stdout, stderr bytes.Buffer
@@ -124,10 +126,10 @@ func TestSweepResumes(t *testing.T) {
 			if err := p.Start(); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, func() bool { m, err := readManifest(dir); return err == nil && m.Done >= 8 })
+			waitFor(t, func() bool { m, err := rundir.ReadManifest(dir); return err == nil && m.Done >= 8 })
 			p.Process.Signal(sig)
 			err := p.Wait()
-			m, merr := readManifest(dir)
+			m, merr := rundir.ReadManifest(dir)
 			if merr != nil {
 				t.Fatal(merr)
 			}

@@ -10,15 +10,14 @@ import (
 	"github.com/ptbatch/ptbatch/runout"
 )
 
-// meanSD is batch.MeanSD.
-func meanSD(xs []float64) (mean, sd float64) { return batch.MeanSD(xs) }
-
 // writeJSON prints the run's summary (runout.Summary) as one JSON
 // object, with the proposal counts of a model that has them.
 func writeJSON(w io.Writer, f *runFlags, res *batch.Result, stats *runStats) error {
 	extra := map[string]any{}
-	stats.addProposalsJSON(extra) // explorer.go
-	return runout.EncodeJSON(w, runout.Summary(stats.record(res), f.out, stats.Diagnostics(res), extra), runout.SummaryLead)
+	if p := stats.props; p != nil { // per replicate and chain over the completed scans
+		extra["proposals"], extra["invalid_proposals"] = p.Proposed(), p.Invalid()
+	}
+	return runout.EncodeJSON(w, runout.Summary(stats.RecordMoments(res), f.out, stats.Diagnostics(res), extra), runout.SummaryLead)
 }
 
 // writeTable prints a short human summary: batch.Summary's and

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/runloop"
 )
 
 // refused runs the command in process and checks the contract of every
@@ -319,13 +321,13 @@ func TestMergeOfEditedManifestRefused(t *testing.T) {
 		}
 		shards = append(shards, s)
 	}
-	path := filepath.Join(shards[0], manifestName)
+	path := filepath.Join(shards[0], rundir.ManifestName)
 	good, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for k, args := range [][]string{{"--seed=5"}, {"--chains=zz"}, {"--chains=3"}} {
-		editManifest(t, shards[0], func(m *manifest) { m.Args = args })
+		editManifest(t, shards[0], func(m *rundir.Manifest) { m.Args = args })
 		refused(t, []string{"merge", "--out", filepath.Join(dir, fmt.Sprintf("merged%d", k)), shards[0], shards[1]}, "manifest.json", "edited")
 		if err := os.WriteFile(path, good, 0o644); err != nil {
 			t.Fatal(err)
@@ -342,7 +344,7 @@ func TestShardRefusalIsOneLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer held.release()
+	defer held.Close()
 	refused(t, append(small, "--shard", "1/2", "--out", out), "--out", "writing to this directory")
 	refused(t, []string{"reproduce", "gaussian", "--scale", "0.001", "--replicates", "2", "--quiet", "--shard", "1/2", "--out", out}, "--out", "writing to this directory")
 }
@@ -413,7 +415,7 @@ func TestEveryRunSaysWhatItStarted(t *testing.T) {
 // one second of a run (they started after two), at most once a second.
 func TestProgressFromTheFirstSecond(t *testing.T) {
 	var w strings.Builder
-	p := progressPrinter(&w, "run")
+	p := runloop.ProgressPrinter(&w, "run")
 	// Elapsed times chosen around the thresholds: before 1 s nothing; at
 	// 1.2 s a line; 0.5 s later none; at 2.3 s the next.
 	for _, e := range []time.Duration{500 * time.Millisecond, 1200 * time.Millisecond, 1700 * time.Millisecond, 2300 * time.Millisecond} {

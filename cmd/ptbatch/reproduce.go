@@ -6,11 +6,11 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/paper"
 	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/runloop"
 )
 
 // reproduceMethods are the methods every experiment runs, and
@@ -61,8 +61,8 @@ func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	defer j.Close()
 	po := paper.Options{Workers: o.workers, Job: j, Shard: shard}
 	if !o.quiet {
-		w := &lockedWriter{w: stderr} // highdim's concurrent runs print at once
-		po.Progress = func(label string) func(batch.Progress) { return progressPrinter(w, label) }
+		w := runloop.SyncWriter(stderr) // highdim's concurrent runs print at once
+		po.Progress = func(label string) func(batch.Progress) { return runloop.ProgressPrinter(w, label) }
 	}
 	report, err := paper.Reproduce(ctx, o.Settings, o.out, po)
 	return reproduced(report, err, o.out, stdout)
@@ -138,10 +138,10 @@ func startReproduce(c *cmdFlags, o *reproduceOptions, units int, stderr io.Write
 // their data (paper.Merge): the reproduction's settings as the manifests
 // record and fingerprint them (paper.FromConfig; never their arguments),
 // its runs joined from the shards' runs/ instead of computed.
-func mergeReproduce(ctx context.Context, out string, shards []rundir.Shard, _ *manifest) error {
+func mergeReproduce(ctx context.Context, out string, shards []rundir.Shard, _ *rundir.Manifest) error {
 	s, err := paper.FromConfig(shards[0].Manifest.Config)
 	if err != nil {
-		return usagef("rebuilding the reproduction from %s: %v", filepath.Join(shards[0].Dir, manifestName), err)
+		return usagef("rebuilding the reproduction from %s: %v", filepath.Join(shards[0].Dir, rundir.ManifestName), err)
 	}
 	s.HighDims = highDimDims
 	report, err := paper.Merge(ctx, s, out, shards, paper.Options{})
@@ -165,19 +165,4 @@ func reproduced(report string, err error, out string, stdout io.Writer) error {
 		return werr
 	}
 	return err
-}
-
-// runFile is paper.RunFile (a wrapper for outdir_reuse_test.go).
-func runFile(k int) string { return paper.RunFile(k) }
-
-// lockedWriter serialises the writes of concurrent progress lines.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/internal/cliflag"
 	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/runloop"
 	"github.com/ptbatch/ptbatch/runout"
@@ -29,7 +30,7 @@ func runOne(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	var prog func(batch.Progress)
 	if !f.quiet {
-		prog = progressPrinter(stderr, "run")
+		prog = runloop.ProgressPrinter(stderr, "run")
 	}
 	stats, err := newRunStats(f, &cfg) // the target moments, samples.csv, and the statistics of issue 10
 	if err != nil {
@@ -155,7 +156,7 @@ func finishOne(f *runFlags, job *rundir.Job, res *batch.Result, stats *runStats,
 		if err := writeJSON(&js, f, res, stats); err != nil {
 			return err
 		}
-		if err := runout.FinishRun(job, stats.record(res), js.Bytes()); err != nil {
+		if err := runout.FinishRun(job, stats.RecordMoments(res), js.Bytes()); err != nil {
 			return err
 		}
 	}
@@ -181,10 +182,5 @@ func finishOne(f *runFlags, job *rundir.Job, res *batch.Result, stats *runStats,
 func startLine(w io.Writer, f *runFlags, cfg batch.Config) {
 	limit, _ := memoryLimit(f.maxMemory)
 	fmt.Fprintf(w, "run: %d chains × %d replicates, %d iterations in %d scans of %d; an estimated %s of memory (limit %s)\n",
-		cfg.Chains, cfg.Replicates, cfg.Iterations, cfg.Scans, cfg.Iterations/cfg.Scans, formatBytes(f.need), formatBytes(limit))
-}
-
-// progressPrinter is runloop.ProgressPrinter (kept for sweepmodel.go).
-func progressPrinter(w io.Writer, stage string) func(batch.Progress) {
-	return runloop.ProgressPrinter(w, stage)
+		cfg.Chains, cfg.Replicates, cfg.Iterations, cfg.Scans, cfg.Iterations/cfg.Scans, cliflag.FormatBytes(f.need), cliflag.FormatBytes(limit))
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ptbatch/ptbatch/rundir"
 )
 
 // TestRunMergeIgnoresManifestArgs checks that ptbatch merge of run shards
@@ -26,10 +28,10 @@ func TestRunMergeIgnoresManifestArgs(t *testing.T) {
 	mustRun(t, append([]string{"merge", "--quiet", "--out", ref}, orig...)...)
 	for _, c := range []struct {
 		name string
-		edit func(*manifest)
+		edit func(*rundir.Manifest)
 	}{
-		{"reversed", func(m *manifest) { slices.Reverse(m.Args) }},
-		{"forged chains", func(m *manifest) {
+		{"reversed", func(m *rundir.Manifest) { slices.Reverse(m.Args) }},
+		{"forged chains", func(m *rundir.Manifest) {
 			i := slices.Index(m.Args, "--chains=6") // shardRunArgs' "--chains", "6"
 			if i < 0 {
 				t.Fatalf("args %q have no --chains=6", m.Args)
@@ -37,10 +39,10 @@ func TestRunMergeIgnoresManifestArgs(t *testing.T) {
 			m.Args[i] = "--chains=7"
 			forgeChains(t, m)
 		}},
-		{"forged configuration", func(m *manifest) {
+		{"forged configuration", func(m *rundir.Manifest) {
 			forgeChains(t, m)
 		}},
-		{"emptied", func(m *manifest) { m.Args = nil }},
+		{"emptied", func(m *rundir.Manifest) { m.Args = nil }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var dirs []string
@@ -72,7 +74,7 @@ func TestRunMergeIgnoresManifestArgs(t *testing.T) {
 // forgeChains edits the configuration m records as data from 6 chains
 // (shardRunArgs' "--chains", "6") to 7, and fingerprints it again, as a
 // forger who knows the format would.
-func forgeChains(t *testing.T, m *manifest) {
+func forgeChains(t *testing.T, m *rundir.Manifest) {
 	t.Helper()
 	var b bytes.Buffer
 	if err := json.Compact(&b, m.Config); err != nil {

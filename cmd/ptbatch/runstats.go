@@ -22,12 +22,12 @@ type runStats struct {
 func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
 	s := new(runStats)
 	o := f.statsOptions(cfg)
-	o.Extra = func(cfg *batch.Config) { s.props = addProposals(cfg) }
+	o.Extra = func(cfg *batch.Config) { s.props = batch.AddProposals(cfg) }
 	var err error
 	if o.Settings, err = f.outSettings(cfg); err != nil {
 		return nil, err
 	}
-	o.Args = argsOf(f.flags)
+	o.Args = f.flags.Recorded(unrecordedFlags)
 	if s.RunStats, err = runout.NewRunStats(cfg, o); err != nil {
 		return nil, err
 	}
@@ -38,7 +38,7 @@ func newRunStats(f *runFlags, cfg *batch.Config) (*runStats, error) {
 // model's proposal counts when it has them (explorer.go).
 func (f *runFlags) statsOptions(cfg *batch.Config) runout.StatsOptions {
 	o := runout.StatsOptions{Thin: f.thin, AllObservables: f.jsonOut || f.out != "", Dir: f.out,
-		Extra: func(cfg *batch.Config) { addProposals(cfg) }}
+		Extra: func(cfg *batch.Config) { batch.AddProposals(cfg) }}
 	if f.record == "index" {
 		spec := runout.NewIndexSpec(f.indexWindow, f.indexThin, f.indexReplicas, cfg)
 		o.Index = &spec
@@ -50,7 +50,7 @@ func (f *runFlags) statsOptions(cfg *batch.Config) runout.StatsOptions {
 // (runout.NewSettings with the flags').
 func (f *runFlags) outSettings(cfg *batch.Config) (s *runout.Settings, err error) {
 	s = runout.NewSettings(f.model, f.path, cfg)
-	s.Thin, s.MaxMemory, s.Workers = f.thin, f.maxMemory, effectiveWorkers(cfg.Workers, cfg.Replicates)
+	s.Thin, s.MaxMemory, s.Workers = f.thin, f.maxMemory, cfg.EffectiveWorkers()
 	if s.Record, s.IndexWindow = f.record, f.indexWindow; f.record != "" {
 		s.Index = runout.NewIndexSpec(f.indexWindow, f.indexThin, f.indexReplicas, cfg)
 	}
@@ -60,12 +60,4 @@ func (f *runFlags) outSettings(cfg *batch.Config) (s *runout.Settings, err error
 		}
 	}
 	return s, s.SetParams(modelSettings(f, cfg.Model))
-}
-
-// record is runout.RunStats.Record with the target moments, if followed.
-func (s *runStats) record(res *batch.Result) *runout.Record {
-	if s.Moments == nil {
-		return s.Record(res, nil)
-	}
-	return s.Record(res, &batch.MomentsRecord{Mean: s.Moments.Means(), Var: s.Moments.Vars()})
 }

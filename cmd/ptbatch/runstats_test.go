@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ptbatch/ptbatch/batch"
 )
 
 // parseFloat parses a CSV field, failing the test on a bad one.
@@ -40,7 +42,7 @@ func floats(t *testing.T, v any) []float64 {
 
 // meanSE returns the mean of x and its standard error, sd/√n.
 func meanSE(x []float64) (mean, se float64) {
-	mean, sd := meanSD(x)
+	mean, sd := batch.MeanSD(x)
 	return mean, sd / math.Sqrt(float64(len(x)))
 }
 
@@ -115,7 +117,7 @@ func TestRunLogZClosedForm(t *testing.T) {
 			fwd, rev, avg, diff = append(fwd, f), append(rev, v), append(avg, a), append(diff, d)
 		}
 		m, s := meanSE(avg)
-		md, _ := meanSD(diff)
+		md, _ := batch.MeanSD(diff)
 		if math.Abs(m-est) > 1e-12*math.Abs(est) || math.Abs(s-se) > 1e-12*se || math.Abs(md-obj["log_z_reverse_minus_forward"].(float64)) > 1e-12*math.Abs(est) {
 			t.Errorf("%s: logz.csv gives %v ± %v, difference %v; JSON %v ± %v", c.name, m, s, md, est, se)
 		}

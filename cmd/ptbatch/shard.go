@@ -6,8 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/ptbatch/ptbatch/rundir"
 )
@@ -48,15 +46,15 @@ var lookupEnv = os.LookupEnv
 func resolveShard(c *cmdFlags, s *shardFlags) (*shard, error) {
 	var sh *shard
 	switch {
-	case c.set("shard") && c.set("shards"):
-		return nil, c.bad("shards", "counts the shards of a Kubernetes Indexed Job, which --shard %s chooses already; give one or the other", c.show("shard"))
-	case c.set("shard"):
-		i, n, ok := parseShardSpec(s.spec)
+	case c.IsSet("shard") && c.IsSet("shards"):
+		return nil, c.bad("shards", "counts the shards of a Kubernetes Indexed Job, which --shard %s chooses already; give one or the other", c.Show("shard"))
+	case c.IsSet("shard"):
+		i, n, ok := rundir.ParseSpec(s.spec)
 		if !ok {
 			return nil, c.bad("shard", "want i/n with whole numbers 1 ≤ i ≤ n, such as 2/5")
 		}
 		sh = &shard{i, n, "--shard " + s.spec}
-	case c.set("shards"):
+	case c.IsSet("shards"):
 		p, err := rundir.IndexedJobPart(lookupEnv, s.shards)
 		switch {
 		case s.shards < 1:
@@ -86,20 +84,6 @@ func resolveShard(c *cmdFlags, s *shardFlags) (*shard, error) {
 	return sh, nil
 }
 
-// parseShardSpec parses "i/n".
-func parseShardSpec(spec string) (i, n int, ok bool) {
-	a, b, found := strings.Cut(strings.TrimSpace(spec), "/")
-	if !found {
-		return 0, 0, false
-	}
-	i, err1 := strconv.Atoi(strings.TrimSpace(a))
-	n, err2 := strconv.Atoi(strings.TrimSpace(b))
-	if err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
-		return 0, 0, false
-	}
-	return i, n, true
-}
-
 // part returns s as a rundir.Part (nil: the whole).
 func (s *shard) part() *rundir.Part {
 	if s == nil {
@@ -126,32 +110,20 @@ func (s *shard) note(w io.Writer, lo, hi, units int, what string) {
 	}
 }
 
-// manifest describes what an output directory holds (rundir.Manifest).
-type manifest = rundir.Manifest
-
-// readManifest reads dir's manifest.
-var readManifest = rundir.ReadManifest
-
 // newManifest returns the manifest of command for shard sh (nil: the
 // whole) of units (rundir.Part.NewManifest), with the arguments given
-// (argsOf c, then extra) and config (nil: none yet) recorded.
-func newManifest(command string, config any, c *cmdFlags, extra []string, sh *shard, unit string, units int) (*manifest, error) {
-	return sh.part().NewManifest(command, unit, units, buildVersion(), append(argsOf(c), extra...), config)
+// (cliflag.Set.Recorded without unrecordedFlags, then extra: provenance
+// only, never parsed by a merge) and config (nil: none yet) recorded.
+func newManifest(command string, config any, c *cmdFlags, extra []string, sh *shard, unit string, units int) (*rundir.Manifest, error) {
+	return sh.part().NewManifest(command, unit, units, rundir.BuildVersion("ptbatch"), append(c.Recorded(unrecordedFlags), extra...), config)
 }
 
-// unrecordedFlags are the flags argsOf leaves out: where the output goes,
+// unrecordedFlags are the flags a manifest does not record: where the output goes,
 // how much is printed, which shard, where a checkpoint goes.
 var unrecordedFlags = map[string]bool{
 	"out": true, "pin": true, "quiet": true, "json": true,
 	"shard": true, "shards": true, "resume": true, "checkpoint": true, "checkpoint-every": true,
 }
-
-// argsOf returns the flags given, as typed, without unrecordedFlags
-// (cliflag.Set.Recorded): provenance only, never parsed by a merge.
-func argsOf(c *cmdFlags) []string { return c.Recorded(unrecordedFlags) }
-
-// buildVersion is the build a manifest records (rundir.BuildVersion).
-func buildVersion() string { return rundir.BuildVersion("ptbatch") }
 
 // staleOutputs are the files a run writes only with some flags
 // (--record index), which a manifest of format 1 did not record: a fresh
@@ -160,7 +132,7 @@ func buildVersion() string { return rundir.BuildVersion("ptbatch") }
 var staleOutputs = []string{"index.csv", "index.png", "index.svg"}
 
 // startJob takes the lock of out (holdJob) and writes the manifest m.
-func startJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, stderr io.Writer) (*rundir.Job, error) {
+func startJob(c *cmdFlags, out string, m *rundir.Manifest, prior float64, fresh bool, stderr io.Writer) (*rundir.Job, error) {
 	j, err := holdJob(c, out, m, prior, fresh, stderr)
 	if err != nil {
 		return nil, err
@@ -177,12 +149,12 @@ func startJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, s
 // left in out); prior is the seconds spent before. It writes no
 // manifest, for a command that writes it only once nothing more can be
 // refused (run, whose --resume is checked against the restored engine).
-func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, stderr io.Writer) (*rundir.Job, error) {
+func holdJob(c *cmdFlags, out string, m *rundir.Manifest, prior float64, fresh bool, stderr io.Writer) (*rundir.Job, error) {
 	d, err := holdOut(c, "out", out, stderr)
 	if err != nil {
 		return nil, err
 	}
-	j, err := rundir.StartJob(d.dir, m, prior, fresh, staleOutputs...)
+	j, err := rundir.StartJob(d, m, prior, fresh, staleOutputs...)
 	var le *rundir.LinkError
 	switch {
 	case errors.As(err, &le) && le.Err != nil:
@@ -191,7 +163,7 @@ func holdJob(c *cmdFlags, out string, m *manifest, prior float64, fresh bool, st
 		err = c.bad("out", "%s is a symbolic link: ptbatch writes no output through a link; remove it", filepath.Join(out, le.Link))
 	}
 	if err != nil {
-		d.release()
+		d.Close()
 		return nil, err
 	}
 	return j, nil

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ptbatch/ptbatch/rundir"
 )
 
 // withEnv makes lookupEnv see env alone until the test ends.
@@ -73,7 +75,7 @@ func TestShardFromEnvironment(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v %v: %v", c.env, c.flags, err)
 		}
-		i, n, _ := parseShardSpec(c.want)
+		i, n, _ := rundir.ParseSpec(c.want)
 		if got == nil || got.index != i || got.count != n {
 			t.Errorf("%v %v: shard %+v, want %s", c.env, c.flags, got, c.want)
 		}

@@ -59,7 +59,7 @@ one batch of replicates per cell, and writes a tidy CSV and a summary.`
 // parseList parses the comma-separated list of flag name: integers of
 // at least least each (sweep.ParseInts).
 func parseList(c *cmdFlags, name string, least int) ([]int, []string, error) {
-	xs, texts, err := sweep.ParseInts(c.show(name), least)
+	xs, texts, err := sweep.ParseInts(c.Show(name), least)
 	var le *sweep.ListError
 	switch {
 	case errors.As(err, &le) && le.NotNumber:
@@ -147,8 +147,8 @@ func sweepSpec(c *cmdFlags, f *sweepFlags) (*sweep.Spec, []string, error) {
 			return nil, nil, err
 		}
 	}
-	if c.set("lr") && slices.Max(s.GridKnots()) < 2 {
-		return nil, nil, c.bad("lr", "applies only to tuned spline paths: --knots %s has no K of 2 or more", c.show("knots"))
+	if c.IsSet("lr") && slices.Max(s.GridKnots()) < 2 {
+		return nil, nil, c.bad("lr", "applies only to tuned spline paths: --knots %s has no K of 2 or more", c.Show("knots"))
 	}
 	if f.chains != "auto" {
 		if s.Chains, _, err = parseList(c, "chains", 2); err != nil {

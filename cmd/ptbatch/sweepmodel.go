@@ -22,7 +22,7 @@ func checkSweepModel(c *cmdFlags, f *sweepFlags) error {
 	}
 	if f.tuning == "auto" {
 		for _, name := range []string{"scans", "lr"} {
-			if c.set(name) {
+			if c.IsSet(name) {
 				return c.bad(name, "applies only to --tuning paper; the automatic tuner (--tuning auto) takes no learning rate and chooses its scans itself")
 			}
 		}
@@ -35,7 +35,7 @@ func checkSweepModel(c *cmdFlags, f *sweepFlags) error {
 		return c.bad("model", "want %s", modelflag.OrList(modelflag.SweepModels()))
 	}
 	for _, name := range []string{"dims", "sigma", "mu0", "mu1"} {
-		if c.set(name) {
+		if c.IsSet(name) {
 			return c.bad(name, "applies only to --model gaussian; --model %s has its own dimension and ptbatch run's defaults", f.model)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ptbatch/ptbatch/rundir"
 )
 
 // TestSweepOtherModelShardsMerge runs a sweep of the Beta-binomial with
@@ -74,14 +76,14 @@ func TestSweepMergeIgnoresArgs(t *testing.T) {
 		s := filepath.Join(root, "settings", filepath.Base(d))
 		copyDir(t, d, a)
 		copyDir(t, d, s)
-		editManifest(t, a, func(m *manifest) {
+		editManifest(t, a, func(m *rundir.Manifest) {
 			for i, arg := range m.Args {
 				if arg == "--dims=1,2" { // shardSweepArgs' "--dims", "1,2"
 					m.Args[i] = "--dims=1"
 				}
 			}
 		})
-		editManifest(t, s, func(m *manifest) { m.Settings["dims"] = "1" })
+		editManifest(t, s, func(m *rundir.Manifest) { m.Settings["dims"] = "1" })
 		args, settings = append(args, a), append(settings, s)
 	}
 	got := filepath.Join(root, "got")

@@ -154,7 +154,7 @@ func sweepResumeError(c *cmdFlags, err error) error {
 
 // mergeSweep writes the merged output of a sweep's shards from their data
 // (sweep.Merge), for merge.go.
-func mergeSweep(_ context.Context, out string, shards []rundir.Shard, m *manifest) error {
+func mergeSweep(_ context.Context, out string, shards []rundir.Shard, m *rundir.Manifest) error {
 	var me *sweep.MergeError
 	switch err := sweep.Merge(out, shards, m); {
 	case errors.As(err, &me) || errors.Is(err, sweep.ErrRows):

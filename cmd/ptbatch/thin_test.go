@@ -15,12 +15,11 @@ import (
 // what is the command line's (flags, the Slurm and Kubernetes variables,
 // tables, figures and exit codes), the rest is library code a Go program
 // can import. The goal is 2,800 lines; the package had 8,390 when
-// the work began, 6,208 after two waves, 5,657 after the third and 3,056 after the
-// fourth, and
-// this bound keeps it from growing back while the rest moves out (lower it
-// as it does).
+// the work began, 6,208 after two waves, 5,657 after the third and 2,790
+// after the fourth. This bound keeps it from growing back (lower it as the
+// package shrinks).
 const (
-	maxCommandLines = 3056
+	maxCommandLines = 2790
 	maxFuncLines    = 60
 )
 

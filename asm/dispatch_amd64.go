@@ -35,25 +35,18 @@ var (
 		IsingLine:      isingLineAVX2,
 		IsingXor:       isingXorAVX2,
 	}
-	// avx512 is avx2 with the AVX-512 random fills, energies and swap
-	// acceptances. The bookkeeping kernels exist in AVX2 only
-	// (asm/_gen/book.go). The mixture kernels' AVX-512 versions (mixAVX512)
-	// are generated but not dispatched: they have not yet run on an AVX-512
-	// machine, and every CPU with AVX-512 F and DQ has AVX2 and FMA, whose
-	// versions give the same bits; PTBATCH_MIX_AVX512=1 go test ./asm -run
-	// Mix checks the AVX-512 ones against their twins on such a machine.
+	// avx512 is avx2 with the AVX-512 kernels substituted: the random
+	// fills, energies, swap acceptances and the mixture kernels (terms,
+	// proportions, labels, gamma proposals, logarithm). The bookkeeping
+	// and Ising kernels exist in AVX2 only (asm/_gen/book.go, ising.go);
+	// every CPU with AVX-512 F and DQ has AVX2 and FMA. Each kernel agrees
+	// with its generic twin (kernels_test.go, the fuzz targets), which is
+	// checked on every CPU that runs the tests, AVX-512 ones included.
 	avx512 = func() Impl {
 		im := avx2
 		im.Name = "avx512"
 		im.XoshiroUniform, im.XoshiroNormal = xoshiroUniformAVX512, xoshiroNormalAVX512
 		im.GaussEnergy, im.SwapAlpha = gaussEnergyAVX512, swapAlphaAVX512
-		return im
-	}()
-	// mixAVX512 is the avx512 tier with the AVX-512 mixture kernels, for
-	// the tests alone until they have run on AVX-512 hardware.
-	mixAVX512 = func() Impl {
-		im := avx512
-		im.Name = "avx512mix"
 		im.MixTerms2, im.MixProp2, im.MixLabels2 = mixTerms2AVX512, mixProp2AVX512, mixLabels2AVX512
 		im.MixTermsK, im.MixPropK, im.MixLabelsK = mixTermsKAVX512, mixPropKAVX512, mixLabelsKAVX512
 		im.MixGammaTry, im.MixLog = mixGammaTryAVX512, mixLogAVX512

@@ -17,13 +17,6 @@ import (
 var tierNames = []string{"avx512", "avx2", "generic"}
 
 func forEachImpl(t *testing.T, f func(t *testing.T, im Impl)) {
-	t.Run("impl=avx512mix", func(t *testing.T) {
-		im, ok := experimentalImpl()
-		if !ok {
-			t.Skip("the AVX-512 mixture kernels run only with PTBATCH_MIX_AVX512=1 on a CPU with AVX-512")
-		}
-		f(t, im)
-	})
 	for _, name := range tierNames {
 		t.Run("impl="+name, func(t *testing.T) {
 			for _, im := range Impls() {

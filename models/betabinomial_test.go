@@ -115,7 +115,7 @@ func TestBetaBinomialBlockMatchesScalar(t *testing.T) {
 			// The retry path must have been exercised for the small shapes:
 			// a first attempt is rejected with probability ≈ 5% near shape 1,
 			// so 300·8 rows (two gammas each) without one has probability e^-240.
-			if m == small && rows == 300 && !slices.Contains(blk.(*betaBinomialBlock).gA, 0) {
+			if m == small && rows == 300 && !slices.Contains(blk.(*betaBinomialBlock).g, 0) {
 				t.Error("no first attempt was rejected: retry path untested")
 			}
 		}

@@ -115,7 +115,10 @@ func (m *BetaBinomial) Annealed(eta0, eta1 float64) (alpha, beta float64, ok boo
 // energies returns W0 and W1 at the point whose log p and log(1-p) are lp
 // and lq: W0 = (A-1) lp + (B-1) lq and W1 = (A-1+S) lp + (B-1+F) lq.
 func (m *BetaBinomial) energies(lp, lq float64) (w0, w1 float64) {
-	return m.coefs().energies(lp, lq)
+	a1, b1 := m.A-1, m.B-1
+	w0 = math.FMA(a1, lp, b1*lq)
+	w1 = math.FMA(a1+float64(m.Successes), lp, (b1+float64(m.Failures))*lq)
+	return w0, w1
 }
 
 // bbCoefs are the coefficients of the energies: A-1, B-1, A-1+S, B-1+F.
@@ -127,7 +130,8 @@ func (m *BetaBinomial) coefs() bbCoefs {
 	return bbCoefs{a1, b1, a1 + float64(m.Successes), b1 + float64(m.Failures)}
 }
 
-// energies returns W0 = FMA(a1, lp, b1·lq) and W1 = FMA(a1s, lp, b1f·lq).
+// energies returns W0 = FMA(a1, lp, b1·lq) and W1 = FMA(a1s, lp, b1f·lq),
+// BetaBinomial.energies with the sums a1s and b1f made once.
 func (c bbCoefs) energies(lp, lq float64) (w0, w1 float64) {
 	return math.FMA(c.a1, lp, c.b1*lq), math.FMA(c.a1s, lp, c.b1f*lq)
 }

@@ -2,7 +2,6 @@ package models
 
 import (
 	"math"
-	"slices"
 
 	"github.com/ptbatch/ptbatch/kernel"
 	"github.com/ptbatch/ptbatch/layout"
@@ -62,7 +61,9 @@ func (m *BetaBinomial) NewBlock(spec BlockSpec) Block {
 		kind: make([]uint8, n),
 	}
 	for i := range b.eta0 {
-		b.eta0[i] = math.NaN() // no coefficients cached yet
+		// Coefficients NaN, whose shapes are improper.
+		b.eta0[i] = math.NaN()
+		b.setShapes(i, 0, 0, false)
 	}
 	return b
 }
@@ -109,11 +110,13 @@ func (b *betaBinomialBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
 }
 
 // update recomputes the shapes and gamma samplers where the coefficients
-// changed, which for the engine's chain-ordered rows is once a scan. An
-// improper row gets NaN shapes and zero samplers: their Try returns 0
-// (their d is 0), and Explore never passes them to FinishGamma.
+// changed, which for the engine's chain-ordered rows is once a scan; it
+// returns at once when every coefficient has the bits of the cached one,
+// whose shapes are those in the block. An improper row gets NaN shapes
+// and zero samplers: their Try returns 0 (their d is 0), and Explore never
+// passes them to FinishGamma.
 func (b *betaBinomialBlock) update(eta0, eta1 []float64) {
-	if slices.Equal(eta0, b.eta0) && slices.Equal(eta1, b.eta1) {
+	if sameRows(eta0, b.eta0) && sameRows(eta1, b.eta1) {
 		return
 	}
 	for i := range b.sA {
@@ -124,6 +127,20 @@ func (b *betaBinomialBlock) update(eta0, eta1 []float64) {
 		sA, sB, ok := b.m.Annealed(eta0[i], eta1[i])
 		b.setShapes(i, sA, sB, ok)
 	}
+}
+
+// sameRows reports whether x and y, of the same length, a multiple of
+// layout.Lanes, hold the same bits, a row of lanes at a time.
+func sameRows(x, y []float64) bool {
+	const L = layout.Lanes
+	var diff uint64
+	bits := math.Float64bits
+	for r := 0; r+L <= len(x); r += L {
+		a, b := (*[L]float64)(x[r:r+L]), (*[L]float64)(y[r:r+L])
+		diff |= (bits(a[0]) ^ bits(b[0])) | (bits(a[1]) ^ bits(b[1])) | (bits(a[2]) ^ bits(b[2])) | (bits(a[3]) ^ bits(b[3])) |
+			(bits(a[4]) ^ bits(b[4])) | (bits(a[5]) ^ bits(b[5])) | (bits(a[6]) ^ bits(b[6])) | (bits(a[7]) ^ bits(b[7]))
+	}
+	return diff == 0
 }
 
 // setShapes sets the shapes of row and lane i (i = row·Lanes + lane) to

@@ -6,11 +6,23 @@ import (
 	"github.com/ptbatch/ptbatch/layout"
 )
 
+// gammaLogBatch is the number of attempts whose logarithms GammaTryLog
+// takes in one pair of MixLog calls.
+const gammaLogBatch = 128
+
+// GammaLogScratch is the scratch of GammaTryLog: the indices, uniforms and
+// cubes v of a batch of attempts and their logarithms. Its zero value is
+// ready to use.
+type GammaLogScratch struct {
+	idx     [gammaLogBatch]int
+	in, out [2 * gammaLogBatch]float64
+}
+
 // GammaTryLog completes the first attempts of MixGammaTry with
-// GammaSampler.Try's logarithmic test, the logarithms taken for all the
-// refused attempts at once by MixLog (math.Log bit for bit): for every i
-// with g[i] == 0, with d = conc[i] - 1/3, c = 1/√(9d), t = 1 + c·x[i],
-// v = t³ and x2 = x[i]², when t > 0 and
+// GammaSampler.Try's logarithmic test, the logarithms taken by MixLog
+// (math.Log bit for bit) for batches of the attempts the squeeze refused:
+// for every i with g[i] == 0, with d = conc[i] - 1/3, c = 1/√(9d),
+// t = 1 + c·x[i], v = t³ and x2 = x[i]², when t > 0 and
 //
 //	log u[i] < 0.5·x2 + d·(1 - v + log v)
 //
@@ -18,15 +30,14 @@ import (
 // GammaSampler.Try(x[i], u[i]) of a sampler whose attempts have shape
 // conc[i] (of shape conc[i], or conc[i] - 1 when boosted), so afterwards
 // g[i] is Try's value, 0 where Try rejects. Every conc[i] must be at least
-// 1. logs and idx are scratch of at least
-// 4·len(g) and len(g) entries. It panics with "kernel: slice lengths do not
-// match" unless len(g) == len(conc) == len(x) == len(u), a multiple of
-// Lanes, and the scratch is long enough.
-func GammaTryLog(g, conc, x, u, logs []float64, idx []int32) {
+// 1. It panics with "kernel: slice lengths do not match" unless len(g) ==
+// len(conc) == len(x) == len(u).
+func GammaTryLog(g, conc, x, u []float64, s *GammaLogScratch) {
 	n := len(g)
-	if rowsOf(n) < 0 || len(conc) != n || len(x) != n || len(u) != n || len(logs) < 4*n || len(idx) < n {
+	if len(conc) != n || len(x) != n || len(u) != n {
 		panic(errLengths)
 	}
+	const B = gammaLogBatch
 	m := 0
 	for i, v := range g {
 		if v != 0 {
@@ -38,24 +49,32 @@ func GammaTryLog(g, conc, x, u, logs []float64, idx []int32) {
 		if !(t > 0) {
 			continue
 		}
-		idx[m], logs[m], logs[n+m] = int32(i), u[i], t*t*t
+		s.idx[m], s.in[m], s.in[B+m] = i, u[i], t*t*t
 		m++
+		if m == B {
+			s.test(g, conc, x, m)
+			m = 0
+		}
 	}
-	if m == 0 {
-		return
+	if m > 0 {
+		s.test(g, conc, x, m)
 	}
+}
+
+// test makes the logarithmic test of the batch of m attempts in s.
+func (s *GammaLogScratch) test(g, conc, x []float64, m int) {
+	const B = gammaLogBatch
 	mp := (m + layout.Lanes - 1) / layout.Lanes * layout.Lanes
 	for k := m; k < mp; k++ {
-		logs[k], logs[n+k] = 1, 1
+		s.in[k], s.in[B+k] = 1, 1
 	}
-	lu, lv := logs[2*n:2*n+mp], logs[3*n:3*n+mp]
-	MixLog(lu, logs[:mp])
-	MixLog(lv, logs[n:n+mp])
-	for k, i := range idx[:m] {
+	MixLog(s.out[:mp], s.in[:mp])
+	MixLog(s.out[B:B+mp], s.in[B:B+mp])
+	for k, i := range s.idx[:m] {
 		d := conc[i] - 1.0/3
-		v := logs[n+k]
+		v := s.in[B+k]
 		x2 := x[i] * x[i]
-		if lu[k] < float64(0.5*x2)+float64(d*(1-v+lv[k])) {
+		if s.out[k] < float64(0.5*x2)+float64(d*(1-v+s.out[B+k])) {
 			g[i] = d * v
 		}
 	}

@@ -55,8 +55,6 @@ func (m *BetaBinomial) NewBlock(spec BlockSpec) Block {
 		pq:   layout.Float64s(2 * chunk),
 		lpq:  layout.Float64s(2 * chunk),
 		lb:   layout.Float64s(2 * chunk),
-		logs: layout.Float64s(8 * chunk),
-		idx:  make([]int32, 2*chunk),
 		p:    layout.Float64s(n),
 		kind: make([]uint8, n),
 	}
@@ -71,19 +69,18 @@ func (m *BetaBinomial) NewBlock(spec BlockSpec) Block {
 type betaBinomialBlock struct {
 	m          *BetaBinomial
 	rows       int
-	eta0, eta1 []float64             // the coefficients the shapes were computed for
-	sA, sB     []float64             // per row and lane: annealed shapes α, β, NaN when improper
-	gsA, gsB   []kernel.GammaSampler // per row and lane: samplers of Gamma(α), Gamma(β), zero when improper
-	conc       []float64             // per row: the lanes' Marsaglia–Tsang shapes of G_A, then of G_B (1 when improper)
-	z, u       []float64             // scratch: first attempts of a chunk, 2 rows per row
-	g          []float64             // scratch: first attempts of a chunk, 2 rows per row: accepted values, 0 if rejected
-	pq, lpq    []float64             // scratch: p and 1-p of a chunk, 2 rows per row, and their logarithms
-	lb         []float64             // scratch: log p and log(1-p) of the boosted rows of a chunk, 2 rows per row
-	logs       []float64             // scratch of kernel.GammaTryLog
-	idx        []int32               // scratch of kernel.GammaTryLog
-	p          []float64             // per row and lane: the state p, NaN when improper
-	kind       []uint8               // per row and lane: bbPlain, bbBoosted or bbImproper
-	special    int                   // the number of rows and lanes whose kind is not bbPlain
+	eta0, eta1 []float64              // the coefficients the shapes were computed for
+	sA, sB     []float64              // per row and lane: annealed shapes α, β, NaN when improper
+	gsA, gsB   []kernel.GammaSampler  // per row and lane: samplers of Gamma(α), Gamma(β), zero when improper
+	conc       []float64              // per row: the lanes' Marsaglia–Tsang shapes of G_A, then of G_B (1 when improper)
+	z, u       []float64              // scratch: first attempts of a chunk, 2 rows per row
+	g          []float64              // scratch: first attempts of a chunk, 2 rows per row: accepted values, 0 if rejected
+	pq, lpq    []float64              // scratch: p and 1-p of a chunk, 2 rows per row, and their logarithms
+	lb         []float64              // scratch: log p and log(1-p) of the boosted rows of a chunk, 2 rows per row
+	logs       kernel.GammaLogScratch // scratch of kernel.GammaTryLog
+	p          []float64              // per row and lane: the state p, NaN when improper
+	kind       []uint8                // per row and lane: bbPlain, bbBoosted or bbImproper
+	special    int                    // the number of rows and lanes whose kind is not bbPlain
 }
 
 // The kinds of a row and lane's annealed Beta(α, β): both shapes at least
@@ -215,7 +212,7 @@ func (b *betaBinomialBlock) Explore(rng *kernel.Stream, rows Rows, out Energies)
 		rng.Uniform(u)
 		conc := b.conc[2*r0*L : 2*r1*L]
 		kernel.MixGammaTry(g, conc, z, u)
-		kernel.GammaTryLog(g, conc, z, u, b.logs, b.idx)
+		kernel.GammaTryLog(g, conc, z, u, &b.logs)
 		b.ratios(rng, r0, r1)
 		kernel.MixLog(b.lpq[:k], b.pq[:k])
 		b.energies(r0, r1, out)

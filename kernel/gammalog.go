@@ -19,10 +19,11 @@ type GammaLogScratch struct {
 }
 
 // GammaTryLog completes the first attempts of MixGammaTry with
-// GammaSampler.Try's logarithmic test, the logarithms taken by MixLog
-// (math.Log bit for bit) for batches of the attempts the squeeze refused:
-// for every i with g[i] == 0, with d = conc[i] - 1/3, c = 1/√(9d),
-// t = 1 + c·x[i], v = t³ and x2 = x[i]², when t > 0 and
+// GammaSampler.Try's logarithmic test (Marsaglia and Tsang's method, see
+// GammaSampler), the logarithms taken by MixLog (math.Log bit for bit)
+// for batches of the attempts the squeeze refused: for every i with
+// g[i] == 0, with d = conc[i] - 1/3, c = 1/√(9d), t = 1 + c·x[i], v = t³
+// and x2 = x[i]², when t > 0 and
 //
 //	log u[i] < 0.5·x2 + d·(1 - v + log v)
 //

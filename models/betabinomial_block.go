@@ -245,8 +245,9 @@ func (b *betaBinomialBlock) ratios(rng *kernel.Stream, r0, r1 int) {
 }
 
 // finish completes row r, lane j (row q of the chunk) as betaFromGammas
-// does: kernel.FinishGamma's retries and boost, then p and 1-p in pq, or for a boosted row its logarithms in lb (and 1s in pq). An
-// improper row gets the state NaN.
+// does: kernel.FinishGamma's retries and boost, then p and 1-p in pq, or
+// for a boosted row its logarithms in lb (and 1s in pq). An improper row
+// gets the state NaN.
 func (b *betaBinomialBlock) finish(rng *kernel.Stream, r, q, j int) {
 	const L = layout.Lanes
 	i, a := r*L+j, 2*q*L+j

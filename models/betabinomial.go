@@ -121,6 +121,21 @@ func (m *BetaBinomial) energies(lp, lq float64) (w0, w1 float64) {
 	return w0, w1
 }
 
+// bbCoefs are the coefficients of the energies: A-1, B-1, A-1+S, B-1+F.
+type bbCoefs struct{ a1, b1, a1s, b1f float64 }
+
+// coefs returns the coefficients of m's energies.
+func (m *BetaBinomial) coefs() bbCoefs {
+	a1, b1 := m.A-1, m.B-1
+	return bbCoefs{a1, b1, a1 + float64(m.Successes), b1 + float64(m.Failures)}
+}
+
+// energies returns W0 = FMA(a1, lp, b1·lq) and W1 = FMA(a1s, lp, b1f·lq),
+// BetaBinomial.energies with the sums a1s and b1f made once.
+func (c bbCoefs) energies(lp, lq float64) (w0, w1 float64) {
+	return math.FMA(c.a1, lp, c.b1*lq), math.FMA(c.a1s, lp, c.b1f*lq)
+}
+
 // The gamma variates are kernel.GammaSampler's (Marsaglia and Tsang, "A
 // simple method for generating gamma variables", ACM TOMS 26(3), 2000):
 // for shape s ≥ 1 an attempt of d = s - 1/3, c = 1/√(9d) takes a normal x

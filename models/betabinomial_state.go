@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/ptbatch/ptbatch/internal/wire"
-	"github.com/ptbatch/ptbatch/kernel"
 )
 
 // Description returns "betabinomial a=… b=… successes=… failures=…".
@@ -57,10 +56,7 @@ func (b *betaBinomialBlock) UnmarshalBinary(data []byte) error {
 	copy(b.sB, sB)
 	copy(b.p, p)
 	for i := range b.sA {
-		b.gsA[i], b.gsB[i] = kernel.GammaSampler{}, kernel.GammaSampler{}
-		if b.sA[i] > 0 {
-			b.gsA[i], b.gsB[i] = kernel.NewGammaSampler(b.sA[i]), kernel.NewGammaSampler(b.sB[i])
-		}
+		b.samplers(i)
 	}
 	return nil
 }

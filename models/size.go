@@ -96,8 +96,9 @@ func (g *Gaussian) BlockBytes(rows int) (int64, error) {
 func (g *Gaussian) NumObservables() int { return g.Dim }
 
 // BlockBytes returns the bytes of a Beta-binomial block of rows rows: the
-// per-row coefficients, shapes, gamma samplers and states, the first
-// attempts of one chunk of rows, and Init's coefficients.
+// per-row coefficients, shapes, gamma samplers, Marsaglia–Tsang shapes,
+// kinds and states, the first attempts, ratios and logarithms of one chunk
+// of rows, and Init's coefficients.
 func (m *BetaBinomial) BlockBytes(rows int) (int64, error) {
 	const L = layout.Lanes
 	var c sizeCount
@@ -106,11 +107,12 @@ func (m *BetaBinomial) BlockBytes(rows int) (int64, error) {
 		c.float64s(rows, L)
 	}
 	c.add(2, rows, L, int(unsafe.Sizeof(kernel.GammaSampler{}))) // gsA, gsB
+	c.float64s(2, rows, L)                                       // conc
+	c.add(rows, L)                                               // kind
 	chunk := min(bbChunkRows, max(rows, 0))
-	c.float64s(2, chunk, L) // z
-	c.float64s(2, chunk, L) // u
-	c.float64s(chunk, L)    // gA
-	c.float64s(chunk, L)    // gB
+	for i := 0; i < 6; i++ { // z, u, g, pq, lpq, lb
+		c.float64s(2, chunk, L)
+	}
 	return c.result()
 }
 

@@ -86,3 +86,24 @@ func TestMixturePaddingLanes(t *testing.T) {
 	checkPadding(t, NewGalaxy(), "galaxy", 6, 30)
 	checkPadding(t, NewMixture(1), "mixture", 6, 30)
 }
+
+// TestFuncsPaddingLanes checks the blocks of FromFuncs (lane by lane),
+// FromBatch (side by side) and a variational reference with padding
+// lanes against blocks without.
+func TestFuncsPaddingLanes(t *testing.T) {
+	funnel, err := NewFunnel(3, 3, RandomWalk{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logistic, err := NewLogistic(SimulateLogistic(40, 2, 9), 3, MALA{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	diag, err := Variational(logistic, MALA{}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPadding(t, funnel, "funnel", 5, 20)
+	checkPadding(t, logistic, "logistic", 5, 20)
+	checkPadding(t, diag, "variational logistic", 5, 20)
+}

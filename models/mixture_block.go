@@ -511,13 +511,14 @@ func (b *mixBlock) propTerms() {
 // conditional P(z_n = i) = f_i E_ni / Σ_l f_l E_nl, by one uniform each
 // (mixLabel, mix2Label), using the terms left by moveWeightsMH; it also
 // tallies the sufficient statistics of the new labels. The kernels write
-// every lane; a row with an improper lane takes them in scratch and copies
-// the proper lanes' labels, so that an improper lane's state stays put.
+// every lane; a row with an improper real lane takes them in scratch and
+// copies the proper lanes' labels, so that an improper lane's state stays
+// put (a padding lane's labels, never read, may change).
 func (b *mixBlock) moveLabels(r int) {
 	const lanes = layout.Lanes
 	k, nd := b.k, b.n
 	allOK, anyOK := true, false
-	for _, ok := range b.ok {
+	for _, ok := range b.ok[:b.real] {
 		allOK, anyOK = allOK && ok, anyOK || ok
 	}
 	if !anyOK {

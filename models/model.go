@@ -33,7 +33,7 @@ type Model interface {
 type BlockSpec struct {
 	// FirstReplicate is the replicate of lane 0; lane j holds replicate
 	// FirstReplicate+j. Replicates past the run's last are padding: they are
-	// computed like the others and never reported.
+	// never reported, and a block may skip them (Padding).
 	FirstReplicate int
 	// Rows is the number of rows, one per chain.
 	Rows int

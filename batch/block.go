@@ -115,7 +115,7 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 		info:      info,
 		numChains: c,
 		rng:       kernel.NewStream(cfg.Seed, cfg.FirstReplicate+first),
-		states:    cfg.Model.NewBlock(models.BlockSpec{FirstReplicate: cfg.FirstReplicate + first, Rows: c}),
+		states:    cfg.Model.NewBlock(models.BlockSpec{FirstReplicate: cfg.FirstReplicate + first, Rows: c, Padding: lanes - info.Replicates}),
 		x:         newExchange(c, models.IsExact(cfg.Model)),
 		moments:   newEnergyMoments(cfg, recordRows),
 		tuner:     newTuner(cfg, recordRows),

@@ -100,7 +100,8 @@ func sameBits(a, b []float64) bool {
 }
 
 // batchBlock is a FromFuncs block whose moves run as coroutines, one per
-// row and lane, evaluated together.
+// row and real lane (none for padding lanes, see funcsBlock), evaluated
+// together.
 type batchBlock struct {
 	*funcsBlock
 	b          *Batch
@@ -110,7 +111,7 @@ type batchBlock struct {
 
 func newBatchBlock(m *batchModel, fb *funcsBlock) *batchBlock {
 	bb := &batchBlock{funcsBlock: fb, b: &m.b}
-	for j := 0; j < layout.Lanes; j++ {
+	for j := 0; j < fb.real; j++ {
 		for r := 0; r < fb.rows; r++ {
 			bb.slots = append(bb.slots, newSlot(&m.b, fb.first+j))
 		}
@@ -191,6 +192,7 @@ func (b *batchBlock) finish(out Energies) {
 		i := row*layout.Lanes + j
 		out.W0[i], out.W1[i] = b.w[i][0], b.w[i][1]
 	}
+	b.pad(out)
 }
 
 // run runs body for every row and lane as a coroutine, with the lane's

@@ -148,6 +148,7 @@ func (m *funcsModel) NewBlock(spec BlockSpec) Block {
 		m:     m,
 		rows:  spec.Rows,
 		first: spec.FirstReplicate,
+		real:  realLanes(spec),
 		x:     layout.Float64s(spec.Rows * m.f.Dim * layout.Lanes),
 		w:     make([][2]float64, spec.Rows*layout.Lanes),
 		state: make([]float64, m.f.Dim),
@@ -161,11 +162,14 @@ func (m *funcsModel) NewBlock(spec BlockSpec) Block {
 
 // funcsBlock holds rows states × layout.Lanes lanes, coordinate d of row r,
 // lane j at layout.Index(r, Dim, d, j), with each state's energies, and
-// per lane and chain the explorer's state.
+// per lane and chain the explorer's state. Its padding lanes
+// (BlockSpec.Padding) call no function: their states stay 0, their
+// explorers unused, and their energies are lane 0's (padEnergies).
 type funcsBlock struct {
 	m       *funcsModel
 	rows    int
 	first   int // replicate of lane 0
+	real    int // lanes 0..real-1 hold replicates, the others padding
 	scans   int // scans ended
 	x       []float64
 	w       [][2]float64 // by row and lane: (W0, W1) of the state
@@ -193,10 +197,10 @@ func (b *funcsBlock) check(rows Rows, out Energies) {
 	}
 }
 
-// Init draws every row from the reference.
+// Init draws every row of the real lanes from the reference.
 func (b *funcsBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
 	b.check(rows, out)
-	for j := 0; j < layout.Lanes; j++ {
+	for j := 0; j < b.real; j++ {
 		r := laneRand{rng.Lane(j)}
 		for row := 0; row < b.rows; row++ {
 			i := row*layout.Lanes + j
@@ -207,12 +211,13 @@ func (b *funcsBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
 			out.W0[i], out.W1[i] = b.w[i][0], b.w[i][1]
 		}
 	}
+	b.pad(out)
 }
 
-// Explore moves every row of every lane: lane by lane, rows in order.
+// Explore moves every row of every real lane: lane by lane, rows in order.
 func (b *funcsBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 	b.check(rows, out)
-	for j := 0; j < layout.Lanes; j++ {
+	for j := 0; j < b.real; j++ {
 		r := laneRand{rng.Lane(j)}
 		for row := 0; row < b.rows; row++ {
 			i := row*layout.Lanes + j
@@ -223,6 +228,7 @@ func (b *funcsBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 			out.W0[i], out.W1[i] = b.w[i][0], b.w[i][1]
 		}
 	}
+	b.pad(out)
 }
 
 // Observe writes the first len(dst) coordinates of row row, lane lane.
@@ -234,10 +240,18 @@ func (b *funcsBlock) Observe(dst []float64, row, lane int) {
 	}
 }
 
-// EndScan reports every chain's proposals and adapts its explorer.
+// pad gives the padding lanes of every row lane 0's energies.
+func (b *funcsBlock) pad(out Energies) {
+	for r := 0; r < b.rows && b.real < layout.Lanes; r++ {
+		padEnergies(r, b.real, out)
+	}
+}
+
+// EndScan reports every real lane's chains' proposals and adapts their
+// explorers.
 func (b *funcsBlock) EndScan() {
 	b.scans++
-	for j := range b.recs {
+	for j := range b.recs[:b.real] {
 		b.m.report.add(b.first+j, b.scans, b.recs[j])
 		endScan(b.targets[j], b.m.ex.Name(), b.recs[j])
 	}

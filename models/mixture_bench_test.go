@@ -13,10 +13,22 @@ import (
 // reports ns per sweep per lane (all rows of one replicate) and per
 // row-lane.
 func BenchmarkMixtureExplore(b *testing.B) {
+	benchmarkMixtureExplore(b, 0, "")
+}
+
+// BenchmarkMixtureExplorePadding is BenchmarkMixtureExplore for the last
+// block of a run of 10 replicates: 2 real lanes and 6 of padding
+// (BlockSpec.Padding), which the block skips; the metrics still divide by
+// 8 lanes.
+func BenchmarkMixtureExplorePadding(b *testing.B) {
+	benchmarkMixtureExplore(b, 6, "/padding=6")
+}
+
+func benchmarkMixtureExplore(b *testing.B, padding int, suffix string) {
 	const rows = 35
 	for _, m := range []*Mixture{NewGalaxy(), NewMixture(1)} {
-		b.Run(fmt.Sprintf("model=%s/rows=%d", m.Name(), rows), func(b *testing.B) {
-			blk := m.NewBlock(BlockSpec{Rows: rows})
+		b.Run(fmt.Sprintf("model=%s/rows=%d%s", m.Name(), rows, suffix), func(b *testing.B) {
+			blk := m.NewBlock(BlockSpec{Rows: rows, Padding: padding})
 			rng := kernel.NewStream(1, 0)
 			n := rows * layout.Lanes
 			out := Energies{W0: make([]float64, n), W1: make([]float64, n)}

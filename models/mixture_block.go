@@ -15,7 +15,7 @@ func (m *Mixture) NewBlock(spec BlockSpec) Block {
 	k, n := m.p.K, len(m.p.Data)
 	kl := k * lanes
 	b := &mixBlock{
-		m: m, rows: rows, k: k, n: n,
+		m: m, rows: rows, k: k, n: n, real: realLanes(spec),
 		w:       layout.Float64s(rows * kl),
 		mu:      layout.Float64s(rows * kl),
 		logw:    layout.Float64s(rows * kl),
@@ -84,9 +84,17 @@ func (m *Mixture) NewBlock(spec BlockSpec) Block {
 // (rng.Lane(j)). A lane whose coefficients are improper, or whose proposal
 // parameters are not (mhProposable), draws what is filled for all lanes at
 // once but no more, and an improper lane is otherwise skipped.
+//
+// A padding lane (BlockSpec.Padding) is skipped like an improper one: its
+// state stays the initial one, the kernels see it with the coefficients 0
+// (so that the term kernel skips a register of padding lanes for K ≠ 2),
+// and its energies are lane 0's of the same row, finite when those are.
+// Its draws are its own stream's (kernel.Stream's lanes are independent
+// generators), so the real lanes draw the same numbers either way.
 type mixBlock struct {
 	m          *Mixture
 	rows, k, n int
+	real       int // lanes 0..real-1 hold replicates, the others padding (BlockSpec.Padding)
 	w, mu      []float64
 	logw       []float64
 	z          []uint8
@@ -212,12 +220,13 @@ func (b *mixBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 	}
 }
 
-// coefficients sets β, γ and properness of every lane of row r, and
-// gathers the state of its proper lanes.
+// coefficients sets β, γ and properness of every lane of row r (a padding
+// lane counts as improper), and gathers the state of its proper lanes.
 func (b *mixBlock) coefficients(r int, eta0, eta1 []float64) {
 	const lanes = layout.Lanes
 	for j := 0; j < lanes; j++ {
 		b.beta[j], b.gamma[j], b.ok[j] = b.m.Annealed(eta0[r*lanes+j], eta1[r*lanes+j])
+		b.ok[j] = b.ok[j] && j < b.real
 		b.g2[j] = b.gamma[j] * b.m.hLik
 		if b.ok[j] {
 			b.gather(r, j)
@@ -502,13 +511,14 @@ func (b *mixBlock) propTerms() {
 // conditional P(z_n = i) = f_i E_ni / Σ_l f_l E_nl, by one uniform each
 // (mixLabel, mix2Label), using the terms left by moveWeightsMH; it also
 // tallies the sufficient statistics of the new labels. The kernels write
-// every lane; a row with an improper lane takes them in scratch and copies
-// the proper lanes' labels, so that an improper lane's state stays put.
+// every lane; a row with an improper real lane takes them in scratch and
+// copies the proper lanes' labels, so that an improper lane's state stays
+// put (a padding lane's labels, never read, may change).
 func (b *mixBlock) moveLabels(r int) {
 	const lanes = layout.Lanes
 	k, nd := b.k, b.n
 	allOK, anyOK := true, false
-	for _, ok := range b.ok {
+	for _, ok := range b.ok[:b.real] {
 		allOK, anyOK = allOK && ok, anyOK || ok
 	}
 	if !anyOK {
@@ -711,10 +721,10 @@ func (b *mixBlock) Observe(dst []float64, row, lane int) {
 
 // energies writes W0 and W1 of row r from each lane's values and the
 // sufficient statistics of its labels (NaN energies for improper lanes,
-// whose state did not move).
+// whose state did not move; lane 0's for padding lanes).
 func (b *mixBlock) energies(r int, out Energies) {
 	const lanes = layout.Lanes
-	for j := 0; j < lanes; j++ {
+	for j := 0; j < b.real; j++ {
 		q := r*lanes + j
 		if !b.ok[j] {
 			out.W0[q], out.W1[q] = math.NaN(), math.NaN()
@@ -728,4 +738,5 @@ func (b *mixBlock) energies(r int, out Energies) {
 		w0 := b.m.logPrior(ln.lw, ln.mu, ln.counts)
 		out.W0[q], out.W1[q] = w0, w0+b.m.logLik(sq)
 	}
+	padEnergies(r, b.real, out)
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/ptbatch/ptbatch/kernel"
+	"github.com/ptbatch/ptbatch/layout"
 )
 
 // Model is a batched target for parallel tempering: what sampling needs and
@@ -32,10 +33,32 @@ type Model interface {
 type BlockSpec struct {
 	// FirstReplicate is the replicate of lane 0; lane j holds replicate
 	// FirstReplicate+j. Replicates past the run's last are padding: they are
-	// computed like the others and never reported.
+	// never reported, and a block may skip them (Padding).
 	FirstReplicate int
 	// Rows is the number of rows, one per chain.
 	Rows int
+	// Padding is the number of the block's last lanes whose replicates
+	// are past the run's last (0 to layout.Lanes-1; 0: none). Nobody reads
+	// their results, so a block may skip their work, provided it keeps
+	// their energies finite or NaN and draws the other lanes' numbers as
+	// without it; the real lanes' results must not change.
+	Padding int
+}
+
+// realLanes returns the number of lanes of a block of spec that hold
+// replicates of the run: layout.Lanes less spec.Padding, at least 1.
+func realLanes(spec BlockSpec) int {
+	return min(max(layout.Lanes-spec.Padding, 1), layout.Lanes)
+}
+
+// padEnergies gives the padding lanes real..layout.Lanes-1 of row r the
+// energies of lane 0 (a replicate's, finite or NaN as the engine expects),
+// for a block that skips their moves.
+func padEnergies(r, real int, out Energies) {
+	q := r * layout.Lanes
+	for j := real; j < layout.Lanes; j++ {
+		out.W0[q+j], out.W1[q+j] = out.W0[q], out.W1[q]
+	}
 }
 
 // Rows are the inputs of a move for every row r and lane j, each

@@ -50,7 +50,7 @@ func (b *variationalBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) 
 	}
 	top := int32(b.fb.rows - 1)
 	for i, n := range rows.Chain {
-		if n == top {
+		if n == top && i%layout.Lanes < b.fb.real { // padding lanes stay put
 			b.fb.load(i/layout.Lanes, i%layout.Lanes)
 			b.lanes[i%layout.Lanes].add(b.fb.state)
 		}
@@ -68,7 +68,7 @@ func (b *variationalBlock) EndScan() {
 	if b.fb.scans > b.v.fitScans {
 		return
 	}
-	for j, l := range b.lanes {
+	for j, l := range b.lanes[:b.fb.real] {
 		if b.frozen[j] {
 			l.clear()
 		} else if l.fit(b.v.logZ0) {

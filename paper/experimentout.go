@@ -60,21 +60,10 @@ func (r *reproduction) experiment(ctx context.Context, e Experiment, report io.W
 		return fmt.Errorf("%s: %v", e.Name, err)
 	}
 	x := newExperimentOut(e, m, r.s, report)
-	for _, meth := range Methods() {
-		cfg := meth.Config(e, m, x.reps, x.iters, r.s.Seed, r.o.Workers)
-		st := newStats(&cfg)
-		res, err := r.run(ctx, e.Name+" "+meth.Name, cfg, st)
-		switch {
-		case err != nil:
-			return err
-		case res == nil:
-			continue // another shard's
-		case res.Interrupted:
-			return &InterruptedError{e.Name + " " + meth.Name}
-		}
-		// The method's scans: the paper's, or the automatic tuner's (the
-		// scans.csv rows and the figure's x axis are in the paper's).
-		if err := x.add(ctx, meth, res, st, x.iters/cfg.Scans); err != nil {
+	meths, workers := Methods(), r.workers()
+	g := methodsAtOnce(x.reps, workers)
+	for lo := 0; lo < len(meths); lo += g {
+		if err := r.methods(ctx, x, meths[lo:min(lo+g, len(meths))], workers); err != nil {
 			return err
 		}
 	}
@@ -85,6 +74,35 @@ func (r *reproduction) experiment(ctx context.Context, e Experiment, report io.W
 		return err
 	}
 	return x.write(dir)
+}
+
+// methods runs (or joins) the methods meths of x's experiment, at the
+// same time when there are several (runAll), and adds each to x in order.
+func (r *reproduction) methods(ctx context.Context, x *experimentOut, meths []Method, workers int) error {
+	labels, cfgs, sts := make([]string, len(meths)), make([]batch.Config, len(meths)), make([]*stats, len(meths))
+	for i, meth := range meths {
+		labels[i] = x.e.Name + " " + meth.Name
+		cfgs[i] = meth.Config(x.e, x.m, x.reps, x.iters, r.s.Seed, r.o.Workers)
+		sts[i] = newStats(&cfgs[i])
+	}
+	results, err := r.runAll(ctx, labels, cfgs, sts, len(meths) > 1, true, workers)
+	if err != nil {
+		return err
+	}
+	for i, res := range results {
+		switch {
+		case res == nil:
+			continue // another shard's
+		case res.Interrupted:
+			return &InterruptedError{labels[i]}
+		}
+		// The method's scans: the paper's, or the automatic tuner's (the
+		// scans.csv rows and the figure's x axis are in the paper's).
+		if err := x.add(ctx, meths[i], res, sts[i], x.iters/cfgs[i].Scans); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // add records a finished method: its rows, curves, line of the table and

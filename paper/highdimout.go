@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"text/tabwriter"
 
 	"github.com/ptbatch/ptbatch/batch"
@@ -44,10 +43,7 @@ func (r *reproduction) highDim(ctx context.Context, report io.Writer) error {
 	x.tw = tabwriter.NewWriter(report, 0, 0, 1, ' ', 0)
 	fmt.Fprintln(x.tw, "| d\t| chains\t| NRPT+Linear rate\t| NRPT+Spline(K=4) rate\t| linear-path bound\t|")
 	fmt.Fprintln(x.tw, "|---\t|---\t|---\t|---\t|---\t|")
-	workers := r.o.Workers
-	if workers == 0 {
-		workers = runtime.NumCPU()
-	}
+	workers := r.workers()
 	concurrent := (x.reps+layout.Lanes-1)/layout.Lanes < workers
 	for _, d := range r.s.Dims() {
 		if err := r.dim(ctx, x, d, concurrent, workers); err != nil {
@@ -74,7 +70,7 @@ func (r *reproduction) dim(ctx context.Context, x *highDimOut, d int, concurrent
 		labels[i] = HighDimLabel(d, k)
 		cfgs[i] = r.s.HighDimConfig(g, d, k, r.o.Workers)
 	}
-	results, err := r.runAll(ctx, labels, cfgs, concurrent, workers)
+	results, err := r.runAll(ctx, labels, cfgs, nil, concurrent, false, workers)
 	if err != nil {
 		return err
 	}

@@ -208,3 +208,18 @@ func TestRunWithin(t *testing.T) {
 		}
 	}
 }
+
+// TestMethodsAtOnce checks when an experiment's methods run at the same
+// time: never on one worker, nor when every run's blocks are full and
+// divide evenly among the workers; otherwise as many as workers, at most
+// the 8 methods.
+func TestMethodsAtOnce(t *testing.T) {
+	for _, c := range []struct{ reps, workers, want int }{
+		{10, 1, 1}, {16, 2, 1}, {32, 4, 1}, {64, 2, 1},
+		{10, 2, 2}, {8, 2, 2}, {24, 2, 2}, {3, 4, 4}, {10, 16, 8},
+	} {
+		if got := methodsAtOnce(c.reps, c.workers); got != c.want {
+			t.Errorf("methodsAtOnce(%d, %d) = %d, want %d", c.reps, c.workers, got, c.want)
+		}
+	}
+}

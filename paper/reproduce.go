@@ -21,8 +21,10 @@ type Options struct {
 	// Workers is batch.Config.Workers of every run (0: all CPUs).
 	Workers int
 	// Progress, when not nil, returns the progress callback of the run
-	// named label (Run.Label), or nil for none. The callbacks of highdim's
-	// runs that run at the same time are called concurrently.
+	// named label (Run.Label), or nil for none. The callbacks of runs
+	// that run at the same time (highdim's, and an experiment's methods
+	// when its runs leave workers idle or lanes padding) are called
+	// concurrently.
 	Progress func(label string) func(batch.Progress)
 	// Job, when not nil, is the job (rundir.Job) of the directory that
 	// Reproduce writes, which the caller holds and whose manifest has

@@ -211,3 +211,28 @@ func TestMergeRefusesAnotherRun(t *testing.T) {
 		t.Errorf("betabinomial: %v, want ErrJoin", err)
 	}
 }
+
+// TestMethodsAtOnceSameFiles reproduces the Beta-binomial of tiny on one
+// worker (its methods one after the other) and on two (two at a time,
+// methodsAtOnce) and checks that every CSV and figure is the same bytes
+// and results.md the same but for its seconds.
+func TestMethodsAtOnceSameFiles(t *testing.T) {
+	s := tiny[0]
+	if methodsAtOnce(s.Replicates, 1) != 1 || methodsAtOnce(s.Replicates, 2) != 2 {
+		t.Fatalf("methodsAtOnce(%d, 1 and 2) = %d, %d; want 1, 2", s.Replicates, methodsAtOnce(s.Replicates, 1), methodsAtOnce(s.Replicates, 2))
+	}
+	root := t.TempDir()
+	var reports []string
+	for _, w := range []int{1, 2} {
+		report, err := Reproduce(context.Background(), s, filepath.Join(root, fmt.Sprint(w)), Options{Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reports = append(reports, timings.ReplaceAllString(report, ""))
+	}
+	if reports[0] != reports[1] {
+		t.Errorf("reports differ but for seconds:\n%s\n---\n%s", reports[0], reports[1])
+	}
+	todo, highdim, _ := s.Todo()
+	sameFiles(t, filepath.Join(root, "1"), filepath.Join(root, "2"), 4+12, len(s.Plan(todo, highdim)))
+}

@@ -3,9 +3,11 @@ package paper
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/layout"
 	"github.com/ptbatch/ptbatch/rundir"
 	"github.com/ptbatch/ptbatch/runloop"
 	"github.com/ptbatch/ptbatch/runout"
@@ -48,13 +50,21 @@ func (r *reproduction) progress(label string) func(batch.Progress) {
 // error or an interrupted run), or with concurrent all at once, each on
 // workers/len(labels) workers (at least one), their results recorded in
 // the order given, so that runs/ and the report are those of one after
-// the other. It returns the results up to the first that failed or was
-// interrupted.
-func (r *reproduction) runAll(ctx context.Context, labels []string, cfgs []batch.Config, concurrent bool, workers int) ([]*batch.Result, error) {
+// the other. sts, when not nil, are the runs' statistics (run's st).
+// With ownWorkers a concurrent run's record keeps its configuration's
+// Workers, as one after the other would, rather than its share.
+// It returns the results up to the first that failed or was interrupted.
+func (r *reproduction) runAll(ctx context.Context, labels []string, cfgs []batch.Config, sts []*stats, concurrent, ownWorkers bool, workers int) ([]*batch.Result, error) {
+	st := func(i int) *stats {
+		if sts == nil {
+			return nil
+		}
+		return sts[i]
+	}
 	if !concurrent {
 		var out []*batch.Result
 		for i := range labels {
-			res, err := r.run(ctx, labels[i], cfgs[i], nil)
+			res, err := r.run(ctx, labels[i], cfgs[i], st(i))
 			out = append(out, res)
 			if err != nil || (res != nil && res.Interrupted) {
 				return out, err
@@ -64,20 +74,20 @@ func (r *reproduction) runAll(ctx context.Context, labels []string, cfgs []batch
 	}
 	slots := make([]slot, len(labels))
 	for i := range labels {
-		p, err := r.begin(labels[i], cfgs[i], nil)
+		p, err := r.begin(labels[i], cfgs[i], st(i))
 		if err != nil {
 			return nil, err
 		}
 		slots[i] = p
 	}
-	results, errs := r.runConcurrently(ctx, slots, max(1, workers/len(labels)))
+	results, errs := r.runConcurrently(ctx, slots, max(1, workers/len(labels)), ownWorkers)
 	out := make([]*batch.Result, len(labels))
 	for i, p := range slots {
 		if p.done {
 			out[i] = p.res
 			continue
 		}
-		res, err := r.end(p, results[i], errs[i], nil)
+		res, err := r.end(p, results[i], errs[i], st(i))
 		if err != nil || (res != nil && res.Interrupted) {
 			return append(out[:i], res), err
 		}
@@ -87,8 +97,10 @@ func (r *reproduction) runAll(ctx context.Context, labels []string, cfgs []batch
 }
 
 // runConcurrently runs the slots not done at the same time, each on share
-// workers, and returns their results and errors.
-func (r *reproduction) runConcurrently(ctx context.Context, slots []slot, share int) ([]*batch.Result, []error) {
+// workers, and returns their results and errors; with own, a result's
+// Config.Workers is the slot's own again (the results do not depend on
+// it).
+func (r *reproduction) runConcurrently(ctx context.Context, slots []slot, share int, own bool) ([]*batch.Result, []error) {
 	results := make([]*batch.Result, len(slots))
 	errs := make([]error, len(slots))
 	var wg sync.WaitGroup
@@ -96,11 +108,15 @@ func (r *reproduction) runConcurrently(ctx context.Context, slots []slot, share 
 		if slots[i].done {
 			continue
 		}
-		slots[i].cfg.Workers = share
+		cfg := slots[i].cfg
+		cfg.Workers = share
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i], errs[i] = runloop.Run(ctx, slots[i].cfg, runloop.Options{Progress: r.progress(slots[i].label)})
+			results[i], errs[i] = runloop.Run(ctx, cfg, runloop.Options{Progress: r.progress(slots[i].label)})
+			if own && results[i] != nil {
+				results[i].Config.Workers = slots[i].cfg.Workers
+			}
 		}()
 	}
 	wg.Wait()
@@ -188,4 +204,29 @@ func sameRun(rec *runout.Record, cfg batch.Config, label string, profile bool) e
 		return &joinError{fmt.Sprintf("run %q: the shards' record has no barrier profile", label)}
 	}
 	return nil
+}
+
+// workers returns the number of workers of the reproduction: Options.Workers,
+// or all CPUs for 0.
+func (r *reproduction) workers() int {
+	if r.o.Workers == 0 {
+		return runtime.NumCPU()
+	}
+	return r.o.Workers
+}
+
+// methodsAtOnce returns how many methods of an experiment with reps
+// replicates run at the same time on workers workers: one, on every
+// worker, when each run's blocks keep the workers equally busy (as many
+// blocks on each, none with padding lanes); otherwise workers (at most
+// the methods), each on one worker, so that no worker waits for another
+// and a block's padding lanes (models.BlockSpec.Padding), which the
+// mixtures skip, cost only what is left of the block. The results are
+// the same either way.
+func methodsAtOnce(reps, workers int) int {
+	blocks := (reps + layout.Lanes - 1) / layout.Lanes
+	if workers <= 1 || (reps%layout.Lanes == 0 && blocks%workers == 0) {
+		return 1
+	}
+	return min(workers, len(Methods()))
 }

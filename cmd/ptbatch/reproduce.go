@@ -61,7 +61,7 @@ func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	defer j.Close()
 	po := paper.Options{Workers: o.workers, Job: j, Shard: shard}
 	if !o.quiet {
-		w := runloop.SyncWriter(stderr) // highdim's concurrent runs print at once
+		w := runloop.SyncWriter(stderr) // concurrent runs print at once
 		po.Progress = func(label string) func(batch.Progress) { return runloop.ProgressPrinter(w, label) }
 	}
 	report, err := paper.Reproduce(ctx, o.Settings, o.out, po)

@@ -91,7 +91,7 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 	w.out = slices.Grow(w.out[:0], numChains)[:numChains]
 	out := w.out
 	out[0], out[numChains-1] = 0, 1
-	lo, seg := 0.0, 0
+	seg := 0
 	for n := 1; n < numChains-1; n++ {
 		target := barrier * float64(n) / float64(numChains-1)
 		// The interpolant is non-decreasing and the targets increase: walk
@@ -100,10 +100,87 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 		for seg+2 < len(xs) && ys[seg+1] < target {
 			seg++
 		}
-		out[n] = solveMonotone(f, seg, target, maxFloat(lo, xs[seg]), xs[seg+1])
-		lo = out[n]
+		// Newton's method on the segment's cubic, or (it did not converge,
+		// or the abscissae hold a NaN or leave [0, 1]) the safeguarded
+		// solve on [max(lo, xs[seg]), xs[seg+1]].
+		lo := out[n-1]
+		t, ok := 0.0, false
+		if f.increasing && lo <= xs[seg+1] {
+			t, ok = newtonSegment(f, seg, target)
+		}
+		if ok {
+			t = maxFloat(t, lo) // the roots' order, should rounding break it
+		} else {
+			t = solveMonotone(f, seg, target, maxFloat(lo, xs[seg]), xs[seg+1])
+		}
+		out[n] = t
 	}
 	copy(dst, out)
+}
+
+// newtonSteps is the number of Newton steps newtonSegment takes before its
+// last one: from the secant guess, three steps bring all but a few in a
+// thousand of the scan-end solves to a last step small enough (see
+// newtonTol).
+const newtonSteps = 3
+
+// newtonTol bounds newtonSegment's estimate of the error left after its
+// last step, as an absolute error in t ∈ [0, 1]: about one unit in the
+// last place of t near 1.
+const newtonTol = 1e-16
+
+// newtonSegment returns the t in segment seg = [x0, x1] of the increasing
+// abscissae of f where f(t) = target, for f(x0) < target ≤ f(x1), and
+// whether it converged: Newton's method on the segment's cubic in
+// dx = t - x0 from the secant guess, newtonSteps steps each kept in
+// [0, x1-x0], then one more. It converged when the last step Δ, at the
+// slope d > 0, leaves an error M·Δ² ≤ newtonTol, where
+// M = (|a2| + 3|a3|·h)/d bounds |f”|/(2f') on the segment: the error of
+// Newton's quadratic convergence after a step of Δ. Otherwise (a root at a
+// knot of zero slope, a target outside the segment's values, a NaN) the
+// caller falls back to the safeguarded solveMonotone.
+//
+// The steps have a fixed count and branch on the iterates only to keep
+// them in the segment, which they rarely leave, so that the core predicts
+// its branches and overlaps the solves of consecutive targets, which are
+// independent; solveMonotone's bracketing branches, taken either way at
+// random, it cannot predict. Its result differs from solveMonotone's in the
+// last bits (both are within about 1e-15 of the root). Every product is
+// rounded before it is added, as in monotoneCubic, so that the result is
+// the same on every platform.
+func newtonSegment(f *monotoneCubic, seg int, target float64) (float64, bool) {
+	x0, x1 := f.xs[seg], f.xs[seg+1]
+	h := x1 - x0
+	p := &f.coeffs[seg]
+	a1, a2, a3 := p[1], p[2], p[3]
+	b2, b3 := 2*a2, 3*a3 // the slope's coefficients
+	u := target - p[0]   // the target's height above the segment's start
+	dx := float64(h*u) / (f.ys[seg+1] - p[0])
+	var r, d float64
+	for k := 0; ; k++ {
+		// r = a1·dx + a2·dx² + a3·dx³ - u and d = r' at dx, as cubicValue
+		// and cubicSlope.
+		q := float64(a3*dx) + a2
+		q = float64(q*dx) + a1
+		r = float64(q*dx) - u
+		s := float64(b3*dx) + b2
+		d = float64(s*dx) + a1
+		if k == newtonSteps {
+			break
+		}
+		dx -= r / d
+		if dx < 0 {
+			dx = 0
+		}
+		if dx > h {
+			dx = h
+		}
+	}
+	delta := r / d
+	dx -= delta
+	m := math.Abs(a2) + float64(math.Abs(b3)*h)
+	ok := d > 0 && float64(float64(m*delta)*delta) <= float64(newtonTol*d) && dx >= 0 && dx <= h
+	return min(x0+dx, x1), ok
 }
 
 // solveMonotone returns t in [a, b] with f(t) = target for the

@@ -169,6 +169,7 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 	}
 	c := b.numChains
 	inv := 1 / float64(iters)
+	var changed [lanes]bool // the lanes whose path or schedule the tuning moved
 	for j := 0; j < lanes; j++ {
 		rej := b.last[j]
 		st := ScanStats{Scan: s, RoundTrips: b.trips.total[j]}
@@ -185,7 +186,7 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 
 		switch {
 		case cfg.Tuning == AutoTuning:
-			b.tuner.autoEndScan(&b.moments, &b.x, j, iters)
+			changed[j] = b.tuner.autoEndScan(&b.moments, &b.x, j, iters)
 		default:
 			if cfg.TunePath {
 				b.tuner.pathStep(cfg, &b.moments, j, iters)
@@ -193,6 +194,7 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 			if cfg.TuneSchedule {
 				tune.UpdateSchedule(b.tuner.sched[j], b.tuner.sched[j], rej)
 			}
+			changed[j] = cfg.TunePath || cfg.TuneSchedule
 		}
 	}
 	if f, ok := b.states.(models.LaneFreezer); ok { // the variational reference freezes with the path (issue 22)
@@ -202,7 +204,7 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 			}
 		}
 	}
-	b.x.setEta(&b.tuner)
+	b.x.setEtaLanes(&b.tuner, &changed)
 	clear(b.x.rej)
 	b.moments.reset()
 }
@@ -212,11 +214,14 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 // of the energies by chain.
 func (b *block) sklEstimate(j int, inv float64) float64 {
 	skl := 0.0
-	for n := 0; n+1 < b.numChains; n++ {
-		i, k := n*lanes+j, (n+1)*lanes+j
-		m0, m1 := b.moments.mean(i, inv)
+	m0, m1 := b.moments.mean(j, inv) // chain n's means, n = 0 first
+	e0, e1 := b.x.eta0[j], b.x.eta1[j]
+	for n := 1; n < b.numChains; n++ {
+		k := n*lanes + j
 		p0, p1 := b.moments.mean(k, inv)
-		skl += tune.SKLTerm(b.x.eta0[i], b.x.eta1[i], b.x.eta0[k], b.x.eta1[k], m0, m1, p0, p1)
+		f0, f1 := b.x.eta0[k], b.x.eta1[k]
+		skl += tune.SKLTerm(e0, e1, f0, f1, m0, m1, p0, p1)
+		m0, m1, e0, e1 = p0, p1, f0, f1
 	}
 	return skl
 }

@@ -32,7 +32,7 @@ func scanRejections(rng *rand.Rand, numChains, updates int, f func(sched, rej []
 }
 
 // TestNewtonSegmentMatchesSafeguarded checks newtonSegment against
-// solveMonotone on the solves of scan-end schedule updates (scanRejections)
+// solveMonotone, and newtonPair against newtonSegment (bit for bit), on the solves of scan-end schedule updates (scanRejections)
 // and of random ones (randomScheduleRejections): where it reports
 // convergence the two agree to 2e-14 plus the interpolant's few ulps of Λ
 // over its slope (as in TestUpdateScheduleMatchesGonum), and on the scan
@@ -51,7 +51,7 @@ func TestNewtonSegmentMatchesSafeguarded(t *testing.T) {
 			return 0, 0
 		}
 		numChains := len(sched)
-		seg := 0
+		seg, prevSeg := 0, 0
 		for n := 1; n < numChains-1; n++ {
 			target := barrier * float64(n) / float64(numChains-1)
 			for seg+2 < len(xs) && ys[seg+1] < target {
@@ -59,6 +59,15 @@ func TestNewtonSegmentMatchesSafeguarded(t *testing.T) {
 			}
 			want := solveMonotone(&f, seg, target, xs[seg], xs[seg+1])
 			got, ok := newtonSegment(&f, seg, target)
+			if n > 1 { // newtonPair with the target before: newtonSegment's bits
+				prev := barrier * float64(n-1) / float64(numChains-1)
+				prevGot, prevOK := newtonSegment(&f, prevSeg, prev)
+				pa, pb, okA, okB := newtonPair(&f, prevSeg, seg, prev, target)
+				if !sameBits(pa, prevGot) || !sameBits(pb, got) || okA != prevOK || okB != ok {
+					t.Fatalf("t_%d, t_%d: newtonPair %v %v (%v %v), newtonSegment %v %v (%v %v)", n-1, n, pa, pb, okA, okB, prevGot, got, prevOK, ok)
+				}
+			}
+			prevSeg = seg
 			solves++
 			if !ok {
 				continue

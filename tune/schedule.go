@@ -71,6 +71,8 @@ var schedulePool = sync.Pool{New: func() any { return new(scheduleWorkspace) }}
 // to dst (which may alias the schedule being read).
 type scheduleWorkspace struct {
 	xs, ys, out []float64
+	segs        []int  // each target's segment
+	ok          []bool // whether newtonSegment converged for it
 	f           monotoneCubic
 }
 
@@ -91,29 +93,44 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 	w.out = slices.Grow(w.out[:0], numChains)[:numChains]
 	out := w.out
 	out[0], out[numChains-1] = 0, 1
+	target := func(n int) float64 { return barrier * float64(n) / float64(numChains-1) }
+	// The interpolant is non-decreasing and the targets increase: walk to
+	// the segment whose end values bracket each target.
+	w.segs = slices.Grow(w.segs[:0], numChains)[:numChains]
+	segs := w.segs
 	seg := 0
 	for n := 1; n < numChains-1; n++ {
-		target := barrier * float64(n) / float64(numChains-1)
-		// The interpolant is non-decreasing and the targets increase: walk
-		// to the segment whose end values bracket the target, then solve
-		// within it.
-		for seg+2 < len(xs) && ys[seg+1] < target {
+		t := target(n)
+		for seg+2 < len(xs) && ys[seg+1] < t {
 			seg++
 		}
-		// Newton's method on the segment's cubic, or (it did not converge,
-		// or the abscissae hold a NaN or leave [0, 1]) the safeguarded
-		// solve on [max(lo, xs[seg]), xs[seg+1]].
-		lo := out[n-1]
-		t, ok := 0.0, false
-		if f.increasing && lo <= xs[seg+1] {
-			t, ok = newtonSegment(f, seg, target)
+		segs[n] = seg
+	}
+	// Newton's method on each target's segment, two targets at a time
+	// (newtonPair), where the abscissae are increasing.
+	w.ok = slices.Grow(w.ok[:0], numChains)[:numChains]
+	ok := w.ok
+	clear(ok)
+	if f.increasing {
+		n := 1
+		for ; n+1 < numChains-1; n += 2 {
+			out[n], out[n+1], ok[n], ok[n+1] = newtonPair(f, segs[n], segs[n+1], target(n), target(n+1))
 		}
-		if ok {
-			t = maxFloat(t, lo) // the roots' order, should rounding break it
+		if n < numChains-1 {
+			out[n], ok[n] = newtonSegment(f, segs[n], target(n))
+		}
+	}
+	// In order, each root kept at or above the one before (should rounding
+	// break their order); where Newton did not converge (or the abscissae
+	// hold a NaN or leave [0, 1]), the safeguarded solve on
+	// [max(lo, xs[seg]), xs[seg+1]].
+	for n := 1; n < numChains-1; n++ {
+		lo, seg := out[n-1], segs[n]
+		if ok[n] && lo <= xs[seg+1] {
+			out[n] = maxFloat(out[n], lo)
 		} else {
-			t = solveMonotone(f, seg, target, maxFloat(lo, xs[seg]), xs[seg+1])
+			out[n] = solveMonotone(f, seg, target(n), maxFloat(lo, xs[seg]), xs[seg+1])
 		}
-		out[n] = t
 	}
 	copy(dst, out)
 }
@@ -181,6 +198,61 @@ func newtonSegment(f *monotoneCubic, seg int, target float64) (float64, bool) {
 	m := math.Abs(a2) + float64(math.Abs(b3)*h)
 	ok := d > 0 && float64(float64(m*delta)*delta) <= float64(newtonTol*d) && dx >= 0 && dx <= h
 	return min(x0+dx, x1), ok
+}
+
+// newtonPair is newtonSegment for two targets, on segments segA and segB,
+// with the two solves' steps interleaved: they are independent, and the
+// core runs the two chains of dependent operations side by side, where it
+// would wait on one solve's divisions and multiply-adds at a time. Its
+// results are newtonSegment's, bit for bit.
+func newtonPair(f *monotoneCubic, segA, segB int, targetA, targetB float64) (tA, tB float64, okA, okB bool) {
+	x0A, x1A, x0B, x1B := f.xs[segA], f.xs[segA+1], f.xs[segB], f.xs[segB+1]
+	hA, hB := x1A-x0A, x1B-x0B
+	p, q := &f.coeffs[segA], &f.coeffs[segB]
+	a1A, a2A, a3A := p[1], p[2], p[3]
+	a1B, a2B, a3B := q[1], q[2], q[3]
+	b2A, b3A, b2B, b3B := 2*a2A, 3*a3A, 2*a2B, 3*a3B
+	uA, uB := targetA-p[0], targetB-q[0]
+	dxA := float64(hA*uA) / (f.ys[segA+1] - p[0])
+	dxB := float64(hB*uB) / (f.ys[segB+1] - q[0])
+	var rA, dA, rB, dB float64
+	for k := 0; ; k++ {
+		qA := float64(a3A*dxA) + a2A
+		qB := float64(a3B*dxB) + a2B
+		qA = float64(qA*dxA) + a1A
+		qB = float64(qB*dxB) + a1B
+		rA = float64(qA*dxA) - uA
+		rB = float64(qB*dxB) - uB
+		sA := float64(b3A*dxA) + b2A
+		sB := float64(b3B*dxB) + b2B
+		dA = float64(sA*dxA) + a1A
+		dB = float64(sB*dxB) + a1B
+		if k == newtonSteps {
+			break
+		}
+		dxA -= rA / dA
+		dxB -= rB / dB
+		if dxA < 0 {
+			dxA = 0
+		}
+		if dxB < 0 {
+			dxB = 0
+		}
+		if dxA > hA {
+			dxA = hA
+		}
+		if dxB > hB {
+			dxB = hB
+		}
+	}
+	deltaA, deltaB := rA/dA, rB/dB
+	dxA -= deltaA
+	dxB -= deltaB
+	mA := math.Abs(a2A) + float64(math.Abs(b3A)*hA)
+	mB := math.Abs(a2B) + float64(math.Abs(b3B)*hB)
+	okA = dA > 0 && float64(float64(mA*deltaA)*deltaA) <= float64(newtonTol*dA) && dxA >= 0 && dxA <= hA
+	okB = dB > 0 && float64(float64(mB*deltaB)*deltaB) <= float64(newtonTol*dB) && dxB >= 0 && dxB <= hB
+	return min(x0A+dxA, x1A), min(x0B+dxB, x1B), okA, okB
 }
 
 // solveMonotone returns t in [a, b] with f(t) = target for the

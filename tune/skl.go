@@ -330,9 +330,9 @@ func (w *SKLWorkspace) MomentGradient(grad, mean, cov, sched []float64, path *Sp
 	mean, cov = mean[:cols], cov[:3*numChains]
 	numKnots := path.K()
 	clear(grad)
-	var d0, d1 float64 // η of chain n-1, n and n+1
-	e0, e1 := path.Eta(sched[0])
-	f0, f1 := path.Eta(sched[1])
+	var d0, d1 float64 // η of chain n-1, n and n+1, and the segments of n and n+1
+	e0, e1, ke, we := path.etaSegment(sched[0])
+	f0, f1, kf, wf := path.etaSegment(sched[1])
 	for n := 0; n < numChains; n++ {
 		// z_n = 0 + (η_n - η_{n-1}) + (η_n - η_{n+1}), each term only
 		// where the neighbour exists; likewise (D E[W])_n.
@@ -354,18 +354,17 @@ func (w *SKLWorkspace) MomentGradient(grad, mean, cov, sched []float64, path *Sp
 		c00, c01, c11 := cov[3*n], cov[3*n+1], cov[3*n+2]
 		a0 := l0 + (c00*z0 + c01*z1)
 		a1 := l1 + (c01*z0 + c11*z1)
-		projectKnot(grad, numKnots, path, sched[n], a0, a1)
-		d0, d1, e0, e1 = e0, e1, f0, f1
+		projectKnot(grad, numKnots, ke, we, a0, a1)
+		d0, d1, e0, e1, ke, we = e0, e1, f0, f1, kf, wf
 		if n+2 < numChains {
-			f0, f1 = path.Eta(sched[n+2])
+			f0, f1, kf, wf = path.etaSegment(sched[n+2])
 		}
 	}
 }
 
 // projectKnot adds chain n's term of projectKnots, (∂η_n/∂φ_k)·a_n, to
-// grad for the knots of t's segment.
-func projectKnot(grad []float64, numKnots int, path *Spline, t, a0, a1 float64) {
-	k, w := path.Segment(t)
+// grad for the knots of its segment k and weight w (Spline.Segment).
+func projectKnot(grad []float64, numKnots, k int, w, a0, a1 float64) {
 	if k-1 >= 1 { // φ_{k-1}, weight 1-w
 		c := 2 * (k - 2)
 		grad[c] += (1 - w) * a0

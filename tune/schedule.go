@@ -155,8 +155,9 @@ const newtonTol = 1e-16
 // dx = t - x0 from the secant guess, newtonSteps steps each kept in
 // [0, x1-x0], then one more. It converged when the last step Δ, at the
 // slope d > 0, leaves an error M·Δ² ≤ newtonTol, where
-// M = (|a2| + 3|a3|·h)/d bounds |f”|/(2f') on the segment: the error of
-// Newton's quadratic convergence after a step of Δ. Otherwise (a root at a
+// M = (|a2| + 3|a3|·h)/d bounds half the second derivative over the first
+// on the segment: the error of Newton's quadratic convergence after a step
+// of Δ. Otherwise (a root at a
 // knot of zero slope, a target outside the segment's values, a NaN) the
 // caller falls back to the safeguarded solveMonotone.
 //

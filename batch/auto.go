@@ -70,24 +70,30 @@ func newAutoTuners(cfg *Config, perScan int) (auto [lanes]*tune.Auto, scan tune.
 
 // autoEndScan hands lane j's scan of iters iterations to its automatic
 // tuner: each chain's mean energies and centred sums of products from the
-// shifted sums, and each pair's rejection sum.
-func (t *tuner) autoEndScan(e *energyMoments, x *exchange, j, iters int) {
-	m := float64(iters)
+// shifted sums, and each pair's rejection sum. It reports whether the
+// tuner changed the lane's path or schedule; a frozen tuner is handed
+// nothing, since it would ignore the scan.
+func (t *tuner) autoEndScan(e *energyMoments, x *exchange, j, iters int) bool {
+	if t.auto[j].Frozen() {
+		return false
+	}
+	inv := 1 / float64(iters) // multiplied, not divided by (as momentPathStep)
 	s := &t.scan
 	s.Iters = iters
 	for n := range t.sched[j] {
 		i := n*lanes + j
 		s0, s1 := e.sum0[i], e.sum1[i]
-		s.Mean[2*n] = e.shift0[i] + s0/m
-		s.Mean[2*n+1] = e.shift1[i] + s1/m
-		s.M2[3*n] = e.sq00[i] - s0*s0/m
-		s.M2[3*n+1] = e.sq01[i] - s0*s1/m
-		s.M2[3*n+2] = e.sq11[i] - s1*s1/m
+		f0, f1 := s0*inv, s1*inv
+		s.Mean[2*n] = e.shift0[i] + f0
+		s.Mean[2*n+1] = e.shift1[i] + f1
+		s.M2[3*n] = e.sq00[i] - s0*f0
+		s.M2[3*n+1] = e.sq01[i] - s0*f1
+		s.M2[3*n+2] = e.sq11[i] - s1*f1
 	}
 	for n := range s.RejSum {
 		s.RejSum[n] = x.rej[n*lanes+j]
 	}
-	t.auto[j].EndScan(t.sched[j], t.path[j], *s)
+	return t.auto[j].EndScan(t.sched[j], t.path[j], *s)
 }
 
 // frozen reports whether lane j's path and schedule no longer change:

@@ -11,6 +11,11 @@ import (
 
 const lanes = layout.Lanes
 
+// histPrealloc is the number of scans whose statistics a block allocates
+// room for at the start (512 KiB per block: the 1000 scans of
+// AutoTuning fit); longer histories grow.
+const histPrealloc = 1024
+
 // block is the whole state of layout.Lanes replicates, in named parts:
 // the model's states, the random streams, the communication state (index
 // process and swaps), the scan's energy moments, the per-replicate tuner,
@@ -129,6 +134,10 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 	}
 	for j := 0; j < lanes; j++ {
 		b.last[j] = make([]float64, c-1)
+		// Every scan's statistics, as the memory estimate counts them:
+		// allocated once for up to histPrealloc scans, not grown (and
+		// copied) at the ends of scans.
+		b.hist[j] = make([]ScanStats, 0, min(max(cfg.Scans, 0), histPrealloc))
 	}
 	b.x.setEta(&b.tuner)
 	b.states.Init(b.rng, b.x.rows(), b.x.energies())
@@ -169,14 +178,17 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 	}
 	c := b.numChains
 	inv := 1 / float64(iters)
+	var changed [lanes]bool // the lanes whose path or schedule the tuning moved
 	for j := 0; j < lanes; j++ {
 		rej := b.last[j]
 		st := ScanStats{Scan: s, RoundTrips: b.trips.total[j]}
+		barrier := 0.0 // in a register: st.Barrier += r stored st at every pair
 		for n := 0; n < c-1; n++ {
 			r := b.x.rej[n*lanes+j] * inv
 			rej[n] = r
-			st.Barrier += r
+			barrier += r
 		}
+		st.Barrier = barrier
 		st.NonAsymptoticBarrier = tune.NonAsymptoticBarrier(rej)
 		st.MeanRejection = st.Barrier / float64(c-1)
 		st.SKL = b.sklEstimate(j, inv)
@@ -185,7 +197,7 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 
 		switch {
 		case cfg.Tuning == AutoTuning:
-			b.tuner.autoEndScan(&b.moments, &b.x, j, iters)
+			changed[j] = b.tuner.autoEndScan(&b.moments, &b.x, j, iters)
 		default:
 			if cfg.TunePath {
 				b.tuner.pathStep(cfg, &b.moments, j, iters)
@@ -193,6 +205,7 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 			if cfg.TuneSchedule {
 				tune.UpdateSchedule(b.tuner.sched[j], b.tuner.sched[j], rej)
 			}
+			changed[j] = cfg.TunePath || cfg.TuneSchedule
 		}
 	}
 	if f, ok := b.states.(models.LaneFreezer); ok { // the variational reference freezes with the path (issue 22)
@@ -202,7 +215,7 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 			}
 		}
 	}
-	b.x.setEta(&b.tuner)
+	b.x.setEtaLanes(&b.tuner, &changed)
 	clear(b.x.rej)
 	b.moments.reset()
 }
@@ -212,11 +225,14 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 // of the energies by chain.
 func (b *block) sklEstimate(j int, inv float64) float64 {
 	skl := 0.0
-	for n := 0; n+1 < b.numChains; n++ {
-		i, k := n*lanes+j, (n+1)*lanes+j
-		m0, m1 := b.moments.mean(i, inv)
+	m0, m1 := b.moments.mean(j, inv) // chain n's means, n = 0 first
+	e0, e1 := b.x.eta0[j], b.x.eta1[j]
+	for n := 1; n < b.numChains; n++ {
+		k := n*lanes + j
 		p0, p1 := b.moments.mean(k, inv)
-		skl += tune.SKLTerm(b.x.eta0[i], b.x.eta1[i], b.x.eta0[k], b.x.eta1[k], m0, m1, p0, p1)
+		f0, f1 := b.x.eta0[k], b.x.eta1[k]
+		skl += tune.SKLTerm(e0, e1, f0, f1, m0, m1, p0, p1)
+		m0, m1, e0, e1 = p0, p1, f0, f1
 	}
 	return skl
 }

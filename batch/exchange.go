@@ -206,8 +206,26 @@ func (x *exchange) targetRow(j int) int {
 
 // setEta writes η(t_n) of every lane's path and schedule to the chain rows.
 func (x *exchange) setEta(t *tuner) {
-	x.epoch++
+	all := [lanes]bool{}
+	for j := range all {
+		all[j] = true
+	}
+	x.setEtaLanes(t, &all)
+}
+
+// setEtaLanes is setEta for the lanes j with changed[j], whose path or
+// schedule may have changed; the others keep their rows, and the epoch
+// stays when no lane changed (the end of a scan of frozen tuners).
+func (x *exchange) setEtaLanes(t *tuner, changed *[lanes]bool) {
+	bumped := false
 	for j := 0; j < lanes; j++ {
+		if !changed[j] {
+			continue
+		}
+		if !bumped {
+			x.epoch++
+			bumped = true
+		}
 		for n, s := range t.sched[j] {
 			i := layout.Index(n, 1, 0, j)
 			x.eta0[i], x.eta1[i] = t.path[j].Eta(s)

@@ -85,15 +85,18 @@ func (t *tuner) momentPathStep(cfg *Config, e *energyMoments, j, iters int) {
 	if iters < 2 {
 		return
 	}
-	m := float64(iters)
+	// Multiplications by 1/M and 1/(M-1), not divisions: the divider,
+	// five times per chain, was a tenth of the scan's end.
+	inv, inv1 := 1/float64(iters), 1/float64(iters-1)
 	for n := range t.sched[j] {
 		i := n*lanes + j
 		s0, s1 := e.sum0[i], e.sum1[i]
-		t.mean[2*n] = e.shift0[i] + s0/m
-		t.mean[2*n+1] = e.shift1[i] + s1/m
-		t.cov[3*n] = (e.sq00[i] - s0*s0/m) / (m - 1)
-		t.cov[3*n+1] = (e.sq01[i] - s0*s1/m) / (m - 1)
-		t.cov[3*n+2] = (e.sq11[i] - s1*s1/m) / (m - 1)
+		f0, f1 := s0*inv, s1*inv
+		t.mean[2*n] = e.shift0[i] + f0
+		t.mean[2*n+1] = e.shift1[i] + f1
+		t.cov[3*n] = (e.sq00[i] - s0*f0) * inv1
+		t.cov[3*n+1] = (e.sq01[i] - s0*f1) * inv1
+		t.cov[3*n+2] = (e.sq11[i] - s1*f1) * inv1
 	}
 	t.work[j].MomentGradient(t.grad, t.mean, t.cov, t.sched[j], t.path[j])
 	t.path[j].Step(t.grad, cfg.LearningRate)

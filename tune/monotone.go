@@ -7,11 +7,12 @@ import (
 
 // monotoneCubic is the monotone piecewise-cubic interpolant of Fritsch and
 // Butland (1984) through points (xs[i], ys[i]), the Λ(t) of the schedule
-// update (eq:equicrit). It computes the same numbers as gonum's
-// interp.FritschButland (v0.17), bit for bit: the same secant slopes, the same
-// interior and edge derivatives and the same cubic coefficients, with the
-// same operations in the same order, and it evaluates them with gonum's
-// expressions and boundary rules (at a knot the knot's own value, before
+// update (eq:equicrit). It computes the numbers of gonum's
+// interp.FritschButland (v0.17): the same secant slopes and the same
+// interior and edge derivatives bit for bit, with the same operations in
+// the same order, and the cubic coefficients a2 and a3 to a few ulps (it
+// multiplies by 1/dx where gonum divides by dx two and three times, issue
+// 23); it evaluates them with gonum's expressions and boundary rules (at a knot the knot's own value, before
 // xs[0] the first value, from the last knot on the last value). Unlike
 // gonum it keeps its buffers between fits and can be evaluated on a
 // segment the caller already knows, without a binary search.
@@ -19,10 +20,10 @@ import (
 // Every product is converted, float64(x*y), before it is added or
 // subtracted, which forbids the compiler to fuse the two into one
 // multiply-add (Go spec, "Floating-point operators"): the results are the
-// same on every platform, and they are gonum's where the compiler fuses
-// none of gonum's (amd64 at its default GOAMD64=v1, on which the tests
-// compare the two bit for bit; GOAMD64=v3 or arm64 fuse some, depending on
-// where the operands live).
+// same on every platform, and the slopes and derivatives are gonum's where
+// the compiler fuses none of gonum's (amd64 at its default GOAMD64=v1, on
+// which the tests compare the two; GOAMD64=v3 or arm64 fuse some,
+// depending on where the operands live).
 //
 // On segment i, for xs[i] ≤ x < xs[i+1] and dx = x - xs[i],
 //
@@ -114,8 +115,23 @@ func (c *monotoneCubic) fit(xs, ys []float64) {
 		a := &c.coeffs[i]
 		a[0] = ys[i]
 		a[1] = dydxs[i]
-		a[2] = (float64(3*dy) - float64((float64(2*dydxs[i])+dydxs[i+1])*dx)) / dx / dx
-		a[3] = (float64(-2*dy) + float64((dydxs[i]+dydxs[i+1])*dx)) / dx / dx / dx
+		// gonum divides by dx two and three times; one reciprocal, its
+		// square and cube give the same coefficients to a few ulps with
+		// one division in place of five (the divider, nine divisions per
+		// segment, bounded the fit at the end of a scan).
+		// Steps below 1e-100, whose reciprocal's cube would overflow, are
+		// divided by as gonum does.
+		p2 := float64(3*dy) - float64((float64(2*dydxs[i])+dydxs[i+1])*dx)
+		p3 := float64(-2*dy) + float64((dydxs[i]+dydxs[i+1])*dx)
+		if dx >= 1e-100 {
+			inv := 1 / dx
+			inv2 := float64(inv * inv)
+			a[2] = float64(p2 * inv2)
+			a[3] = float64(float64(p3*inv2) * inv)
+		} else {
+			a[2] = p2 / dx / dx
+			a[3] = p3 / dx / dx / dx
+		}
 	}
 	c.xs, c.ys = xs, ys
 	c.lastY = ys[m]

@@ -42,15 +42,17 @@ func CumulativeBarrier(dst, rej []float64) float64 {
 //
 //	Λ(t_n) / Λ = n / N,  n = 1..N-1,
 //
-// each t_n found by safeguarded Newton steps on the interpolant's segment
-// that brackets it. sched is the schedule the rejections rej were measured
+// each t_n found by Newton steps on the interpolant's segment that
+// brackets it (newtonPair, newtonSegment), safeguarded by bisection where
+// they do not converge (solveMonotone). sched is the schedule the rejections rej were measured
 // on (len(rej) == len(sched)-1 == len(dst)-1); dst may alias sched. When
 // the barrier is zero or not finite the schedule is copied unchanged, since
 // no point of it is better supported than another.
 //
 // The interpolant is monotoneCubic, which reproduces gonum's
-// interp.FritschButland bit for bit (on amd64 at its default GOAMD64=v1,
-// and gives the same schedule on every platform); the buffers come from a
+// interp.FritschButland to a few ulps, and the schedule is that of the
+// safeguarded solve on gonum's interpolant to about 1e-14 (since issue 23;
+// bit for bit before), the same on every platform; the buffers come from a
 // pool, so that in steady state UpdateSchedule does not allocate. It is
 // safe for concurrent use on distinct dst.
 func UpdateSchedule(dst, sched, rej []float64) {
@@ -71,6 +73,9 @@ var schedulePool = sync.Pool{New: func() any { return new(scheduleWorkspace) }}
 // to dst (which may alias the schedule being read).
 type scheduleWorkspace struct {
 	xs, ys, out []float64
+	targets     []float64 // the targets Λ·n/N of eq:equicrit
+	segs        []int     // each target's segment
+	ok          []bool    // whether newtonSegment converged for it
 	f           monotoneCubic
 }
 
@@ -91,19 +96,167 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 	w.out = slices.Grow(w.out[:0], numChains)[:numChains]
 	out := w.out
 	out[0], out[numChains-1] = 0, 1
-	lo, seg := 0.0, 0
+	// The targets Λ·n/N. The interpolant is non-decreasing and the targets
+	// increase: walk to the segment whose end values bracket each target.
+	w.targets = slices.Grow(w.targets[:0], numChains)[:numChains]
+	w.segs = slices.Grow(w.segs[:0], numChains)[:numChains]
+	targets, segs := w.targets, w.segs
+	seg := 0
 	for n := 1; n < numChains-1; n++ {
-		target := barrier * float64(n) / float64(numChains-1)
-		// The interpolant is non-decreasing and the targets increase: walk
-		// to the segment whose end values bracket the target, then solve
-		// within it.
-		for seg+2 < len(xs) && ys[seg+1] < target {
+		t := barrier * float64(n) / float64(numChains-1)
+		for seg+2 < len(xs) && ys[seg+1] < t {
 			seg++
 		}
-		out[n] = solveMonotone(f, seg, target, maxFloat(lo, xs[seg]), xs[seg+1])
-		lo = out[n]
+		targets[n], segs[n] = t, seg
+	}
+	// Newton's method on each target's segment, two targets at a time
+	// (newtonPair), where the abscissae are increasing.
+	w.ok = slices.Grow(w.ok[:0], numChains)[:numChains]
+	ok := w.ok
+	clear(ok)
+	if f.increasing {
+		n := 1
+		for ; n+1 < numChains-1; n += 2 {
+			out[n], out[n+1], ok[n], ok[n+1] = newtonPair(f, segs[n], segs[n+1], targets[n], targets[n+1])
+		}
+		if n < numChains-1 {
+			out[n], ok[n] = newtonSegment(f, segs[n], targets[n])
+		}
+	}
+	// In order, each root kept at or above the one before (should rounding
+	// break their order); where Newton did not converge (or the abscissae
+	// hold a NaN or leave [0, 1]), the safeguarded solve on
+	// [max(lo, xs[seg]), xs[seg+1]].
+	for n := 1; n < numChains-1; n++ {
+		lo, seg := out[n-1], segs[n]
+		if ok[n] && lo <= xs[seg+1] {
+			out[n] = maxFloat(out[n], lo)
+		} else {
+			out[n] = solveMonotone(f, seg, targets[n], maxFloat(lo, xs[seg]), xs[seg+1])
+		}
 	}
 	copy(dst, out)
+}
+
+// newtonSteps is the number of Newton steps newtonSegment takes before its
+// last one: from the secant guess, three steps bring all but a few in a
+// thousand of the scan-end solves to a last step small enough (see
+// newtonTol).
+const newtonSteps = 3
+
+// newtonTol bounds newtonSegment's estimate of the error left after its
+// last step, as an absolute error in t ∈ [0, 1]: about one unit in the
+// last place of t near 1.
+const newtonTol = 1e-16
+
+// newtonSegment returns the t in segment seg = [x0, x1] of the increasing
+// abscissae of f where f(t) = target, for f(x0) < target ≤ f(x1), and
+// whether it converged: Newton's method on the segment's cubic in
+// dx = t - x0 from the secant guess, newtonSteps steps each kept in
+// [0, x1-x0], then one more. It converged when the last step Δ, at the
+// slope d > 0, leaves an error M·Δ² ≤ newtonTol, where
+// M = (|a2| + 3|a3|·h)/d bounds half the second derivative over the first
+// on the segment: the error of Newton's quadratic convergence after a step
+// of Δ. Otherwise (a root at a
+// knot of zero slope, a target outside the segment's values, a NaN) the
+// caller falls back to the safeguarded solveMonotone.
+//
+// The steps have a fixed count and branch on the iterates only to keep
+// them in the segment, which they rarely leave, so that the core predicts
+// its branches and overlaps the solves of consecutive targets, which are
+// independent; solveMonotone's bracketing branches, taken either way at
+// random, it cannot predict. Its result differs from solveMonotone's in the
+// last bits (both are within about 1e-15 of the root). Every product is
+// rounded before it is added, as in monotoneCubic, so that the result is
+// the same on every platform.
+func newtonSegment(f *monotoneCubic, seg int, target float64) (float64, bool) {
+	x0, x1 := f.xs[seg], f.xs[seg+1]
+	h := x1 - x0
+	p := &f.coeffs[seg]
+	a1, a2, a3 := p[1], p[2], p[3]
+	b2, b3 := 2*a2, 3*a3 // the slope's coefficients
+	u := target - p[0]   // the target's height above the segment's start
+	dx := float64(h*u) / (f.ys[seg+1] - p[0])
+	var r, d float64
+	for k := 0; ; k++ {
+		// r = a1·dx + a2·dx² + a3·dx³ - u and d = r' at dx, as cubicValue
+		// and cubicSlope.
+		q := float64(a3*dx) + a2
+		q = float64(q*dx) + a1
+		r = float64(q*dx) - u
+		s := float64(b3*dx) + b2
+		d = float64(s*dx) + a1
+		if k == newtonSteps {
+			break
+		}
+		dx -= r / d
+		if dx < 0 {
+			dx = 0
+		}
+		if dx > h {
+			dx = h
+		}
+	}
+	delta := r / d
+	dx -= delta
+	m := math.Abs(a2) + float64(math.Abs(b3)*h)
+	ok := d > 0 && float64(float64(m*delta)*delta) <= float64(newtonTol*d) && dx >= 0 && dx <= h
+	return min(x0+dx, x1), ok
+}
+
+// newtonPair is newtonSegment for two targets, on segments segA and segB,
+// with the two solves' steps interleaved: they are independent, and the
+// core runs the two chains of dependent operations side by side, where it
+// would wait on one solve's divisions and multiply-adds at a time. Its
+// results are newtonSegment's, bit for bit.
+func newtonPair(f *monotoneCubic, segA, segB int, targetA, targetB float64) (tA, tB float64, okA, okB bool) {
+	x0A, x1A, x0B, x1B := f.xs[segA], f.xs[segA+1], f.xs[segB], f.xs[segB+1]
+	hA, hB := x1A-x0A, x1B-x0B
+	p, q := &f.coeffs[segA], &f.coeffs[segB]
+	a1A, a2A, a3A := p[1], p[2], p[3]
+	a1B, a2B, a3B := q[1], q[2], q[3]
+	b2A, b3A, b2B, b3B := 2*a2A, 3*a3A, 2*a2B, 3*a3B
+	uA, uB := targetA-p[0], targetB-q[0]
+	dxA := float64(hA*uA) / (f.ys[segA+1] - p[0])
+	dxB := float64(hB*uB) / (f.ys[segB+1] - q[0])
+	var rA, dA, rB, dB float64
+	for k := 0; ; k++ {
+		qA := float64(a3A*dxA) + a2A
+		qB := float64(a3B*dxB) + a2B
+		qA = float64(qA*dxA) + a1A
+		qB = float64(qB*dxB) + a1B
+		rA = float64(qA*dxA) - uA
+		rB = float64(qB*dxB) - uB
+		sA := float64(b3A*dxA) + b2A
+		sB := float64(b3B*dxB) + b2B
+		dA = float64(sA*dxA) + a1A
+		dB = float64(sB*dxB) + a1B
+		if k == newtonSteps {
+			break
+		}
+		dxA -= rA / dA
+		dxB -= rB / dB
+		if dxA < 0 {
+			dxA = 0
+		}
+		if dxB < 0 {
+			dxB = 0
+		}
+		if dxA > hA {
+			dxA = hA
+		}
+		if dxB > hB {
+			dxB = hB
+		}
+	}
+	deltaA, deltaB := rA/dA, rB/dB
+	dxA -= deltaA
+	dxB -= deltaB
+	mA := math.Abs(a2A) + float64(math.Abs(b3A)*hA)
+	mB := math.Abs(a2B) + float64(math.Abs(b3B)*hB)
+	okA = dA > 0 && float64(float64(mA*deltaA)*deltaA) <= float64(newtonTol*dA) && dxA >= 0 && dxA <= hA
+	okB = dB > 0 && float64(float64(mB*deltaB)*deltaB) <= float64(newtonTol*dB) && dxB >= 0 && dxB <= hB
+	return min(x0A+dxA, x1A), min(x0B+dxB, x1B), okA, okB
 }
 
 // solveMonotone returns t in [a, b] with f(t) = target for the
@@ -111,8 +264,9 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 // in f's segment seg, [xs[seg], xs[seg+1]]: Newton's method from the secant
 // guess, safeguarded by bisection, to |b-a| ≤ 1e-14 or an exact hit.
 //
-// Its iterates, and so its result, are bit for bit those of the same loop
-// on gonum's interpolant (see monotoneCubic): an iterate strictly inside the segment, where
+// Its iterates were bit for bit those of the same loop on gonum's
+// interpolant while monotoneCubic's coefficients were gonum's (before
+// issue 23; see monotoneCubic): an iterate strictly inside the segment, where
 // gonum's Predict and PredictDerivative evaluate segment seg's cubic, is
 // evaluated here with the same expressions on seg's coefficients, held in
 // registers, and so are a and b when they are at the segment's knots

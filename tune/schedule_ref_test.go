@@ -10,7 +10,8 @@ import (
 // (commit 32b6fae): barrierPointsRef and the same eq:equicrit solve on gonum's
 // interp.FritschButland, with its binary search at every evaluation and
 // fresh buffers at every call. It is the reference that UpdateSchedule
-// must reproduce bit for bit, and the "old" side of
+// reproduces to the solvers' tolerances (TestUpdateScheduleMatchesGonum;
+// bit for bit before issue 23), and the "old" side of
 // BenchmarkUpdateSchedule.
 func updateScheduleGonum(dst, sched, rej []float64) {
 	numChains := len(sched)

@@ -170,18 +170,25 @@ func blockCov(x []float64, stride, col, iters int, mean0, mean1 float64) (c00, c
 // D the Laplacian of the path graph 0 - 1 - … - (C-1):
 // dst_0 = src_0 - src_1, dst_n = 2 src_n - src_{n-1} - src_{n+1},
 // dst_{C-1} = src_{C-1} - src_{C-2}.
+//
+// The end chains are written apart from the interior ones, whose loop has
+// no branch; the sums are those of the loop with both tests (0 + the left
+// difference + the right one), bit for bit.
 func laplacian(dst, src []float64) {
 	numChains := len(src) / 2
-	for c := range dst {
-		n := c / 2
-		v := 0.0
-		if n > 0 {
-			v += src[c] - src[c-2]
-		}
-		if n < numChains-1 {
-			v += src[c] - src[c+2]
-		}
-		dst[c] = v
+	dst = dst[:2*numChains]
+	if numChains < 2 {
+		clear(dst)
+		return
+	}
+	for i := 0; i < 2; i++ {
+		dst[i] = 0 + (src[i] - src[i+2])
+		last := 2*(numChains-1) + i
+		dst[last] = 0 + (src[last] - src[last-2])
+	}
+	for c := 2; c < 2*(numChains-1); c++ {
+		v := 0 + (src[c] - src[c-2])
+		dst[c] = v + (src[c] - src[c+2])
 	}
 }
 
@@ -316,20 +323,56 @@ func (w *SKLWorkspace) MomentGradient(grad, mean, cov, sched []float64, path *Sp
 	case len(mean) != cols || len(cov) != 3*numChains:
 		panic("tune: moment length mismatch")
 	}
-	w.eta = grow(w.eta, cols)
-	w.z = grow(w.z, cols)
-	w.a = grow(w.a, cols)
-	eta, z, a := w.eta, w.z, w.a
-	for n, t := range sched {
-		eta[2*n], eta[2*n+1] = path.Eta(t)
-	}
-	laplacian(z, eta)
-	laplacian(a, mean)
+	// One pass over the chains, with chain n's neighbours' η and means in
+	// registers: the operations (and so the bits) of η by path.Eta, z and
+	// (D E[W]) by laplacian, a_n = (D E[W])_n + Cov_n z_n, and the
+	// projection of projectKnots, in the same order.
+	mean, cov = mean[:cols], cov[:3*numChains]
+	numKnots := path.K()
+	clear(grad)
+	var d0, d1 float64 // η of chain n-1, n and n+1, and the segments of n and n+1
+	e0, e1, ke, we := path.etaSegment(sched[0])
+	f0, f1, kf, wf := path.etaSegment(sched[1])
 	for n := 0; n < numChains; n++ {
+		// z_n = 0 + (η_n - η_{n-1}) + (η_n - η_{n+1}), each term only
+		// where the neighbour exists; likewise (D E[W])_n.
+		z0, z1 := 0.0, 0.0
+		l0, l1 := 0.0, 0.0
+		m0, m1 := mean[2*n], mean[2*n+1]
+		if n > 0 {
+			z0 += e0 - d0
+			z1 += e1 - d1
+			l0 += m0 - mean[2*n-2]
+			l1 += m1 - mean[2*n-1]
+		}
+		if n < numChains-1 {
+			z0 += e0 - f0
+			z1 += e1 - f1
+			l0 += m0 - mean[2*n+2]
+			l1 += m1 - mean[2*n+3]
+		}
 		c00, c01, c11 := cov[3*n], cov[3*n+1], cov[3*n+2]
-		z0, z1 := z[2*n], z[2*n+1]
-		a[2*n] += c00*z0 + c01*z1
-		a[2*n+1] += c01*z0 + c11*z1
+		a0 := l0 + (c00*z0 + c01*z1)
+		a1 := l1 + (c01*z0 + c11*z1)
+		projectKnot(grad, numKnots, ke, we, a0, a1)
+		d0, d1, e0, e1, ke, we = e0, e1, f0, f1, kf, wf
+		if n+2 < numChains {
+			f0, f1, kf, wf = path.etaSegment(sched[n+2])
+		}
 	}
-	projectKnots(grad, a, sched, path)
+}
+
+// projectKnot adds chain n's term of projectKnots, (∂η_n/∂φ_k)·a_n, to
+// grad for the knots of its segment k and weight w (Spline.Segment).
+func projectKnot(grad []float64, numKnots, k int, w, a0, a1 float64) {
+	if k-1 >= 1 { // φ_{k-1}, weight 1-w
+		c := 2 * (k - 2)
+		grad[c] += (1 - w) * a0
+		grad[c+1] += (1 - w) * a1
+	}
+	if k <= numKnots-1 { // φ_k, weight w
+		c := 2 * (k - 1)
+		grad[c] += w * a0
+		grad[c+1] += w * a1
+	}
 }

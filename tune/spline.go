@@ -135,6 +135,20 @@ func (s *Spline) Eta(t float64) (eta0, eta1 float64) {
 	return (1-w)*a[0] + w*b[0], (1-w)*a[1] + w*b[1]
 }
 
+// etaSegment returns Eta(t) and Segment(t), bit for bit, from one
+// computation of t's segment.
+func (s *Spline) etaSegment(t float64) (eta0, eta1 float64, k int, w float64) {
+	if t >= 1 {
+		return 0, 1, s.K(), 1
+	}
+	if t <= 0 {
+		return 1, 0, 1, 0
+	}
+	k, w = s.segment(t)
+	a, b := s.knots[k-1], s.knots[k]
+	return (1-w)*a[0] + w*b[0], (1-w)*a[1] + w*b[1], k, w
+}
+
 // Step takes one path step of Algorithm 2 (alg:PT_tuning, the line
 // φ ← φ - γ ∇_φ Σ_n SKL) as the authors do it (appendix "Experimental
 // details"; vittrom/PT-pathoptim, PT.py and optimizers.py). grad, of length

@@ -50,7 +50,7 @@ func autoBudget(cfg *Config, perScan int) int {
 // newAutoTuners returns every lane's automatic tuner for scans of perScan
 // iterations, and the scan statistics' buffers.
 func newAutoTuners(cfg *Config, perScan int) (auto [lanes]*tune.Auto, scan tune.AutoScan) {
-	c := cfg.Chains
+	c := cfg.leg1Chains()
 	opts := tune.AutoOptions{
 		Budget:     max(autoBudget(cfg, perScan), 1),
 		FirstRound: max(perScan, autoFirstRound),
@@ -75,7 +75,7 @@ func (t *tuner) autoEndScan(e *energyMoments, x *exchange, j, iters int) {
 	m := float64(iters)
 	s := &t.scan
 	s.Iters = iters
-	for n := range t.sched[j] {
+	for n := range t.leg1(j) {
 		i := n*lanes + j
 		s0, s1 := e.sum0[i], e.sum1[i]
 		s.Mean[2*n] = e.shift0[i] + s0/m
@@ -87,7 +87,28 @@ func (t *tuner) autoEndScan(e *energyMoments, x *exchange, j, iters int) {
 	for n := range s.RejSum {
 		s.RejSum[n] = x.rej[n*lanes+j]
 	}
-	t.auto[j].EndScan(t.sched[j], t.path[j], *s)
+	pool := t.legRound[j] != nil && !t.auto[j].Frozen()
+	if pool {
+		for k := range t.legRound[j] {
+			t.legRound[j][k] += x.rej[(t.c1+k)*lanes+j]
+		}
+		t.legIters[j] += iters
+	}
+	if t.auto[j].EndScan(t.leg1(j), t.path[j], *s) && pool {
+		t.endLeg2Round(j)
+	}
+}
+
+// endLeg2Round updates lane j's leg-2 schedule when its automatic tuner
+// ends a round (and so updates leg 1's), from leg 2's rejections pooled
+// over the round, and clears them.
+func (t *tuner) endLeg2Round(j int) {
+	for k, r := range t.legRound[j] {
+		t.legRound[j][k] = r / float64(t.legIters[j])
+	}
+	t.updateLeg2(j, t.legRound[j])
+	clear(t.legRound[j])
+	t.legIters[j] = 0
 }
 
 // frozen reports whether lane j's path and schedule no longer change:

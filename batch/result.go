@@ -39,6 +39,11 @@ type Result struct {
 	TuningIterations []int
 	TuningFrozen     []bool
 
+	// Legs holds, per replicate, the figures of leg 1 and leg 2 of a run
+	// with two legs (Config.VariationalLeg), over the completed scans;
+	// nil with one leg.
+	Legs [][2]Leg
+
 	// TuningFraction is the share of the workers' time spent at the ends
 	// of scans (statistics, path gradient step and schedule update) rather
 	// than in iterations.
@@ -130,6 +135,12 @@ func (e *Engine) Result() *Result {
 		// Up to the end of the last completed scan: an interrupted scan's
 		// round trips are not reported.
 		res.RoundTrips[b] = blk.hist[j][e.scans-1].RoundTrips
+		if l := blk.trips.legs; l != nil {
+			if res.Legs == nil {
+				res.Legs = make([][2]Leg, R)
+			}
+			res.Legs[b] = l.legs(cfg.Chains, e.perScan, rep.rejection, blk.legHist[j][e.scans-1])
+		}
 	}
 	var iterTime, tuneTime time.Duration
 	for _, b := range e.blocks {

@@ -36,6 +36,15 @@ type BlockSpec struct {
 	FirstReplicate int
 	// Rows is the number of rows, one per chain.
 	Rows int
+	// SecondLeg is the first chain of the run's second leg (the
+	// stabilised two-leg PT of batch.Config.VariationalLeg), 0 when the
+	// run has one leg: chains 0 … SecondLeg−1 run from the model's own
+	// reference (chain 0) to the target (chain SecondLeg−1), chains
+	// SecondLeg … Rows−1 from a second target chain (SecondLeg) to a
+	// second reference (chain Rows−1), so that a block may pick each
+	// row's reference from Rows.Chain. A model with one reference ignores
+	// it.
+	SecondLeg int
 }
 
 // Rows are the inputs of a move for every row r and lane j, each

@@ -147,7 +147,7 @@ type Config struct {
 	// exact.
 	VariationalLeg int
 	Workers        int  // goroutines; 0 means runtime.NumCPU()
-	Pin       bool // pin workers to CPUs, NUMA-aware
+	Pin            bool // pin workers to CPUs, NUMA-aware
 	// Statistics observe every block of the run (see Statistic).
 	Statistics []Statistic
 }

@@ -249,7 +249,17 @@ func TestStabilizedInvariance(t *testing.T) {
 	cfg := stabilizedSmall(t)
 	t.Run("scan-end", func(t *testing.T) { checkResume(t, cfg, 3, 0) })
 	t.Run("within-scan", func(t *testing.T) { checkResume(t, cfg, 3, cfg.Iterations/cfg.Scans/3) })
-	t.Run("alone-or-in-batch", func(t *testing.T) { checkAloneOrInBatch(t, cfg) })
+	t.Run("alone-or-in-batch", func(t *testing.T) {
+		checkAloneOrInBatch(t, cfg)
+		all := mustRun(t, cfg)
+		part := cfg
+		part.FirstReplicate, part.Replicates, part.Workers = 11, 5, 1
+		for b, legs := range mustRun(t, part).Legs {
+			if legs != all.Legs[11+b] {
+				t.Errorf("replicate %d alone has legs %+v, in the batch %+v", 11+b, legs, all.Legs[11+b])
+			}
+		}
+	})
 	auto := Config{Model: stabilizedGaussian(t, 150), Chains: 10, VariationalLeg: 4, Replicates: 17, Iterations: 2400,
 		Scans: 300, TuneSchedule: true, Knots: 3, TunePath: true, Tuning: AutoTuning, Seed: 41}
 	t.Run("auto/within-round", func(t *testing.T) { checkResume(t, auto, 6, 4) })

@@ -367,3 +367,52 @@ func TestStabilizedJunctionEnergies(t *testing.T) {
 		t.Errorf("%d checks, want %d", jc.checks, 8*600)
 	}
 }
+
+// TestLegSchedules checks each leg's schedule after tuning, under the
+// paper's tuning with the block and the full-covariance gradient and under
+// the automatic tuner: leg 1 rises from exactly 0 at chain 0 to exactly 1
+// at chain C1−1, leg 2 falls from exactly 1 at chain C1 to exactly 0 at
+// the last chain, both strictly (eq:equicrit keeps the ends and the
+// order), and leg 2's rejections, on the linear path from the fitted
+// Gaussian, sum to less than leg 1's on the 2-d Gaussian of
+// stabilizedGaussian (σ = 0.3 at distance 2√2: Λ ≈ 3.8 on leg 1's linear
+// path; the fitted reference is the target itself up to sampling error).
+// StabilizedDense's leg 2 is checked too.
+func TestLegSchedules(t *testing.T) {
+	dense := func() models.Model {
+		g, _ := models.NewGaussian(2, -1, 1, 0.3, 0.3)
+		m, err := models.StabilizedDense(g, models.MALA{}, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	base := Config{Model: stabilizedGaussian(t, 20), Chains: 14, VariationalLeg: 6, Replicates: 4, Iterations: 3000,
+		Scans: 30, TuneSchedule: true, Knots: 1, Seed: 17}
+	full := base
+	full.Knots, full.TunePath, full.LearningRate, full.Gradient = 3, true, 0.2, FullGradient
+	auto := base
+	auto.Knots, auto.TunePath, auto.Tuning = 3, true, AutoTuning
+	withDense := base
+	withDense.Model = dense()
+	for name, cfg := range map[string]Config{"paper": base, "full-gradient": full, "auto": auto, "dense": withDense} {
+		res := mustRun(t, cfg)
+		c1 := cfg.Chains - cfg.VariationalLeg
+		for b, s := range res.Schedules {
+			ok := s[0] == 0 && s[c1-1] == 1 && s[c1] == 1 && s[cfg.Chains-1] == 0
+			for n := 1; n < c1; n++ {
+				ok = ok && s[n] > s[n-1]
+			}
+			for n := c1 + 1; n < cfg.Chains; n++ {
+				ok = ok && s[n] < s[n-1]
+			}
+			if !ok {
+				t.Errorf("%s replicate %d: schedule %v is not two monotone legs", name, b, s)
+			}
+			if l := res.Legs[b]; !(l[1].Barrier < l[0].Barrier) || res.Rejections[b][c1-1] != 0 {
+				t.Errorf("%s replicate %d: legs %+v, junction rejection %v", name, b, l, res.Rejections[b][c1-1])
+			}
+		}
+		t.Logf("%s: legs %+v", name, res.Legs[0])
+	}
+}

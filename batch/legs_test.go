@@ -375,8 +375,10 @@ func TestStabilizedJunctionEnergies(t *testing.T) {
 // the last chain, both strictly (eq:equicrit keeps the ends and the
 // order), and leg 2's rejections, on the linear path from the fitted
 // Gaussian, sum to less than leg 1's on the 2-d Gaussian of
-// stabilizedGaussian (σ = 0.3 at distance 2√2: Λ ≈ 3.8 on leg 1's linear
-// path; the fitted reference is the target itself up to sampling error).
+// stabilizedGaussian (σ = 0.3 at distance 2√2: Λ = 2√2/(0.3√π) ≈ 5.3 on
+// leg 1's linear path, the slope of exactLinearRejection; leg 2's fitted
+// reference is the target itself up to sampling error, so its Λ is near
+// 0).
 // StabilizedDense's leg 2 is checked too.
 func TestLegSchedules(t *testing.T) {
 	dense := func() models.Model {

@@ -110,7 +110,9 @@ func (v *View) Coefficients(n, j int) (eta0, eta1 float64) {
 }
 
 // Schedule returns lane j's schedule t_0 … t_N in use during this scan;
-// the caller must not modify it.
+// the caller must not modify it. With two legs (Config.VariationalLeg) it
+// holds t of every chain of the line: leg 1's t_0 … t_{C1−1} rising from 0
+// to 1, then leg 2's falling from 1 at chain C1 to 0 at the last chain.
 func (v *View) Schedule(j int) []float64 { return v.b.tuner.sched[j] }
 
 // Frozen reports whether lane j's path and schedule are fixed for the

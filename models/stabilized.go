@@ -1,5 +1,7 @@
 package models
 
+import "fmt"
+
 // Stabilized returns m with the stabilised variational reference of
 // Surjanovic, Syed, Bouchard-Côté and Campbell (Parallel tempering with a
 // variational reference, NeurIPS 2022, the stabilized variational PT): a run with two
@@ -55,4 +57,20 @@ func IsStabilized(m Model) bool {
 type LegChanger interface {
 	Block
 	ChangeLeg(row, lane, chain int) float64
+}
+
+// WithStabilized returns Stabilized(m, ex, fitScans) for the family
+// DiagonalFamily (or "", the default) and StabilizedDense for
+// DenseFamily, ex the model's own explorer if it has one (the funnel) and
+// AutoMALA otherwise, as WithVariational chooses for the variational
+// reference. A family other than those is refused with ErrUnknownFamily.
+func WithStabilized(family string, m Model, fitScans int) (Model, error) {
+	if family != "" && family != DiagonalFamily && family != DenseFamily {
+		return nil, fmt.Errorf("models: %w: %q", ErrUnknownFamily, family)
+	}
+	var ex Explorer = AutoMALA{}
+	if e, ok := m.(interface{ explorer() Explorer }); ok {
+		ex = e.explorer()
+	}
+	return newVariational(m, ex, fitScans, family == DenseFamily, true)
 }

@@ -141,7 +141,9 @@ type Config struct {
 	// its fitted Gaussian on leg 2, any other model its own reference on
 	// both. Samples, moments and log Z come from leg 1 (its target chain
 	// C1−1, the stepping stone along leg 1), each leg's schedule is tuned
-	// from its own rejections, the path gradient acts on leg 1, and
+	// from its own rejections (with AutoTuning, leg 2's at the end of each
+	// of the tuner's rounds, from the round's), the path gradient and the
+	// automatic tuner's stop act on leg 1, and
 	// Result.Legs reports each leg's round trips, restarts and barrier.
 	// It needs VariationalLeg ≥ 2 and C1 ≥ 2, and a model that is not
 	// exact.

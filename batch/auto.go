@@ -50,7 +50,7 @@ func autoBudget(cfg *Config, perScan int) int {
 // newAutoTuners returns every lane's automatic tuner for scans of perScan
 // iterations, and the scan statistics' buffers.
 func newAutoTuners(cfg *Config, perScan int) (auto [lanes]*tune.Auto, scan tune.AutoScan) {
-	c := cfg.Chains
+	c := cfg.leg1Chains()
 	opts := tune.AutoOptions{
 		Budget:     max(autoBudget(cfg, perScan), 1),
 		FirstRound: max(perScan, autoFirstRound),
@@ -80,7 +80,7 @@ func (t *tuner) autoEndScan(e *energyMoments, x *exchange, j, iters int) bool {
 	inv := 1 / float64(iters) // multiplied, not divided by (as momentPathStep)
 	s := &t.scan
 	s.Iters = iters
-	for n := range t.sched[j] {
+	for n := range t.leg1(j) {
 		i := n*lanes + j
 		s0, s1 := e.sum0[i], e.sum1[i]
 		f0, f1 := s0*inv, s1*inv
@@ -93,7 +93,30 @@ func (t *tuner) autoEndScan(e *energyMoments, x *exchange, j, iters int) bool {
 	for n := range s.RejSum {
 		s.RejSum[n] = x.rej[n*lanes+j]
 	}
-	return t.auto[j].EndScan(t.sched[j], t.path[j], *s)
+	pool := t.legRound[j] != nil
+	if pool {
+		for k := range t.legRound[j] {
+			t.legRound[j][k] += x.rej[(t.c1+k)*lanes+j]
+		}
+		t.legIters[j] += iters
+	}
+	changed := t.auto[j].EndScan(t.leg1(j), t.path[j], *s)
+	if changed && pool {
+		t.endLeg2Round(j)
+	}
+	return changed
+}
+
+// endLeg2Round updates lane j's leg-2 schedule when its automatic tuner
+// ends a round (and so updates leg 1's), from leg 2's rejections pooled
+// over the round, and clears them.
+func (t *tuner) endLeg2Round(j int) {
+	for k, r := range t.legRound[j] {
+		t.legRound[j][k] = r / float64(t.legIters[j])
+	}
+	t.updateLeg2(j, t.legRound[j])
+	clear(t.legRound[j])
+	t.legIters[j] = 0
 }
 
 // frozen reports whether lane j's path and schedule no longer change:

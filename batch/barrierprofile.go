@@ -17,7 +17,9 @@ import (
 // (ScanStats.Barrier). With AutoTuning, once a replicate's tuner has
 // stopped (View.Frozen) its rejections are pooled over every scan since,
 // all of which ran on the final path and schedule, and Λ(1) is the mean of
-// those scans' barriers. It does nothing during
+// those scans' barriers. In a run with two legs (Config.VariationalLeg)
+// the profile is leg 1's, chains 0 … C1−1 (Schedules and Rejections too).
+// It does nothing during
 // iterations; at a scan's end it costs one interpolant per replicate. A
 // BarrierProfile observes one run.
 type BarrierProfile struct {
@@ -42,9 +44,10 @@ func (s *BarrierProfile) NewObserver(info BlockInfo) Observer {
 	}
 	o := &profileObserver{info: info, grid: tune.UniformSchedule(max(2, points))}
 	for j := 0; j < info.Replicates; j++ {
-		o.sched[j] = make([]float64, info.Chains)
-		o.rej[j] = make([]float64, info.Chains-1)
-		o.rejSum[j] = make([]float64, info.Chains-1)
+		c1 := info.TargetChain() + 1
+		o.sched[j] = make([]float64, c1)
+		o.rej[j] = make([]float64, c1-1)
+		o.rejSum[j] = make([]float64, c1-1)
 		o.cum[j] = make([]float64, len(o.grid))
 		o.loc[j] = make([]float64, len(o.grid))
 	}

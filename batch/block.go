@@ -40,7 +40,10 @@ type block struct {
 	pos   int // iterations done in the current scan
 
 	hist [lanes][]ScanStats
-	last [lanes][]float64 // the last scan's rejection per pair
+	// legHist holds, with two legs, each lane's leg counts at the end of
+	// every scan, beside hist.
+	legHist [lanes][]legCounts
+	last    [lanes][]float64 // the last scan's rejection per pair
 	// prev is what a Result reports of a block that has completed one
 	// scan more than the engine (the run was interrupted while other
 	// blocks were still in that scan): each lane's state as it was after
@@ -116,17 +119,21 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 		Scans:          cfg.Scans,
 		KeepScans:      cfg.KeepScansInEffect(),
 	}
+	if cfg.VariationalLeg > 0 {
+		info.SecondLeg = cfg.leg1Chains()
+	}
 	b := &block{
 		info:      info,
 		numChains: c,
 		rng:       kernel.NewStream(cfg.Seed, cfg.FirstReplicate+first),
-		states:    cfg.Model.NewBlock(models.BlockSpec{FirstReplicate: cfg.FirstReplicate + first, Rows: c, Padding: lanes - info.Replicates}),
+		states:    cfg.Model.NewBlock(models.BlockSpec{FirstReplicate: cfg.FirstReplicate + first, Rows: c, Padding: lanes - info.Replicates, SecondLeg: info.SecondLeg}),
 		x:         newExchange(c, models.IsExact(cfg.Model)),
 		moments:   newEnergyMoments(cfg, recordRows),
 		tuner:     newTuner(cfg, recordRows),
 		trips:     newRoundTrips(info),
 		target:    new(firstMoments),
 	}
+	b.x.setLegs(info.SecondLeg, b.states)
 	b.view.b = b
 	b.observers = []Observer{b.trips, b.target}
 	for _, s := range cfg.Statistics {
@@ -194,6 +201,9 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 		st.SKL = b.sklEstimate(j, inv)
 		st.TargetMean, st.TargetVar = b.target.lastMean[j], b.target.lastVar[j]
 		b.hist[j] = append(b.hist[j], st)
+		if l := b.trips.legs; l != nil {
+			b.legHist[j] = append(b.legHist[j], l.counts(j))
+		}
 
 		switch {
 		case cfg.Tuning == AutoTuning:
@@ -203,7 +213,7 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 				b.tuner.pathStep(cfg, &b.moments, j, iters)
 			}
 			if cfg.TuneSchedule {
-				tune.UpdateSchedule(b.tuner.sched[j], b.tuner.sched[j], rej)
+				b.tuner.updateSchedules(j, rej)
 			}
 			changed[j] = cfg.TunePath || cfg.TuneSchedule
 		}

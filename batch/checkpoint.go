@@ -152,7 +152,7 @@ func describe(cfg *Config) []setting {
 			stats[i] += "{" + d.describe() + "}"
 		}
 	}
-	return []setting{
+	s := []setting{
 		{"Model", describeModel(cfg.Model)},
 		{"Chains", strconv.Itoa(cfg.Chains)},
 		{"Replicates", strconv.Itoa(cfg.Replicates)},
@@ -170,6 +170,10 @@ func describe(cfg *Config) []setting {
 		{"Seed", strconv.FormatUint(cfg.Seed, 10)},
 		{"Statistics", "[" + strings.Join(stats, " ") + "]"},
 	}
+	if cfg.VariationalLeg > 0 { // absent with one leg, so that older checkpoints stay readable
+		s = append(s, setting{"VariationalLeg", strconv.Itoa(cfg.VariationalLeg)})
+	}
+	return s
 }
 
 // describeModel returns the model's description (models.Described), or

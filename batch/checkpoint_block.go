@@ -100,6 +100,10 @@ func (b *block) marshal() ([]byte, error) {
 		w.Bool(p.frozen)
 	}
 
+	if b.trips.legs != nil {
+		b.marshalLegs(&w)
+	}
+
 	w.Int(len(b.observers))
 	for i, o := range b.observers {
 		so, ok := o.(ObserverState)
@@ -234,6 +238,10 @@ func (b *block) unmarshal(cfg *Config, data []byte, iters int) error {
 		}
 	}
 
+	if b.trips.legs != nil {
+		b.unmarshalLegs(r, scans)
+	}
+
 	if n := r.Int(); r.Err() == nil && n != len(b.observers) {
 		r.Failf("%d observers, want %d", n, len(b.observers))
 	}
@@ -256,6 +264,46 @@ func (b *block) unmarshal(cfg *Config, data []byte, iters int) error {
 	b.scans, b.pos = scans, pos
 	b.iterTime, b.tuneTime = time.Duration(iterTime), time.Duration(tuneTime)
 	return nil
+}
+
+// marshalLegs appends, with two legs, every lane's leg counts by scan
+// and the automatic tuner's pooled leg-2 rejections.
+func (b *block) marshalLegs(w *wire.Writer) {
+	for j := 0; j < lanes; j++ {
+		w.Int(len(b.legHist[j]))
+		for _, c := range b.legHist[j] {
+			w.Ints(append(append(c.trips[:], c.restarts[:]...), c.scanTrips[:]...))
+		}
+		w.Float64s(b.tuner.legRound[j])
+		w.Int(b.tuner.legIters[j])
+	}
+}
+
+// unmarshalLegs reads what marshalLegs appended, for a block that
+// completed scans scans.
+func (b *block) unmarshalLegs(r *wire.Reader, scans int) {
+	for j := 0; j < lanes && r.Err() == nil; j++ {
+		n := r.Int()
+		if r.Err() == nil && n != scans {
+			r.Failf("lane %d has the leg counts of %d scans, the block completed %d", j, n, scans)
+			return
+		}
+		b.legHist[j] = make([]legCounts, n)
+		for i := range b.legHist[j] {
+			v := make([]int, 6)
+			r.IntsInto(v, "leg counts")
+			c := &b.legHist[j][i]
+			copy(c.trips[:], v[0:2])
+			copy(c.restarts[:], v[2:4])
+			copy(c.scanTrips[:], v[4:6])
+		}
+		if b.tuner.legRound[j] != nil {
+			r.Float64sInto(b.tuner.legRound[j], "leg-2 rejections")
+		} else if v := r.Float64s(); r.Err() == nil && len(v) > 0 {
+			r.Failf("leg-2 rejections of a round without the automatic tuner")
+		}
+		b.tuner.legIters[j] = r.Int()
+	}
 }
 
 // check reports an index process that is not a permutation of the chains

@@ -108,6 +108,9 @@ func (o *roundTrips) MarshalBinary() ([]byte, error) {
 	lanesInts(&w, &o.total)
 	lanesInts(&w, &o.scan)
 	lanesInts(&w, &o.lastScan)
+	if o.legs != nil {
+		o.legs.marshal(&w)
+	}
 	return w.Bytes(), nil
 }
 
@@ -120,6 +123,9 @@ func (o *roundTrips) UnmarshalBinary(data []byte) error {
 	readLanesInts(r, &o.total)
 	readLanesInts(r, &o.scan)
 	readLanesInts(r, &o.lastScan)
+	if o.legs != nil {
+		o.legs.unmarshal(r)
+	}
 	return closeState(r, "round trips")
 }
 
@@ -415,6 +421,9 @@ func (o *restartObserver) MarshalBinary() ([]byte, error) {
 	lanesInts(&w, &o.lastScan)
 	w.Int(o.iters)
 	w.Int(o.scanIters)
+	if o.legs != nil {
+		o.legs.marshal(&w)
+	}
 	return w.Bytes(), nil
 }
 
@@ -427,6 +436,9 @@ func (o *restartObserver) UnmarshalBinary(data []byte) error {
 	readLanesInts(r, &o.scan)
 	readLanesInts(r, &o.lastScan)
 	o.iters, o.scanIters = r.Int(), r.Int()
+	if o.legs != nil {
+		o.legs.unmarshal(r)
+	}
 	return closeState(r, "restarts")
 }
 

@@ -426,7 +426,7 @@ func TestCheckpointUnsupported(t *testing.T) {
 // field that changes results cannot be forgotten in the fingerprint.
 func TestCheckpointDescribesEveryConfigField(t *testing.T) {
 	g, _ := models.NewGaussian(1, -1, 1, 0.3, 0.3)
-	cfg := Config{Model: g, Chains: 4, Replicates: 3, Iterations: 10, Scans: 1}
+	cfg := Config{Model: g, Chains: 4, Replicates: 3, Iterations: 10, Scans: 1, VariationalLeg: 2}
 	var described []string
 	for _, s := range describe(&cfg) {
 		described = append(described, s.field)
@@ -451,13 +451,13 @@ func TestCheckpointCoversEveryField(t *testing.T) {
 	}{
 		{Engine{}, []string{"scans", "elapsed", "blocks"},
 			[]string{"cfg", "perScan", "ranges", "cpus", "start", "failed"}}, // failed: a failed engine refuses checkpoints
-		{block{}, []string{"rng", "states", "x", "moments", "tuner", "trips", "target", "observers", "scans", "pos", "hist", "last", "prev", "iterTime", "tuneTime"},
+		{block{}, []string{"rng", "states", "x", "moments", "tuner", "trips", "target", "observers", "scans", "pos", "hist", "legHist", "last", "prev", "iterTime", "tuneTime"},
 			[]string{"info", "numChains", "view"}},
 		{exchange{}, []string{"eta0", "eta1", "w0", "w1", "replica", "chainOf", "eta0s", "eta1s", "w0s", "w1s", "targetFrom", "rej"},
-			[]string{"numChains", "exact", "alpha", "u", "coin", "parity", "epoch"}},
+			[]string{"numChains", "exact", "alpha", "u", "coin", "parity", "epoch", "second", "legs", "keep"}}, // second, legs: configuration; keep: scratch
 		{energyMoments{}, []string{"shift0", "shift1", "sum0", "sum1", "sq00", "sq01", "sq11", "record"}, nil},
-		{tuner{}, []string{"sched", "path", "auto"},
-			[]string{"work", "grad", "matrix", "mean", "cov", "scan"}},
+		{tuner{}, []string{"sched", "path", "auto", "legRound", "legIters"},
+			[]string{"work", "grad", "matrix", "mean", "cov", "scan", "c1", "legSched", "legRej"}},
 		{reported{}, []string{"rejection", "tripsScan", "schedule", "knots", "rounds", "used", "frozen"}, nil},
 		{ScanStats{}, []string{"Scan", "RoundTrips", "Barrier", "NonAsymptoticBarrier", "SKL", "MeanRejection", "TargetMean", "TargetVar"}, nil},
 	} {

@@ -128,8 +128,28 @@ type Config struct {
 	// path and schedule are still far from tuned.
 	KeepScans int
 	Seed      uint64
-	Workers   int  // goroutines; 0 means runtime.NumCPU()
-	Pin       bool // pin workers to CPUs, NUMA-aware
+	// VariationalLeg is the number C2 of chains of a second leg, the
+	// stabilised two-leg PT of Surjanovic et al. (NeurIPS 2022); 0 (the
+	// default) is the usual single leg. The run's Chains chains form one
+	// line: leg 1 is chains 0 … C1−1 (C1 = Chains − VariationalLeg), from
+	// the model's own reference at chain 0 to the target at chain C1−1 on
+	// the run's path and schedule; leg 2 is chains C1 … Chains−1, from a
+	// second target chain C1 to the second reference at chain Chains−1 on
+	// the linear path, t running from 1 to 0 (Result.Schedules). The swap
+	// between the two target chains is always accepted. The model picks
+	// each chain's reference (models.BlockSpec.SecondLeg): Stabilized puts
+	// its fitted Gaussian on leg 2, any other model its own reference on
+	// both. Samples, moments and log Z come from leg 1 (its target chain
+	// C1−1, the stepping stone along leg 1), each leg's schedule is tuned
+	// from its own rejections (with AutoTuning, leg 2's at the end of each
+	// of the tuner's rounds, from the round's), the path gradient and the
+	// automatic tuner's stop act on leg 1, and
+	// Result.Legs reports each leg's round trips, restarts and barrier.
+	// It needs VariationalLeg ≥ 2 and C1 ≥ 2, and a model that is not
+	// exact.
+	VariationalLeg int
+	Workers        int  // goroutines; 0 means runtime.NumCPU()
+	Pin            bool // pin workers to CPUs, NUMA-aware
 	// Statistics observe every block of the run (see Statistic).
 	Statistics []Statistic
 }
@@ -247,6 +267,9 @@ func (c *Config) Validate() error {
 	case c.Algorithm != NRPT && c.Algorithm != Reversible:
 		return bad("Algorithm", c.Algorithm, "unknown algorithm")
 	}
+	if err := c.validateLegs(); err != nil {
+		return err
+	}
 	for i, s := range c.Statistics {
 		if s == nil {
 			return bad("Statistics", fmt.Sprintf("[%d] = nil", i), "no statistic")
@@ -259,6 +282,29 @@ func (c *Config) Validate() error {
 	}
 	return nil
 }
+
+// validateLegs returns a *ConfigError for a bad second leg
+// (VariationalLeg).
+func (c *Config) validateLegs() error {
+	bad := func(v any, why string) error { return &ConfigError{"VariationalLeg", v, why} }
+	switch {
+	case c.VariationalLeg == 0 && models.IsStabilized(c.Model):
+		return bad(0, "the stabilized reference needs a second leg of at least 2 chains")
+	case c.VariationalLeg == 0:
+		return nil
+	case c.VariationalLeg < 2:
+		return bad(c.VariationalLeg, "a second leg needs at least 2 chains (0 for none)")
+	case c.Chains-c.VariationalLeg < 2:
+		return bad(c.VariationalLeg, fmt.Sprintf("leaves %d of the %d chains to the first leg, which needs at least 2", c.Chains-c.VariationalLeg, c.Chains))
+	case models.IsExact(c.Model):
+		return bad(c.VariationalLeg, "a second leg needs a model whose moves are not exact draws")
+	}
+	return nil
+}
+
+// leg1Chains returns C1, the chains of the first leg: Chains without a
+// second leg.
+func (c *Config) leg1Chains() int { return c.Chains - c.VariationalLeg }
 
 // workers returns the number of worker goroutines for nb blocks.
 func (c *Config) workers(nb int) int {

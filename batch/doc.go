@@ -27,5 +27,8 @@
 // Parallel tempering on optimized paths, ICML 2021 (alg:NRPT,
 // alg:PT_tuning, eq:nrpt_rtr, eq:nonasympcb, eq:bound); S. Syed, A.
 // Bouchard-Côté, G. Deligiannidis, A. Doucet, Non-reversible parallel
-// tempering, JRSS-B 2022, §3.5 and §5.1.
+// tempering, JRSS-B 2022, §3.5 and §5.1; N. Surjanovic, S. Syed, A.
+// Bouchard-Côté, T. Campbell, Parallel tempering with a variational
+// reference, NeurIPS 2022 (the stabilised two legs of
+// Config.VariationalLeg).
 package batch

@@ -42,6 +42,35 @@ type exchange struct {
 	u      []float64 // swap uniforms, numChains/2 rows
 	coin   []float64 // one row, reversible only
 	parity [lanes]int
+
+	// With two legs (Config.VariationalLeg): second is the first chain of
+	// leg 2 (0 with one leg), so the junction is pair second−1, between
+	// the target chains second−1 and second; legs is the model's block if
+	// its reference differs between the legs; keep is scratch for the
+	// junction's rejection sums.
+	second int
+	legs   models.LegChanger
+	keep   [lanes]float64
+}
+
+// setLegs sets the first chain of the second leg (0: one leg) and, when
+// there is one, the block the junction's swaps tell about legs
+// (models.LegChanger).
+func (x *exchange) setLegs(second int, states models.Block) {
+	x.second = second
+	if second == 0 {
+		return
+	}
+	x.legs, _ = states.(models.LegChanger)
+}
+
+// target returns the target chain: the last, or with two legs the first
+// leg's last.
+func (x *exchange) target() int {
+	if x.second > 0 {
+		return x.second - 1
+	}
+	return x.numChains - 1
 }
 
 func newExchange(c int, exact bool) exchange {
@@ -138,7 +167,13 @@ func (x *exchange) resetTarget() {
 // lane for reversible PT — each accepted when U ≤ α_n.
 func (x *exchange) communicate(alg Algorithm, rng *kernel.Stream, m int) {
 	c := x.numChains
+	if x.second > 0 {
+		copy(x.keep[:], x.rej[(x.second-1)*lanes:x.second*lanes])
+	}
 	kernel.SwapAlpha(x.alpha, x.rej, x.eta0, x.eta1, x.w0, x.w1)
+	if x.second > 0 {
+		x.acceptJunction()
+	}
 	if alg == Reversible {
 		rng.Uniform(x.coin)
 		for j := range x.parity {
@@ -171,6 +206,38 @@ func (x *exchange) communicate(alg Algorithm, rng *kernel.Stream, m int) {
 		kernel.SwapApply(x.w0, x.w1, x.replica, x.alpha, x.u, m&1)
 	}
 	x.followSwaps()
+	if x.legs != nil {
+		x.changeLegs()
+	}
+}
+
+// acceptJunction makes the swap between the two target chains, both at
+// η = (0, 1), always accepted: α = 1 and no rejection, even where the
+// kernel's 0·∞ (a W0 of −∞ at a target chain) gave NaN.
+func (x *exchange) acceptJunction() {
+	i := (x.second - 1) * lanes
+	copy(x.rej[i:i+lanes], x.keep[:])
+	for j := 0; j < lanes; j++ {
+		x.alpha[i+j] = 1
+	}
+}
+
+// changeLegs tells the model, in every lane whose junction pair swapped,
+// that the two states at the target chains changed legs, and stores their
+// W0 under their new legs' references (models.LegChanger).
+func (x *exchange) changeLegs() {
+	p := x.second - 1
+	for j := 0; j < lanes; j++ {
+		if p&1 != x.parity[j] {
+			continue
+		}
+		for _, n := range [2]int{p, p + 1} {
+			k := layout.Index(n, 1, 0, j)
+			slot := int(x.replica[k])
+			w0 := x.legs.ChangeLeg(slot, j, n)
+			x.w0[k], x.w0s[layout.Index(slot, 1, 0, j)] = w0, w0
+		}
+	}
 }
 
 // followSwaps updates, after the swaps of cached energies and replicas,
@@ -201,7 +268,7 @@ func (x *exchange) targetRow(j int) int {
 	if x.exact {
 		return int(x.targetFrom[j])
 	}
-	return int(x.replica[layout.Index(x.numChains-1, 1, 0, j)])
+	return int(x.replica[layout.Index(x.target(), 1, 0, j)])
 }
 
 // setEta writes η(t_n) of every lane's path and schedule to the chain rows.
@@ -226,9 +293,9 @@ func (x *exchange) setEtaLanes(t *tuner, changed *[lanes]bool) {
 			x.epoch++
 			bumped = true
 		}
-		for n, s := range t.sched[j] {
+		for n := range t.sched[j] {
 			i := layout.Index(n, 1, 0, j)
-			x.eta0[i], x.eta1[i] = t.path[j].Eta(s)
+			x.eta0[i], x.eta1[i] = t.eta(j, n)
 		}
 	}
 }

@@ -34,7 +34,11 @@ import (
 // the ones tuned after it, never sampled). With AutoTuning a replicate's
 // path and schedule are fixed once its tuner stops (View.Frozen), and the
 // estimates pool every scan since then (from FromScan on): all of them ran
-// on the final path and schedule, Result.Schedules included. Every mean is computed in log space, a
+// on the final path and schedule, Result.Schedules included. In a run with
+// two legs (Config.VariationalLeg) the stepping stone runs along leg 1
+// alone, chains 0 … C1−1 from the model's own reference to the target, so
+// that the estimate is log(Z1/Z0) for the model's own W0 and W1 whatever
+// reference leg 2 has. Every mean is computed in log space, a
 // log-sum-exp streamed with a running maximum, so that weights such as
 // exp(10⁵) never overflow.
 //
@@ -78,7 +82,7 @@ func (s *LogZ) NewObserver(info BlockInfo) Observer {
 		d1:   make([]float64, n),
 	}
 	if s.Path {
-		o.pairs = newLogZObserverPairs(info.Chains)
+		o.pairs = newLogZObserverPairs(info.TargetChain() + 1)
 	}
 	o.reset()
 	s.mu.Lock()
@@ -181,7 +185,7 @@ func (o *logZObserver) Iterate(v *View) {
 	if v.Scan < o.from {
 		return
 	}
-	c, r := o.info.Chains, o.info.Replicates
+	c, r := o.info.TargetChain()+1, o.info.Replicates
 	for j := 0; j < r; j++ {
 		if o.count[j] > 0 {
 			continue
@@ -249,7 +253,7 @@ func (o *logZObserver) EndScan(v *View) {
 		}
 		logM := math.Log(float64(o.count[j]))
 		f, r := 0.0, 0.0
-		for n := 0; n+1 < o.info.Chains; n++ {
+		for n := 0; n < o.info.TargetChain(); n++ {
 			i := n*lanes + j
 			tf := o.fMax[i] + math.Log(o.fSum[i]) - logM
 			tr := o.rMax[i] + math.Log(o.rSum[i]) - logM

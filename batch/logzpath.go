@@ -63,7 +63,7 @@ type logZPairs struct{ fwd, rev, sched [][]float64 }
 func (s *LogZ) collectPairs(r int) {
 	s.pairs = logZPairs{fwd: make([][]float64, r), rev: make([][]float64, r), sched: make([][]float64, r)}
 	for _, o := range s.observers {
-		c := o.info.Chains
+		c := o.info.TargetChain() + 1
 		for j := 0; j < o.info.Replicates; j++ {
 			b := o.info.FirstReplicate + j
 			f, rv := make([]float64, c-1), make([]float64, c-1)

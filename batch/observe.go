@@ -41,6 +41,18 @@ type BlockInfo struct {
 	// Scans is the number of scans of the run, and KeepScans how many of
 	// the last ones count as samples (Config.KeepScans in effect).
 	Scans, KeepScans int
+	// SecondLeg is the first chain of the second leg of a two-leg run
+	// (Config.VariationalLeg), 0 with one leg.
+	SecondLeg int
+}
+
+// TargetChain returns the target chain whose states are the samples: the
+// last chain, or with two legs the last of the first leg, SecondLeg−1.
+func (i BlockInfo) TargetChain() int {
+	if i.SecondLeg > 0 {
+		return i.SecondLeg - 1
+	}
+	return i.Chains - 1
 }
 
 // FirstKeptScan returns the first scan whose target-chain states count as
@@ -56,8 +68,9 @@ type Observer interface {
 }
 
 // View is a read-only window on one block between two iterations. Chains
-// are indexed 0 (reference) to Chains()-1 (target); lanes 0 to
-// layout.Lanes-1.
+// are indexed 0 (reference) to Chains()-1 (target), or with two legs
+// (Config.VariationalLeg) 0 to Chains()-1 along the line of both, the
+// target at TargetChain(); lanes 0 to layout.Lanes-1.
 type View struct {
 	b *block
 	// Iteration is the number of iterations done so far in the run, the
@@ -73,6 +86,11 @@ func (v *View) FirstReplicate() int { return v.b.info.FirstReplicate }
 
 // Chains returns the number of chains.
 func (v *View) Chains() int { return v.b.numChains }
+
+// TargetChain returns the chain whose states ObserveTarget reads: the last
+// one, or with two legs the first leg's target chain (BlockInfo.
+// TargetChain).
+func (v *View) TargetChain() int { return v.b.info.TargetChain() }
 
 // Replica returns the replica (the index of the state, which starts at
 // chain Replica) now at chain n of lane j: the index process.
@@ -92,7 +110,9 @@ func (v *View) Coefficients(n, j int) (eta0, eta1 float64) {
 }
 
 // Schedule returns lane j's schedule t_0 … t_N in use during this scan;
-// the caller must not modify it.
+// the caller must not modify it. With two legs (Config.VariationalLeg) it
+// holds t of every chain of the line: leg 1's t_0 … t_{C1−1} rising from 0
+// to 1, then leg 2's falling from 1 at chain C1 to 0 at the last chain.
 func (v *View) Schedule(j int) []float64 { return v.b.tuner.sched[j] }
 
 // Frozen reports whether lane j's path and schedule are fixed for the

@@ -17,7 +17,11 @@ import "sync"
 //
 // The restart rate, restarts per iteration, therefore estimates the
 // round-trip rate τ (eq:nrpt_rtr). It costs two reads of the index process
-// per replicate and iteration. A Restarts observes one run.
+// per replicate and iteration. In a run with two legs
+// (Config.VariationalLeg) it counts the restarts of both legs, each from
+// its own reference to either target chain (Leg), and the bounds hold for
+// the sums over the legs of round trips, restarts and chains. A Restarts
+// observes one run.
 type Restarts struct {
 	mu        sync.Mutex
 	observers []*restartObserver
@@ -30,6 +34,9 @@ type Restarts struct {
 // NewObserver returns the counter of one block.
 func (s *Restarts) NewObserver(info BlockInfo) Observer {
 	o := &restartObserver{info: info, fromZero: make([]bool, info.Chains*lanes)}
+	if info.SecondLeg > 0 {
+		o.legs = newLegTrips(info)
+	}
 	for j := 0; j < lanes; j++ {
 		o.fromZero[j] = true // replica 0 starts at chain 0
 	}
@@ -92,10 +99,21 @@ type restartObserver struct {
 	lastScan    [lanes]int // in the scan that ended last
 	iters       int        // iterations of the completed scans
 	scanIters   int        // … of the scan that ended last
+	legs        *legTrips  // with two legs: each leg's counts (fromZero unused)
 }
 
 // Iterate updates the count from the replicas at the two ends.
 func (o *restartObserver) Iterate(v *View) {
+	if o.legs != nil {
+		var trips, scan [lanes]int
+		o.legs.iterate(v, &trips, &scan)
+		for j := range o.total {
+			d := o.legs.restarts[0][j] + o.legs.restarts[1][j] - o.total[j]
+			o.total[j] += d
+			o.scan[j] += d
+		}
+		return
+	}
 	top := o.info.Chains - 1
 	for j := 0; j < lanes; j++ {
 		r0 := v.Replica(0, j)*lanes + j
@@ -111,6 +129,9 @@ func (o *restartObserver) Iterate(v *View) {
 
 // EndScan closes the scan's count.
 func (o *restartObserver) EndScan(v *View) {
+	if o.legs != nil {
+		o.legs.endScan()
+	}
 	o.lastScan, o.scan = o.scan, [lanes]int{}
 	o.iters += v.Step
 	o.scanIters = v.Step

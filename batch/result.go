@@ -39,6 +39,15 @@ type Result struct {
 	TuningIterations []int
 	TuningFrozen     []bool
 
+	// Legs holds, per replicate, the figures of leg 1 and leg 2 of a run
+	// with two legs (Config.VariationalLeg), over the completed scans;
+	// nil with one leg. RoundTrips, RoundTripRates, History's round trips
+	// and TailRoundTripRates are then the sums over both legs; Rejections
+	// and Schedules run along the line of Chains chains (leg 2's t from 1
+	// at chain C1 down to 0 at the last chain, and the junction's pair
+	// never rejecting), and History's barriers sum every pair of it.
+	Legs [][2]Leg
+
 	// TuningFraction is the share of the workers' time spent at the ends
 	// of scans (statistics, path gradient step and schedule update) rather
 	// than in iterations.
@@ -111,6 +120,9 @@ func (e *Engine) Result() *Result {
 		Observables:      cfg.Model.Observables(),
 		KeptScans:        max(0, e.scans-(cfg.Scans-cfg.KeepScansInEffect())),
 	}
+	if cfg.VariationalLeg > 0 {
+		res.Legs = make([][2]Leg, R)
+	}
 	for b := 0; b < R; b++ {
 		blk, j := e.blocks[b/lanes], b%lanes
 		rep := blk.report(j)
@@ -123,6 +135,9 @@ func (e *Engine) Result() *Result {
 		res.History[b] = append([]ScanStats(nil), blk.hist[j][:e.scans]...)
 		if e.scans == 0 {
 			res.Rejections[b] = make([]float64, cfg.Chains-1)
+			if res.Legs != nil {
+				res.Legs[b][0].Chains, res.Legs[b][1].Chains = cfg.leg1Chains(), cfg.VariationalLeg
+			}
 			continue
 		}
 		res.Rejections[b] = rep.rejection
@@ -130,6 +145,9 @@ func (e *Engine) Result() *Result {
 		// Up to the end of the last completed scan: an interrupted scan's
 		// round trips are not reported.
 		res.RoundTrips[b] = blk.hist[j][e.scans-1].RoundTrips
+		if l := blk.trips.legs; l != nil {
+			res.Legs[b] = l.legs(cfg.Chains, e.perScan, rep.rejection, blk.legHist[j][e.scans-1])
+		}
 	}
 	var iterTime, tuneTime time.Duration
 	for _, b := range e.blocks {

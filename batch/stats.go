@@ -11,12 +11,19 @@ type roundTrips struct {
 	total      [lanes]int
 	scan       [lanes]int // in the current scan
 	lastScan   [lanes]int // in the scan that ended last
+	// legs counts each leg's round trips and restarts in a two-leg run
+	// (Config.VariationalLeg), where total and scan are the sums over the
+	// legs and the flags above are unused.
+	legs *legTrips
 }
 
 func newRoundTrips(info BlockInfo) *roundTrips {
 	r := &roundTrips{
 		leftZero:   make([]bool, info.Chains*lanes),
 		reachedTop: make([]bool, info.Chains*lanes),
+	}
+	if info.SecondLeg > 0 {
+		r.legs = newLegTrips(info)
 	}
 	for j := 0; j < lanes; j++ {
 		r.leftZero[j] = true // replica 0 starts at chain 0
@@ -26,6 +33,10 @@ func newRoundTrips(info BlockInfo) *roundTrips {
 
 // Iterate updates the count from the replicas at the two ends.
 func (r *roundTrips) Iterate(v *View) {
+	if r.legs != nil {
+		r.legs.iterate(v, &r.total, &r.scan)
+		return
+	}
 	top := v.Chains() - 1
 	for j := 0; j < lanes; j++ {
 		r0 := v.Replica(0, j)*lanes + j
@@ -44,6 +55,9 @@ func (r *roundTrips) Iterate(v *View) {
 
 // EndScan closes the scan's count.
 func (r *roundTrips) EndScan(*View) {
+	if r.legs != nil {
+		r.legs.endScan()
+	}
 	r.lastScan = r.scan
 	r.scan = [lanes]int{}
 }

@@ -2,6 +2,7 @@ package batch
 
 import (
 	"math"
+	"slices"
 
 	"github.com/ptbatch/ptbatch/tune"
 )
@@ -22,15 +23,39 @@ type tuner struct {
 	// statistics handed to it (one lane at a time).
 	auto [lanes]*tune.Auto
 	scan tune.AutoScan
+
+	// c1 is the number of chains of the first leg, all of them with one
+	// leg. With two legs (Config.VariationalLeg) sched[j] holds t of
+	// every chain of the line: leg 1's C1 points rising from 0 to 1, then
+	// leg 2's falling from 1 to 0 (chain C1+k at leg 2's point C2−1−k).
+	// legSched and legRej are scratch for leg 2's schedule update in
+	// rising order; with AutoTuning and TuneSchedule legRound pools each
+	// lane's leg-2 rejection sums over the automatic tuner's round, of
+	// legIters iterations.
+	c1               int
+	legSched, legRej []float64
+	legRound         [lanes][]float64
+	legIters         [lanes]int
 }
 
 func newTuner(cfg *Config, recordRows int) tuner {
-	c := cfg.Chains
-	var t tuner
+	t := tuner{c1: cfg.leg1Chains()}
 	for j := 0; j < lanes; j++ {
-		t.sched[j] = tune.UniformSchedule(c)
+		t.sched[j] = tune.UniformSchedule(t.c1)
 		t.path[j] = tune.NewSpline(cfg.Knots)
 	}
+	if c2 := cfg.VariationalLeg; c2 > 0 {
+		t.legSched, t.legRej = make([]float64, c2), make([]float64, c2-1)
+		for j := 0; j < lanes; j++ {
+			leg2 := tune.UniformSchedule(c2)
+			slices.Reverse(leg2)
+			t.sched[j] = append(t.sched[j], leg2...)
+			if cfg.Tuning == AutoTuning && cfg.TuneSchedule {
+				t.legRound[j] = make([]float64, c2-1)
+			}
+		}
+	}
+	c := t.c1
 	if cfg.Tuning == AutoTuning {
 		t.auto, t.scan = newAutoTuners(cfg, recordRows)
 		return t
@@ -62,14 +87,14 @@ func (t *tuner) pathStep(cfg *Config, e *energyMoments, j, iters int) {
 		t.momentPathStep(cfg, e, j, iters)
 		return
 	}
-	cols := 2 * len(t.sched[j])
+	cols, all := 2*t.c1, 2*len(t.sched[j])
 	mat := t.matrix[:iters*cols]
 	for m := 0; m < iters; m++ {
 		for col := 0; col < cols; col++ {
-			mat[m*cols+col] = e.record[(m*cols+col)*lanes+j]
+			mat[m*cols+col] = e.record[(m*all+col)*lanes+j]
 		}
 	}
-	t.work[j].Gradient(t.grad, mat, iters, t.sched[j], t.path[j], true)
+	t.work[j].Gradient(t.grad, mat, iters, t.leg1(j), t.path[j], true)
 	for _, g := range t.grad {
 		if math.IsNaN(g) || math.IsInf(g, 0) {
 			return // no step on a non-finite gradient; the scan's statistics show why
@@ -88,7 +113,7 @@ func (t *tuner) momentPathStep(cfg *Config, e *energyMoments, j, iters int) {
 	// Multiplications by 1/M and 1/(M-1), not divisions: the divider,
 	// five times per chain, was a tenth of the scan's end.
 	inv, inv1 := 1/float64(iters), 1/float64(iters-1)
-	for n := range t.sched[j] {
+	for n := range t.leg1(j) {
 		i := n*lanes + j
 		s0, s1 := e.sum0[i], e.sum1[i]
 		f0, f1 := s0*inv, s1*inv
@@ -98,6 +123,49 @@ func (t *tuner) momentPathStep(cfg *Config, e *energyMoments, j, iters int) {
 		t.cov[3*n+1] = (e.sq01[i] - s0*f1) * inv1
 		t.cov[3*n+2] = (e.sq11[i] - s1*f1) * inv1
 	}
-	t.work[j].MomentGradient(t.grad, t.mean, t.cov, t.sched[j], t.path[j])
+	t.work[j].MomentGradient(t.grad, t.mean, t.cov, t.leg1(j), t.path[j])
 	t.path[j].Step(t.grad, cfg.LearningRate)
+}
+
+// leg1 returns lane j's schedule of the first leg: t of chains 0 … C1−1
+// (the whole schedule with one leg).
+func (t *tuner) leg1(j int) []float64 { return t.sched[j][:t.c1] }
+
+// updateSchedules updates lane j's schedule from its rejections by pair
+// of chains, rej (eq:equicrit): leg 1's from those of its pairs and, with
+// two legs, leg 2's from those of its own, each leg separately (the
+// junction's pair, always accepted, belongs to neither).
+func (t *tuner) updateSchedules(j int, rej []float64) {
+	tune.UpdateSchedule(t.leg1(j), t.leg1(j), rej[:t.c1-1])
+	if t.legSched != nil {
+		t.updateLeg2(j, rej[t.c1:])
+	}
+}
+
+// updateLeg2 updates lane j's leg-2 schedule from the rejections of leg
+// 2's pairs in chain order, rej2[k] between chains C1+k and C1+k+1: in
+// leg 2's rising order t_0 = 0 (the second reference, chain C1+C2−1) …
+// t_{C2−1} = 1 (chain C1), then back in chain order.
+func (t *tuner) updateLeg2(j int, rej2 []float64) {
+	s, c2 := t.sched[j][t.c1:], len(t.legSched)
+	for i := range t.legSched {
+		t.legSched[i] = s[c2-1-i]
+	}
+	for i := range t.legRej {
+		t.legRej[i] = rej2[c2-2-i]
+	}
+	tune.UpdateSchedule(t.legSched, t.legSched, t.legRej)
+	for i, v := range t.legSched {
+		s[c2-1-i] = v
+	}
+}
+
+// eta returns η(t_n) of chain n of lane j: on the lane's path along leg
+// 1, and on the linear path η = (1−t, t) along leg 2.
+func (t *tuner) eta(j, n int) (float64, float64) {
+	s := t.sched[j][n]
+	if n < t.c1 {
+		return t.path[j].Eta(s)
+	}
+	return 1 - s, s
 }

@@ -176,6 +176,27 @@ type funcsBlock struct {
 	recs    [layout.Lanes][]chainRecord
 	targets [layout.Lanes]*Target
 	state   []float64 // one state, gathered
+	// second is the first chain of a run's second leg (BlockSpec.
+	// SecondLeg), 0 when there is none; a row at a chain ≥ second reads
+	// secondF[j] (when not nil) in place of the model's functions
+	// (Stabilized).
+	second  int32
+	secondF [layout.Lanes]*Funcs
+}
+
+// funcsAt points lane j's Target at the functions of chain n's leg: when
+// the block has a second leg, secondF[j] at chains ≥ second (if set) and
+// the model's own functions below; without one it leaves the Target as it
+// is (Variational sets it per lane).
+func (b *funcsBlock) funcsAt(j int, n int32) *Target {
+	t := b.targets[j]
+	if b.second > 0 {
+		t.f = &b.m.f
+		if n >= b.second && b.secondF[j] != nil {
+			t.f = b.secondF[j]
+		}
+	}
+	return t
 }
 
 func (b *funcsBlock) load(r, j int) {
@@ -204,7 +225,7 @@ func (b *funcsBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
 		r := laneRand{rng.Lane(j)}
 		for row := 0; row < b.rows; row++ {
 			i := row*layout.Lanes + j
-			t := b.targets[j]
+			t := b.funcsAt(j, rows.Chain[i])
 			t.chain = int(rows.Chain[i])
 			b.w[i] = t.referenceDraw(r, b.state)
 			b.store(row, j)
@@ -223,7 +244,7 @@ func (b *funcsBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 			i := row*layout.Lanes + j
 			b.load(row, j)
 			n := int(rows.Chain[i])
-			b.w[i] = b.m.exploreOne(b.targets[j], &b.recs[j][n], r, b.state, b.w[i], rows.Eta0[i], rows.Eta1[i], n)
+			b.w[i] = b.m.exploreOne(b.funcsAt(j, rows.Chain[i]), &b.recs[j][n], r, b.state, b.w[i], rows.Eta0[i], rows.Eta1[i], n)
 			b.store(row, j)
 			out.W0[i], out.W1[i] = b.w[i][0], b.w[i][1]
 		}

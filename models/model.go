@@ -43,6 +43,15 @@ type BlockSpec struct {
 	// their energies finite or NaN and draws the other lanes' numbers as
 	// without it; the real lanes' results must not change.
 	Padding int
+	// SecondLeg is the first chain of the run's second leg (the
+	// stabilised two-leg PT of batch.Config.VariationalLeg), 0 when the
+	// run has one leg: chains 0 … SecondLeg−1 run from the model's own
+	// reference (chain 0) to the target (chain SecondLeg−1), chains
+	// SecondLeg … Rows−1 from a second target chain (SecondLeg) to a
+	// second reference (chain Rows−1), so that a block may pick each
+	// row's reference from Rows.Chain. A model with one reference ignores
+	// it.
+	SecondLeg int
 }
 
 // realLanes returns the number of lanes of a block of spec that hold

@@ -50,12 +50,12 @@ var ErrNotUnconstrained = errors.New("the variational reference needs a model wh
 // whichever reference a scan used. A model that cannot give log Z0 is
 // refused with ErrNotUnconstrained.
 func Variational(m Model, ex Explorer, fitScans int) (Model, error) {
-	return newVariational(m, ex, fitScans, false)
+	return newVariational(m, ex, fitScans, false, false)
 }
 
 // newVariational is Variational (dense false) and VariationalDense
-// (dense true).
-func newVariational(m Model, ex Explorer, fitScans int, dense bool) (Model, error) {
+// (dense true), or with stabilized Stabilized and StabilizedDense.
+func newVariational(m Model, ex Explorer, fitScans int, dense, stabilized bool) (Model, error) {
 	u, ok := m.(Unconstrained)
 	if !ok {
 		return nil, fmt.Errorf("models: %w", ErrNotUnconstrained)
@@ -75,11 +75,15 @@ func newVariational(m Model, ex Explorer, fitScans int, dense bool) (Model, erro
 	if dense {
 		family = "dense"
 	}
-	desc := fmt.Sprintf("variational %s fit=%d logz0=%v", family, fitScans, logZ0)
+	kind := "variational"
+	if stabilized {
+		kind = "stabilized"
+	}
+	desc := fmt.Sprintf("%s %s fit=%d logz0=%v", kind, family, fitScans, logZ0)
 	if d, ok := m.(Described); ok {
 		desc += " model=" + d.Description()
 	}
-	v := &variationalModel{inner: inner.(*funcsModel), logZ0: logZ0, fitScans: fitScans, dense: dense, desc: desc}
+	v := &variationalModel{inner: inner.(*funcsModel), logZ0: logZ0, fitScans: fitScans, dense: dense, stabilized: stabilized, desc: desc}
 	if dense {
 		return &denseVariationalModel{v}, nil
 	}
@@ -92,7 +96,10 @@ type variationalModel struct {
 	logZ0    float64
 	fitScans int
 	dense    bool // N(m, Σ) (VariationalDense), not N(m, diag(s²))
-	desc     string
+	// stabilized keeps the model's own reference on the first leg and
+	// puts the fitted one on the second (Stabilized).
+	stabilized bool
+	desc       string
 }
 
 // Observables returns the wrapped model's coordinates.
@@ -107,7 +114,10 @@ func (v *variationalModel) Description() string { return v.desc + " " + v.inner.
 // NewBlock allocates the wrapped block and every lane's reference, which
 // starts as the model's own.
 func (v *variationalModel) NewBlock(spec BlockSpec) Block {
-	b := &variationalBlock{v: v, fb: v.inner.NewBlock(spec).(*funcsBlock)}
+	b := &variationalBlock{v: v, fb: v.inner.NewBlock(spec).(*funcsBlock), second: int32(spec.SecondLeg)}
+	if v.stabilized {
+		b.fb.second = b.second
+	}
 	for j := range b.lanes {
 		b.lanes[j] = newVariationalLane(v, v.inner.f)
 	}
@@ -166,7 +176,7 @@ func WithVariational(name, family string, m Model, fitScans int) (Model, error) 
 		if e, ok := m.(interface{ explorer() Explorer }); ok {
 			ex = e.explorer()
 		}
-		return newVariational(m, ex, fitScans, family == DenseFamily)
+		return newVariational(m, ex, fitScans, family == DenseFamily, false)
 	}
 	return nil, fmt.Errorf("models: %w: %q", ErrUnknownReference, name)
 }

@@ -15,6 +15,9 @@ type variationalBlock struct {
 	fb    *funcsBlock
 	lanes [layout.Lanes]*variationalLane
 	chain []int32 // the chains of the last Explore, for errors at a refit
+	// second is the first chain of the second leg (BlockSpec.SecondLeg),
+	// 0 without one.
+	second int32
 	// frozen marks the lanes whose path and schedule the engine's
 	// automatic tuner has fixed (FreezeLane): their references no longer
 	// change.
@@ -41,20 +44,55 @@ func (b *variationalBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
 }
 
 // Explore moves every row, then, in a scan that ends with a fit, adds
-// every lane's target-chain state to its sums.
+// every lane's target-chain states to its sums: those at the last chain,
+// or with a second leg (BlockSpec.SecondLeg) those at both target chains.
+// A Stabilized block first recomputes W0 of every row whose leg changed
+// since the last call (ChangeLeg does it at once when the engine calls
+// it), so that the explorers start from the energies of the row's leg.
 func (b *variationalBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
+	if b.v.stabilized {
+		for i, n := range rows.Chain {
+			if (n >= b.second) != (b.chain[i] >= b.second) {
+				b.relocate(i/layout.Lanes, i%layout.Lanes, n)
+			}
+		}
+	}
 	b.chain = append(b.chain[:0], rows.Chain...)
 	b.fb.Explore(rng, rows, out)
 	if b.fb.scans >= b.v.fitScans {
 		return
 	}
-	top := int32(b.fb.rows - 1)
+	top, low := int32(b.fb.rows-1), int32(b.fb.rows-1)
+	if b.second > 0 {
+		top, low = b.second, b.second-1
+	}
 	for i, n := range rows.Chain {
-		if n == top && i%layout.Lanes < b.fb.real { // padding lanes stay put
+		if (n == top || n == low) && i%layout.Lanes < b.fb.real { // padding lanes stay put
 			b.fb.load(i/layout.Lanes, i%layout.Lanes)
 			b.lanes[i%layout.Lanes].add(b.fb.state)
 		}
 	}
+}
+
+// ChangeLeg records that the state in row row, lane lane is now at chain
+// chain and returns its W0 under the reference of that chain's leg
+// (LegChanger): the fitted one on a Stabilized block's second leg once
+// the lane is fitted, the model's own otherwise.
+func (b *variationalBlock) ChangeLeg(row, lane, chain int) float64 {
+	i := row*layout.Lanes + lane
+	if b.v.stabilized && (int32(chain) >= b.second) != (b.chain[i] >= b.second) {
+		b.relocate(row, lane, int32(chain))
+	}
+	b.chain[i] = int32(chain)
+	return b.fb.w[i][0]
+}
+
+// relocate recomputes W0 of row row, lane lane for chain n's leg.
+func (b *variationalBlock) relocate(row, lane int, n int32) {
+	t := b.fb.funcsAt(lane, n)
+	t.chain = int(n)
+	b.fb.load(row, lane)
+	b.fb.w[row*layout.Lanes+lane][0] = t.call0(b.fb.state)
 }
 
 // Observe writes the first len(dst) coordinates of row row, lane lane.
@@ -78,12 +116,21 @@ func (b *variationalBlock) EndScan() {
 }
 
 // use makes lane j's Target read the lane's fitted reference and
-// recomputes W0 of every row of the lane.
+// recomputes W0 of every row of the lane under it: for a Stabilized
+// block, the rows on the second leg only (the first keeps the model's own
+// reference).
 func (b *variationalBlock) use(j int) {
-	t := b.fb.targets[j]
-	t.f = &b.lanes[j].f
+	if b.v.stabilized {
+		b.fb.secondF[j] = &b.lanes[j].f
+	} else {
+		b.fb.targets[j].f = &b.lanes[j].f
+	}
 	for r := 0; r < b.fb.rows; r++ {
 		i := r*layout.Lanes + j
+		if b.v.stabilized && b.chain[i] < b.second {
+			continue
+		}
+		t := b.fb.funcsAt(j, b.chain[i])
 		t.chain = int(b.chain[i])
 		b.fb.load(r, j)
 		b.fb.w[i][0] = t.call0(b.fb.state)
@@ -143,7 +190,11 @@ func (b *variationalBlock) UnmarshalBinary(data []byte) error {
 	}
 	b.chain, b.lanes, b.frozen = chain, lanes, frozen
 	for j, l := range b.lanes {
-		if l.fitted {
+		switch {
+		case l.fitted && b.v.stabilized:
+			l.setNorm(b.v.logZ0)
+			b.fb.secondF[j] = &l.f
+		case l.fitted:
 			l.setNorm(b.v.logZ0)
 			b.fb.targets[j].f = &l.f
 		}
@@ -154,4 +205,5 @@ func (b *variationalBlock) UnmarshalBinary(data []byte) error {
 var (
 	_ Described  = (*variationalModel)(nil)
 	_ BlockState = (*variationalBlock)(nil)
+	_ LegChanger = (*variationalBlock)(nil)
 )

@@ -27,7 +27,7 @@ import (
 // continues bit for bit. Freezing, refusals and explorers are
 // Variational's.
 func VariationalDense(m Model, ex Explorer, fitScans int) (Model, error) {
-	return newVariational(m, ex, fitScans, true)
+	return newVariational(m, ex, fitScans, true, false)
 }
 
 // denseVariationalModel is the Model of VariationalDense: a

@@ -102,5 +102,6 @@ func joinPerReplicate(out *batch.Result, parts []*Record) error {
 	out.TuningRounds = joinField(j, "TuningRounds", func(r *batch.Result) []int { return r.TuningRounds })
 	out.TuningIterations = joinField(j, "TuningIterations", func(r *batch.Result) []int { return r.TuningIterations })
 	out.TuningFrozen = joinField(j, "TuningFrozen", func(r *batch.Result) []bool { return r.TuningFrozen })
+	out.Legs = joinField(j, "Legs", func(r *batch.Result) [][2]batch.Leg { return r.Legs })
 	return j.err
 }

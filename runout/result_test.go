@@ -14,7 +14,7 @@ import (
 var mergedFields = []string{
 	"Config", "Elapsed", "TuningFraction", // joined range, summed, time-weighted
 	"RoundTrips", "RoundTripRates", "Rejections", "Schedules", "Knots", "History",
-	"TuningRounds", "TuningIterations", "TuningFrozen", // per replicate
+	"TuningRounds", "TuningIterations", "TuningFrozen", "Legs", // per replicate
 	"Scans", "Iterations", "Interrupted", "Observables", "KeptScans", // equal
 }
 

@@ -134,7 +134,7 @@ func methodOf(file, label string, c []choice) (Method, error) {
 	if err != nil {
 		return meth, err
 	}
-	if meth.Reference, err = m.str(file, "reference", "fixed", "fixed", "variational"); err != nil {
+	if meth.Reference, err = m.str(file, "reference", "fixed", "fixed", "variational", "stabilized"); err != nil {
 		return meth, err
 	}
 	if meth.Reference == "fixed" {
@@ -142,8 +142,8 @@ func methodOf(file, label string, c []choice) (Method, error) {
 	}
 	if meth.Variational, err = m.str(file, "variational", "", "diag", "dense"); err != nil {
 		return meth, err
-	} else if _, ok := m["variational"]; ok && meth.Reference != "variational" {
-		return meth, m.refuse(file, "variational", "it applies only to reference \"variational\"")
+	} else if _, ok := m["variational"]; ok && meth.Reference != "variational" && meth.Reference != "stabilized" {
+		return meth, m.refuse(file, "variational", "it applies only to references \"variational\" and \"stabilized\"")
 	} else if meth.Variational == "diag" {
 		meth.Variational = "" // Method's zero value
 	}
@@ -214,7 +214,8 @@ func (m methodValues) line(keys ...string) int {
 	return 0
 }
 
-// checkReferences refuses a method with reference = "variational" for a
+// checkReferences refuses a method with reference = "variational" or
+// "stabilized" for a
 // model that is not models.Unconstrained (its state is not unconstrained
 // real, or its reference normaliser is unknown), at the line of the
 // method's reference key; from are the methods' entries (readMethods).
@@ -232,7 +233,7 @@ func checkReferences(file string, specs []ModelSpec, methods []Method, from []*t
 					return fileError(file, 0, "model %s: %v", spec.Name, err)
 				}
 			}
-			if _, err := models.WithReference(meth.Reference, m, 0); err != nil {
+			if _, err := buildReference(meth, m, 0); err != nil {
 				why := err.Error()
 				if errors.Is(err, models.ErrNotUnconstrained) {
 					why = models.ErrNotUnconstrained.Error()

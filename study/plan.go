@@ -44,7 +44,9 @@ type Method struct {
 	// KeepScans is batch.Config.KeepScans.
 	KeepScans int
 	// Reference is "variational" for the variational reference
-	// (models.WithReference, fitted over the tuning scans); "" is the
+	// (models.WithReference, fitted over the tuning scans), "stabilized"
+	// for the stabilised two-leg PT (models.WithStabilized, with half the
+	// chains on the second leg, batch.Config.VariationalLeg); "" is the
 	// model's own, `ptbatch run`'s --reference fixed. It is left out of
 	// the plan's JSON when "", so that the plans of studies without it
 	// keep their fingerprints.
@@ -173,19 +175,34 @@ func (r *Run) ConfigUnchecked(m models.Model) (batch.Config, error) {
 
 // withReference wraps cfg.Model in the method's reference
 // (models.WithReference), fitted over the tuning scans, cfg.Scans −
-// cfg.KeepScansInEffect(), as `ptbatch run --reference` does. A model
-// that is not models.Unconstrained is an error wrapping
+// cfg.KeepScansInEffect(), as `ptbatch run --reference` does. The
+// stabilized reference (models.WithStabilized) puts half the chains,
+// cfg.Chains/2, on its second leg (batch.Config.VariationalLeg), so that
+// it runs at the cost of the other references' single leg. A model that
+// is not models.Unconstrained is an error wrapping
 // models.ErrNotUnconstrained.
 func withReference(cfg *batch.Config, meth Method) error {
 	if meth.Reference == "" {
 		return nil
 	}
-	m, err := models.WithVariational(meth.Reference, meth.Variational, cfg.Model, cfg.Scans-cfg.KeepScansInEffect())
+	m, err := buildReference(meth, cfg.Model, cfg.Scans-cfg.KeepScansInEffect())
 	if err != nil {
 		return fmt.Errorf("study: method %q: %w", meth.Label, err)
 	}
 	cfg.Model = m
+	if meth.Reference == "stabilized" {
+		cfg.VariationalLeg = cfg.Chains / 2
+	}
 	return nil
+}
+
+// buildReference returns m with the method's reference and family,
+// fitted over fitScans scans.
+func buildReference(meth Method, m models.Model, fitScans int) (models.Model, error) {
+	if meth.Reference == "stabilized" {
+		return models.WithStabilized(meth.Variational, m, fitScans)
+	}
+	return models.WithVariational(meth.Reference, meth.Variational, m, fitScans)
 }
 
 // orDefault returns v, or def when v is 0.

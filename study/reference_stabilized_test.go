@@ -1,0 +1,61 @@
+package study
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ptbatch/ptbatch/models"
+	"github.com/ptbatch/ptbatch/registry"
+)
+
+// TestParseFileStabilized checks reference = "stabilized": with either
+// family its Config wraps the model in models.WithStabilized's (its
+// description) with half the chains on the second leg
+// (batch.Config.VariationalLeg = 10 of the method's 20), and passes
+// Validate; a model that is not models.Unconstrained is a *FileError at
+// the reference key's line (line 9, as in TestParseFileReference).
+func TestParseFileStabilized(t *testing.T) {
+	const head = "[study]\nname = \"t\"\nreplicates = 2\niterations = 100\n"
+	doc := head + "[[model]]\nname = \"gaussian\"\n[[method]]\nlabel = \"m\"\nchains = 20\nreference = \"stabilized\"\nvariational = [\"diag\", \"dense\"]\n"
+	p, err := ParseFile("f.toml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Runs) != 2 {
+		t.Fatalf("%d runs, want 2", len(p.Runs))
+	}
+	for i, want := range []string{"stabilized diagonal", "stabilized dense"} {
+		m, _ := p.Runs[i].NewModel()
+		cfg, err := p.Runs[i].Config(m)
+		d, ok := cfg.Model.(models.Described)
+		if err != nil || !ok || !strings.HasPrefix(d.Description(), want) || !models.IsStabilized(cfg.Model) || cfg.VariationalLeg != 10 {
+			t.Errorf("run %d's Config: %v, model %T, second leg %d; want one described %q with 10 chains on leg 2", i, err, cfg.Model, cfg.VariationalLeg, want)
+		}
+	}
+	_, err = ParseFile("f.toml", []byte(head+"[[model]]\nname = \"betabinomial\"\n[[method]]\nlabel = \"m\"\nreference = \"stabilized\"\n"))
+	var fe *FileError
+	if !errors.As(err, &fe) || fe.Line != 9 || fe.Key != "reference" {
+		t.Errorf("the Beta-binomial with the stabilized reference: %#v, want a *FileError at line 9, key reference", err)
+	}
+}
+
+// TestStabilizedShardsMergeToOneProcess runs a plan whose method has the
+// stabilized reference (the Gaussian d = 2, σ = 0.1, 10 chains, 5 of them
+// on leg 2) in one process and as 3 shards (5 replicates), and checks that
+// the merged cells and files are the one process's bits.
+func TestStabilizedShardsMergeToOneProcess(t *testing.T) {
+	specs := []ModelSpec{{Name: registry.Gaussian, Values: registry.Values{"dim": 2, "sigma0": 0.1, "sigma1": 0.1}}}
+	methods := []Method{{Label: "stabilized", Chains: 10, Reference: "stabilized"}}
+	p := NewPlan("stabilized", specs, methods, []uint64{1}, 400, 5)
+	one, shards := oneAndShards(t, &p)
+	merged, err := Merge(&p, shards[1], shards[2], shards[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(one, merged) || !bytes.Equal(writeAll(t, &p, one), writeAll(t, &p, merged)) {
+		t.Error("merged cells or files differ from one process's")
+	}
+}

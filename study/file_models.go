@@ -239,10 +239,11 @@ func modelError(file string, t *tomlTable, m registry.Model, err error) error {
 	if errors.As(err, &pe) && t.key(pe.Param) != nil {
 		return keyError(file, t.key(pe.Param).line, pe.Param, "key %q = %v: %s", pe.Param, pe.Value, pe.Why)
 	}
-	var de *models.DataError
-	for k := range FileKeys {
-		if errors.As(err, &de) && t.key(k) != nil {
-			return keyError(file, t.key(k).line, k, "key %q: %v", k, de)
+	if de := (*models.DataError)(nil); errors.As(err, &de) {
+		for k := range fileKeys {
+			if t.key(k) != nil {
+				return keyError(file, t.key(k).line, k, "key %q: %v", k, de)
+			}
 		}
 	}
 	return fileError(file, t.line, "model %s: %v", m.Name, err)
@@ -251,7 +252,7 @@ func modelError(file string, t *tomlTable, m registry.Model, err error) error {
 // digest records in s.Files the SHA-256 of each file its texts name.
 func (s *ModelSpec) digest(file string, t *tomlTable) error {
 	for k, path := range s.Resolved() {
-		if !FileKeys[k] || path == "" {
+		if !fileKeys[k] || path == "" {
 			continue
 		}
 		b, err := os.ReadFile(path)

@@ -137,7 +137,7 @@ func (s *ModelSpec) New(seed uint64) (models.Model, error) {
 	return registry.NewWithTexts(s.Name, s.Values, s.Resolved(), seed)
 }
 
-// Resolved returns s.Texts with each file path (a key of FileKeys) that
+// Resolved returns s.Texts with each file path (a key of fileKeys) that
 // is relative and not empty joined to s.Dir.
 func (s *ModelSpec) Resolved() registry.Texts {
 	if len(s.Texts) == 0 {
@@ -145,7 +145,7 @@ func (s *ModelSpec) Resolved() registry.Texts {
 	}
 	out := registry.Texts{}
 	for k, v := range s.Texts {
-		if FileKeys[k] && v != "" && !filepath.IsAbs(v) {
+		if fileKeys[k] && v != "" && !filepath.IsAbs(v) {
 			v = filepath.Join(s.Dir, v)
 		}
 		out[k] = v
@@ -153,10 +153,10 @@ func (s *ModelSpec) Resolved() registry.Texts {
 	return out
 }
 
-// FileKeys are the text parameters that name a file (the logistic
+// fileKeys are the text parameters that name a file (the logistic
 // regression's and the mixture's data): a study file's relative path is
 // relative to the study file's directory, not the working directory.
-var FileKeys = map[string]bool{"data": true}
+var fileKeys = map[string]bool{"data": true}
 
 // Config returns the run's engine configuration for model m: the method's
 // settings over batch.DefaultConfig, all the run's replicates. It returns

@@ -8,7 +8,6 @@ import (
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/models"
-	"github.com/ptbatch/ptbatch/registry"
 )
 
 // methodKeys are the keys of a [[method]] entry: `ptbatch run`'s flags
@@ -229,7 +228,7 @@ func checkReferences(file string, specs []ModelSpec, methods []Method, from []*t
 			}
 			if m == nil {
 				var err error
-				if m, err = registry.New(spec.Name, spec.Values, seed); err != nil {
+				if m, err = spec.New(seed); err != nil {
 					return fileError(file, 0, "model %s: %v", spec.Name, err)
 				}
 			}

@@ -1,13 +1,18 @@
 package study
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2/unstable"
 
 	"github.com/ptbatch/ptbatch/batch"
+	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/registry"
 )
 
@@ -133,6 +138,7 @@ func seedList(file string, k *tomlKey) ([]uint64, error) {
 // readModels returns the model specifications of every [[model]] entry,
 // its grid expanded, each checked by building it with the first seed.
 func readModels(file string, tables []tomlTable, seed uint64) ([]ModelSpec, error) {
+	dir := filepath.Dir(file)
 	var out []ModelSpec
 	for i := range tables {
 		t := &tables[i]
@@ -151,7 +157,7 @@ func readModels(file string, tables []tomlTable, seed uint64) ([]ModelSpec, erro
 		if !ok {
 			return nil, keyError(file, nk.line, "name", "unknown model %q (want %s)", name, strings.Join(registry.Names(), ", "))
 		}
-		specs, err := modelSpecs(file, t, m, seed)
+		specs, err := modelSpecs(file, dir, t, m, seed)
 		if err != nil {
 			return nil, err
 		}
@@ -163,8 +169,9 @@ func readModels(file string, tables []tomlTable, seed uint64) ([]ModelSpec, erro
 	return out, nil
 }
 
-// modelSpecs expands one [[model]] entry of model m.
-func modelSpecs(file string, t *tomlTable, m registry.Model, seed uint64) ([]ModelSpec, error) {
+// modelSpecs expands one [[model]] entry of model m; dir is the study
+// file's directory, against which a relative data path is resolved.
+func modelSpecs(file, dir string, t *tomlTable, m registry.Model, seed uint64) ([]ModelSpec, error) {
 	for i := range t.keys {
 		k := &t.keys[i]
 		if k.name == "name" {
@@ -176,29 +183,89 @@ func modelSpecs(file string, t *tomlTable, m registry.Model, seed uint64) ([]Mod
 	}
 	var out []ModelSpec
 	for _, c := range product(t) {
-		spec := ModelSpec{Name: m.Name, Values: registry.Values{}, Grid: axes(c)}
+		spec := ModelSpec{Name: m.Name, Values: registry.Values{}, Dir: dir, Grid: axes(c)}
 		for _, ch := range c {
 			if ch.key.name == "name" {
 				continue
 			}
-			x, ok := paramValue(m, ch.key.name, ch.val)
-			if !ok {
-				return nil, keyError(file, ch.key.line, ch.key.name, "key %q: want a finite number, not %q", ch.key.name, ch.val.text)
+			if err := setParam(file, m, &spec, ch); err != nil {
+				return nil, err
 			}
-			spec.Values[ch.key.name] = x
 		}
-		if _, err := registry.New(m.Name, spec.Values, seed); err != nil {
-			var pe *registry.ParamError
-			line := t.line
-			if errors.As(err, &pe) && t.key(pe.Param) != nil {
-				line = t.key(pe.Param).line
-				return nil, keyError(file, line, pe.Param, "key %q = %v: %s", pe.Param, pe.Value, pe.Why)
-			}
-			return nil, fileError(file, line, "model %s: %v", m.Name, err)
+		if _, err := spec.New(seed); err != nil {
+			return nil, modelError(file, t, m, err)
+		}
+		if err := spec.digest(file, t); err != nil {
+			return nil, err
 		}
 		out = append(out, spec)
 	}
 	return out, nil
+}
+
+// setParam sets the parameter of one key of a [[model]] entry: a text
+// (a string, such as a data file's path) in spec.Texts, a number, a bool
+// or a named choice in spec.Values.
+func setParam(file string, m registry.Model, spec *ModelSpec, ch choice) error {
+	p, _ := m.Param(ch.key.name)
+	_, named := m.Choices[p.Name]
+	switch {
+	case p.Kind == registry.String && !named:
+		if ch.val.kind != unstable.String {
+			return keyError(file, ch.key.line, p.Name, "key %q: want a string, not %s", p.Name, ch.val.text)
+		}
+		if spec.Texts == nil {
+			spec.Texts = registry.Texts{}
+		}
+		spec.Texts[p.Name] = ch.val.text
+	case p.Kind == registry.Bool && ch.val.kind == unstable.Bool:
+		spec.Values[p.Name] = map[string]float64{"true": 1, "false": 0}[ch.val.text]
+	default:
+		x, ok := paramValue(m, p.Name, ch.val)
+		if !ok {
+			return keyError(file, ch.key.line, p.Name, "key %q: want a finite number, not %q", p.Name, ch.val.text)
+		}
+		spec.Values[p.Name] = x
+	}
+	return nil
+}
+
+// modelError returns the error of building a [[model]] entry t as a file
+// error: a parameter out of range at its key's line, a bad data file
+// (its *models.DataError, which names the file, line and column) at the
+// data key's, anything else at the entry's.
+func modelError(file string, t *tomlTable, m registry.Model, err error) error {
+	var pe *registry.ParamError
+	if errors.As(err, &pe) && t.key(pe.Param) != nil {
+		return keyError(file, t.key(pe.Param).line, pe.Param, "key %q = %v: %s", pe.Param, pe.Value, pe.Why)
+	}
+	if de := (*models.DataError)(nil); errors.As(err, &de) {
+		for k := range fileKeys {
+			if t.key(k) != nil {
+				return keyError(file, t.key(k).line, k, "key %q: %v", k, de)
+			}
+		}
+	}
+	return fileError(file, t.line, "model %s: %v", m.Name, err)
+}
+
+// digest records in s.Files the SHA-256 of each file its texts name.
+func (s *ModelSpec) digest(file string, t *tomlTable) error {
+	for k, path := range s.Resolved() {
+		if !fileKeys[k] || path == "" {
+			continue
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return keyError(file, t.key(k).line, k, "key %q: %v", k, err)
+		}
+		if s.Files == nil {
+			s.Files = map[string]string{}
+		}
+		h := sha256.Sum256(b)
+		s.Files[k] = hex.EncodeToString(h[:])
+	}
+	return nil
 }
 
 // takes says which keys a model takes.

@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/models"
@@ -64,7 +65,22 @@ type Method struct {
 type ModelSpec struct {
 	Name   string
 	Values registry.Values
-	Grid   []Axis
+	// Texts are the model's text parameters (registry.Texts), as the study
+	// file gives them: a relative file path stays relative to Dir, so that
+	// the plan's JSON and fingerprint do not depend on the directory a
+	// study is run from. It is left out of the plan's JSON when empty, so
+	// that the plans of studies without it keep their fingerprints.
+	Texts registry.Texts `json:",omitempty"`
+	// Files holds the SHA-256 (hex) of the content of each file that
+	// Texts names, by key, as Load read it: a plan's fingerprint changes
+	// with its data, so that a resume or a merge refuses shards computed
+	// on other data. It is left out of the plan's JSON when empty.
+	Files map[string]string `json:",omitempty"`
+	// Dir is the directory against which a relative path in Texts is
+	// resolved (the study file's, for Load); "" is the working directory.
+	// It is not in the plan's JSON.
+	Dir  string `json:"-"`
+	Grid []Axis
 }
 
 // Run is one configuration of a plan with its replicates.
@@ -114,8 +130,35 @@ func (r *Run) Grid() []Axis {
 // NewModel builds the run's model from the registry with the run's seed
 // (from which the Beta-binomial and the mixture simulate their data).
 func (r *Run) NewModel() (models.Model, error) {
-	return registry.New(r.Model.Name, r.Model.Values, r.Seed)
+	return r.Model.New(r.Seed)
 }
+
+// New builds the model from the registry (registry.NewWithTexts) with
+// seed, its file paths resolved against s.Dir (Resolved).
+func (s *ModelSpec) New(seed uint64) (models.Model, error) {
+	return registry.NewWithTexts(s.Name, s.Values, s.Resolved(), seed)
+}
+
+// Resolved returns s.Texts with each file path (a key of fileKeys) that
+// is relative and not empty joined to s.Dir.
+func (s *ModelSpec) Resolved() registry.Texts {
+	if len(s.Texts) == 0 {
+		return nil
+	}
+	out := registry.Texts{}
+	for k, v := range s.Texts {
+		if fileKeys[k] && v != "" && !filepath.IsAbs(v) {
+			v = filepath.Join(s.Dir, v)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// fileKeys are the text parameters that name a file (the logistic
+// regression's and the mixture's data): a study file's relative path is
+// relative to the study file's directory, not the working directory.
+var fileKeys = map[string]bool{"data": true}
 
 // Config returns the run's engine configuration for model m: the method's
 // settings over batch.DefaultConfig, all the run's replicates. It returns

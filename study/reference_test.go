@@ -96,16 +96,18 @@ func TestVariationalShardsMergeToOneProcess(t *testing.T) {
 }
 
 // TestLoadReferencesExample loads examples/references.toml and checks its
-// plan against the file: 3 models × 4 methods × 1 seed = 12 runs of 8
+// plan against the file: 4 models × 4 methods × 1 seed = 16 runs of 8
 // replicates, 4000 iterations and 30 chains; the methods' references and
-// paths as labelled.
+// paths as labelled; the last four runs the logistic regression on
+// examples/logistic/data.csv, a path relative to the study file, whose
+// model builds.
 func TestLoadReferencesExample(t *testing.T) {
 	p, err := Load(filepath.Join("..", "examples", "references.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Name != "references" || len(p.Runs) != 12 || p.Units() != 96 {
-		t.Fatalf("plan %q with %d runs and %d units, want references, 12 and 96", p.Name, len(p.Runs), p.Units())
+	if p.Name != "references" || len(p.Runs) != 16 || p.Units() != 128 {
+		t.Fatalf("plan %q with %d runs and %d units, want references, 16 and 128", p.Name, len(p.Runs), p.Units())
 	}
 	for i, r := range p.Runs {
 		ref, path, _ := strings.Cut(r.Method.Label, "+")
@@ -115,5 +117,13 @@ func TestLoadReferencesExample(t *testing.T) {
 	}
 	if v := p.Runs[8].Model.Values; p.Runs[8].Model.Name != "gaussian" || v["mu1"] != 20 || v["sigma1"] != 0.1 || v["dim"] != 8 {
 		t.Errorf("run 8's model %+v, want the misspecified Gaussian", p.Runs[8].Model)
+	}
+	for i := 12; i < 16; i++ {
+		r := &p.Runs[i]
+		if r.Model.Name != "logistic" || r.Model.Texts["data"] != "logistic/data.csv" {
+			t.Errorf("run %d's model %+v, want the logistic regression on logistic/data.csv", i, r.Model)
+		} else if _, err := r.NewModel(); err != nil {
+			t.Errorf("run %d: %v", i, err)
+		}
 	}
 }

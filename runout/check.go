@@ -40,7 +40,20 @@ type Spec struct {
 	Knots        int
 	LearningRate float64
 	Gradient     string
+	// Reference is the run's reference, "fixed" (or "", the model's
+	// own), "variational" or "stabilized" (the stabilised two-leg PT,
+	// half the chains on a second leg: StabilizedLeg), and Variational the
+	// fitted Gaussian's family ("" for the default), which applies only
+	// to the last two.
+	Reference   string
+	Variational string
 }
+
+// StabilizedLeg returns the chains of the second leg of a run of chains
+// chains with the stabilized reference: half of them, rounded down, as a
+// study's method and `ptbatch run --reference stabilized` put there
+// (batch.Config.VariationalLeg); leg 1 has the others.
+func StabilizedLeg(chains int) int { return chains / 2 }
 
 // SettingError is a setting of a run refused by Spec's checks: the
 // setting as `ptbatch run`'s flags and a study file's keys name it
@@ -130,11 +143,39 @@ func (s *Spec) CheckSizes() error {
 	case s.KeepScans < 0:
 		return bad("keep-scans", s.KeepScans, "need 0 (the last half) or more")
 	}
+	return s.checkReference()
+}
+
+// checkReference refuses a reference other than fixed, variational and
+// stabilized, a Gaussian family with the fixed reference, and for the
+// stabilized reference chains chosen by pilots (batch.ChooseChains
+// maximises the round-trip rate of one leg) or fewer than 4 (each leg
+// needs 2, batch.Config.VariationalLeg). A family other than diag and
+// dense, and a model whose state is not unconstrained real, are
+// models.WithVariational's and models.WithStabilized's to refuse.
+func (s *Spec) checkReference() error {
+	bad := func(setting string, v any, why string) error {
+		return &SettingError{Setting: setting, Value: v, Why: why, Ref: "reference", RefValue: s.Reference}
+	}
+	switch {
+	case s.Reference != "" && s.Reference != "fixed" && s.Reference != "variational" && s.Reference != "stabilized":
+		return bad("reference", s.Reference, "want fixed, variational or stabilized")
+	case s.Variational != "" && (s.Reference == "" || s.Reference == "fixed"):
+		return bad("variational", s.Variational, "applies only to {-reference} variational and stabilized, which fit a Gaussian")
+	case s.Reference != "stabilized":
+		return nil
+	case s.ChainsAuto:
+		return bad("chains", "auto", "does not apply to {-reference} stabilized: the pilots choose the chains of one leg, and its two legs share them; give the number of chains")
+	case s.Chains < 4:
+		return bad("chains", s.Chains, fmt.Sprintf("{-reference} stabilized needs at least 4 chains: half of them, %d, run its second leg, and each leg needs at least 2", StabilizedLeg(s.Chains)))
+	}
 	return nil
 }
 
 // CheckPath refuses the settings of a spline path a run cannot take —
-// fewer than 1 segment, more than chains − 1 (a *KnotsError), and for a
+// fewer than 1 segment, more than chains − 1 (a *KnotsError), more than
+// C1 − 1 with the stabilized reference, whose spline runs on leg 1 of C1
+// chains (StabilizedLeg), and for a
 // tuned spline (2 knots or more) a learning rate CheckLR refuses under
 // the paper's tuning, a gradient form other than block or full, or the
 // full form under the automatic tuner — and returns CheckLR's warnings.
@@ -147,6 +188,10 @@ func (s *Spec) CheckPath() ([]Warning, error) {
 		return nil, &SettingError{Setting: "knots", Value: s.Knots, Why: "need at least 1"}
 	case s.Knots > s.Chains-1 && !s.ChainsAuto:
 		return nil, &KnotsError{Knots: s.Knots, Chains: s.Chains}
+	case s.Reference == "stabilized" && s.Knots > s.Chains-StabilizedLeg(s.Chains)-1:
+		c1 := s.Chains - StabilizedLeg(s.Chains)
+		return nil, &SettingError{Setting: "chains", Value: s.Chains, Ref: "knots", RefValue: s.Knots,
+			Why: fmt.Sprintf("with the stabilized reference the spline is leg 1's, which has %d of the chains (the second leg the other %d), and {-knots} {knots} needs %d there, %d chains or more: %s", c1, StabilizedLeg(s.Chains), s.Knots+1, 2*s.Knots+1, KnotsWhy)}
 	case s.Knots < 2:
 		return nil, nil
 	}

@@ -43,7 +43,8 @@ func Config(rec *Record, out string) map[string]any {
 
 // Summary returns the object of summary.json: the result, the target
 // moments of every observable over the kept scans, the statistics and
-// the diagnostics d, with the fields of extra (such as a model's
+// the diagnostics d, each leg's figures for a run with two legs ("legs",
+// LegFigures), with the fields of extra (such as a model's
 // proposal counts) added; out is as for Config.
 func Summary(rec *Record, out string, d *Diagnostics, extra map[string]any) map[string]any {
 	res := &rec.Result
@@ -74,6 +75,9 @@ func Summary(rec *Record, out string, d *Diagnostics, extra map[string]any) map[
 	}
 	if rec.Settings.ChainsAuto != nil {
 		obj["chains_auto"] = rec.Settings.ChainsAuto
+	}
+	if res.Legs != nil {
+		obj["legs"] = legsJSON(res) // a run with two legs (LegFigures)
 	}
 	d.AddJSON(obj)
 	rec.addStatsJSON(obj)

@@ -183,6 +183,9 @@ func methodNumbers(file string, m methodValues, meth Method, path, gradient stri
 	if meth.Knots > chains-1 {
 		return meth, keyError(file, m.line("knots", "chains"), "knots", "knots %d: at most chains − 1 = %d segments", meth.Knots, chains-1)
 	}
+	if err := m.checkLegs(file, meth, chains); err != nil {
+		return meth, err
+	}
 	if ch, ok := m["lr"]; ok {
 		x, ok := ch.val.number()
 		switch {
@@ -201,6 +204,25 @@ func methodNumbers(file string, m methodValues, meth Method, path, gradient stri
 		meth.TuneSchedule = &b
 	}
 	return meth, nil
+}
+
+// checkLegs refuses, for the stabilized reference, which puts
+// chains/2 of the method's chains on its second leg (withReference),
+// fewer than 4 chains (each leg needs 2, batch.Config.VariationalLeg)
+// and a spline of more knots than leg 1's chains − 1 (the spline is leg
+// 1's), at the line of the chains key, or of the knots or reference key.
+func (m methodValues) checkLegs(file string, meth Method, chains int) error {
+	if meth.Reference != "stabilized" {
+		return nil
+	}
+	c1 := chains - chains/2
+	switch {
+	case chains < 4:
+		return keyError(file, m.line("chains", "reference"), "chains", "chains %d: the stabilized reference needs at least 4, half of them on its second leg and each leg at least 2", chains)
+	case meth.Knots > c1-1:
+		return keyError(file, m.line("knots", "chains", "reference"), "knots", "knots %d: at most %d segments with the stabilized reference and chains %d: the spline is leg 1's, which has %d of the chains (the second leg the other %d)", meth.Knots, c1-1, chains, c1, chains/2)
+	}
+	return nil
 }
 
 // line returns the line of the first of keys given, or 0.

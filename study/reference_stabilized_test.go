@@ -59,3 +59,31 @@ func TestStabilizedShardsMergeToOneProcess(t *testing.T) {
 		t.Error("merged cells or files differ from one process's")
 	}
 }
+
+// TestParseFileStabilizedChains checks the stabilized reference's chains
+// at their bounds: 4 chains with the linear path (2 on each leg) and 9
+// with the K = 4 spline (5 on leg 1) are taken, 3 chains and 8 with the
+// spline refused at their keys' lines.
+func TestParseFileStabilizedChains(t *testing.T) {
+	const head = "[study]\nname = \"t\"\nreplicates = 2\niterations = 100\n[[model]]\nname = \"gaussian\"\n[[method]]\nlabel = \"m\"\nreference = \"stabilized\"\n"
+	for _, c := range []struct {
+		keys string
+		line int    // 0: taken
+		key  string // the key refused
+	}{
+		{"path = \"linear\"\nchains = 4\n", 0, ""},
+		{"chains = 9\n", 0, ""},
+		{"path = \"linear\"\nchains = 3\n", 11, "chains"},
+		{"chains = 8\n", 10, "knots"},
+		{"knots = 4\nchains = 8\n", 10, "knots"},
+	} {
+		_, err := ParseFile("f.toml", []byte(head+c.keys))
+		var fe *FileError
+		switch {
+		case c.line == 0 && err != nil:
+			t.Errorf("%q: %v, want it taken", c.keys, err)
+		case c.line != 0 && (!errors.As(err, &fe) || fe.Line != c.line || fe.Key != c.key):
+			t.Errorf("%q: %v, want a *FileError at line %d, key %s", c.keys, err, c.line, c.key)
+		}
+	}
+}

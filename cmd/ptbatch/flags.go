@@ -16,28 +16,29 @@ import (
 
 // runFlags are the settings of `ptbatch run`.
 type runFlags struct {
-	model      string
-	chains     int
-	algorithm  string
-	path       string
-	knots      int
-	lr         float64
-	gradient   string
-	reference  string
-	iterations int
-	scans      int
-	replicates int
-	seed       uint64
-	workers    int
-	pin        bool
-	tuneSched  bool
-	jsonOut    bool
-	out        string
-	quiet      bool
-	keepScans  int
-	thin       int
-	maxMemory  int64
-	shard      shardFlags // --shard, --shards (shard.go)
+	model       string
+	chains      int
+	algorithm   string
+	path        string
+	knots       int
+	lr          float64
+	gradient    string
+	reference   string
+	variational string // --variational: the variational reference's family (issue 22)
+	iterations  int
+	scans       int
+	replicates  int
+	seed        uint64
+	workers     int
+	pin         bool
+	tuneSched   bool
+	jsonOut     bool
+	out         string
+	quiet       bool
+	keepScans   int
+	thin        int
+	maxMemory   int64
+	shard       shardFlags // --shard, --shards (shard.go)
 
 	// --checkpoint, --checkpoint-every, --resume (checkpoint.go)
 	ck checkpointFlags
@@ -59,8 +60,6 @@ type runFlags struct {
 	warnings []string // printed on stderr once every check has passed
 	need     int64    // the estimated memory of the run (of its shard)
 	chosen   string   // --chains auto's line, printed once nothing is refused
-
-	variational string // --variational: the variational reference's family (issue 22)
 }
 
 // newRunFlagSet declares every flag of `ptbatch run` with its help text.
@@ -73,7 +72,7 @@ func newRunFlagSet(f *runFlags) *cmdFlags {
 	c.String(&f.path, "path", "", "annealing path: spline (K-knot spline tuned by the SKL surrogate) or linear (default spline with --tuning auto, linear with --tuning paper)")
 	c.Int(&f.knots, "knots", 4, "--path spline: number K of spline segments, at most --chains − 1 (K=1 is the linear path)")
 	c.Float64(&f.lr, "lr", 0.2, "--tuning paper, --path spline with K ≥ 2: Adagrad learning rate of the spline knots")
-	c.String(&f.reference, "reference", "fixed", "reference distribution: fixed (the model's own) or variational (a Gaussian per replicate, diagonal or dense by --variational, refitted to the target chain's states over the tuning scans, then frozen; for models whose state is unconstrained real; log Z stays log(Z1/Z0) of the model's own reference)")
+	c.String(&f.reference, "reference", "fixed", "reference distribution: fixed (the model's own), variational (a Gaussian per replicate, diagonal or dense by --variational, refitted to the target chain's states over the tuning scans, then frozen; for models whose state is unconstrained real; log Z stays log(Z1/Z0) of the model's own reference) or stabilized (two legs joined at the target, as in Surjanovic et al. 2022: --chains − ⌊--chains/2⌋ chains from the model's own reference on --path, ⌊--chains/2⌋ to the variational Gaussian on the linear path; log Z, samples and moments from the first; the table and --json give each leg's figures)")
 	c.String(&f.variational, "variational", "", "--reference variational: the Gaussian family, diag (N(m, diag(s²))) or dense (N(m, Σ), Σ the sample covariance of the target chain's states, sampled through its Cholesky factor) (default diag)")
 	c.String(&f.gradient, "gradient", "block", "--path spline with K ≥ 2: SKL gradient covariance, block (within-chain, lower variance) or full (the paper's matrix form; --tuning paper only)")
 	c.Int(&f.iterations, "iterations", 45000, "total iterations (one local exploration + one communication step of every chain)")
@@ -282,7 +281,7 @@ func (f *runFlags) check() error {
 	}
 	tuning, _ := batch.ParseTuning(f.tuning) // checked by parseRunFlags
 	s := runout.Spec{Tuning: tuning, Chains: f.chains, Replicates: f.replicates, Iterations: f.iterations, Scans: f.scans,
-		Workers: f.workers, Thin: f.thin, KeepScans: f.keepScans, ChainsAuto: f.chainsAuto,
+		Workers: f.workers, Thin: f.thin, KeepScans: f.keepScans, ChainsAuto: f.chainsAuto, Reference: f.reference, Variational: f.variational,
 		Spline: f.path == "spline", Knots: f.knots, LearningRate: f.lr, Gradient: f.gradient}
 	if err := s.CheckSizes(); err != nil {
 		return refusal(f.flags, err)

@@ -131,8 +131,9 @@ func sameOutput(t *testing.T, want, got string) {
 
 // TestShardsMergeToOneProcess checks the claim of ptbatch merge: shards 1
 // to n (n = 1 … 5) of a run and of a sweep, and of a run with the
-// automatic tuner (n = 2, 5), merged, give the files of one process byte
-// for byte (summary.json apart from its timing fields).
+// automatic tuner and one with the stabilized reference (n = 2, 5),
+// merged, give the files of one process byte for byte (summary.json apart
+// from its timing fields).
 // Replicate b draws from the stream of (seed, b) alone, so a shard's
 // replicates are those of the one process; the split points fall inside
 // SIMD blocks of 8 and, for the sweep, inside cells.
@@ -149,6 +150,10 @@ func TestShardsMergeToOneProcess(t *testing.T) {
 		// tuning rounds and iterations.
 		{"run-auto", []string{"run", "--sigma0", "0.3", "--sigma1", "0.3", "--chains", "6", "--iterations", "3000",
 			"--replicates", "11", "--knots", "2", "--quiet"}, []int{2, 5}, 0},
+		// The stabilised two-leg PT, whose Result has each leg's figures per
+		// replicate (summary.json's legs).
+		{"run-stabilized", []string{"run", "--reference", "stabilized", "--sigma0", "0.3", "--sigma1", "0.3", "--chains", "9",
+			"--iterations", "2000", "--replicates", "11", "--quiet"}, []int{2, 5}, 0},
 		{"sweep", shardSweepArgs, all, 3},
 	} {
 		t.Run(c.name, func(t *testing.T) {

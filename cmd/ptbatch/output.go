@@ -51,6 +51,7 @@ func writeTable(w io.Writer, f *runFlags, res *batch.Result, stats *runStats) {
 	fmt.Fprintf(tw, "throughput\t%.3g chain-steps/s in %.2f s\n", res.ChainStepsPerSecond(), res.Elapsed.Seconds())
 	fmt.Fprintf(tw, "time at scan ends (tuning)\t%.2f%% of the workers' time\n", 100*res.TuningFraction)
 	fmt.Fprintf(tw, "restarts (all scans, all replicates)\t%d (last scan: %.5f per iteration)\n", h.Restarts, h.RestartRate)
+	fmt.Fprint(tw, runout.LegRows(res)) // each leg's, for --reference stabilized
 	if h.HasESS {
 		fmt.Fprintf(tw, "ESS of %s (kept scans)\t%.4g of %d draws, %.4g round trips in them (the ceiling when local moves mix slowly), means over replicates; %.3g per second over all replicates; per replicate, from its own draws: see the diagnostics below\n",
 			res.Observables[0], h.ESS, h.ESSDraws, h.KeptRoundTrips, h.ESSPerSecond)

@@ -1,14 +1,11 @@
 package study
 
 import (
-	"bytes"
 	"errors"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/ptbatch/ptbatch/models"
-	"github.com/ptbatch/ptbatch/registry"
 )
 
 // TestParseFileStabilized checks reference = "stabilized": with either
@@ -39,24 +36,6 @@ func TestParseFileStabilized(t *testing.T) {
 	var fe *FileError
 	if !errors.As(err, &fe) || fe.Line != 9 || fe.Key != "reference" {
 		t.Errorf("the Beta-binomial with the stabilized reference: %#v, want a *FileError at line 9, key reference", err)
-	}
-}
-
-// TestStabilizedShardsMergeToOneProcess runs a plan whose method has the
-// stabilized reference (the Gaussian d = 2, σ = 0.1, 10 chains, 5 of them
-// on leg 2) in one process and as 3 shards (5 replicates), and checks that
-// the merged cells and files are the one process's bits.
-func TestStabilizedShardsMergeToOneProcess(t *testing.T) {
-	specs := []ModelSpec{{Name: registry.Gaussian, Values: registry.Values{"dim": 2, "sigma0": 0.1, "sigma1": 0.1}}}
-	methods := []Method{{Label: "stabilized", Chains: 10, Reference: "stabilized"}}
-	p := NewPlan("stabilized", specs, methods, []uint64{1}, 400, 5)
-	one, shards := oneAndShards(t, &p)
-	merged, err := Merge(&p, shards[1], shards[2], shards[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(one, merged) || !bytes.Equal(writeAll(t, &p, one), writeAll(t, &p, merged)) {
-		t.Error("merged cells or files differ from one process's")
 	}
 }
 

@@ -78,20 +78,24 @@ func TestReferenceFingerprint(t *testing.T) {
 }
 
 // TestVariationalShardsMergeToOneProcess runs a plan whose method has the
-// variational reference (the Gaussian d = 2, σ = 0.1, as testPlan's) in
-// one process and as 3 shards (5 replicates: pieces cut blocks), and
-// checks that the merged cells and files are the one process's bits.
+// variational reference, then one whose method has the stabilized one
+// (10 chains, 5 of them on leg 2), each on the Gaussian d = 2, σ = 0.1, as
+// testPlan's, in one process and as 3 shards (5 replicates: pieces cut
+// blocks), and checks that the merged cells and files are the one
+// process's bits.
 func TestVariationalShardsMergeToOneProcess(t *testing.T) {
-	specs := []ModelSpec{{Name: registry.Gaussian, Values: registry.Values{"dim": 2, "sigma0": 0.1, "sigma1": 0.1}}}
-	methods := []Method{{Label: "variational", Chains: 10, Reference: "variational"}}
-	p := NewPlan("variational", specs, methods, []uint64{1}, 400, 5)
-	one, shards := oneAndShards(t, &p)
-	merged, err := Merge(&p, shards[1], shards[2], shards[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(one, merged) || !bytes.Equal(writeAll(t, &p, one), writeAll(t, &p, merged)) {
-		t.Error("merged cells or files differ from one process's")
+	for _, ref := range []string{"variational", "stabilized"} {
+		specs := []ModelSpec{{Name: registry.Gaussian, Values: registry.Values{"dim": 2, "sigma0": 0.1, "sigma1": 0.1}}}
+		methods := []Method{{Label: ref, Chains: 10, Reference: ref}}
+		p := NewPlan(ref, specs, methods, []uint64{1}, 400, 5)
+		one, shards := oneAndShards(t, &p)
+		merged, err := Merge(&p, shards[1], shards[2], shards[0])
+		if err != nil {
+			t.Fatal(ref, err)
+		}
+		if !reflect.DeepEqual(one, merged) || !bytes.Equal(writeAll(t, &p, one), writeAll(t, &p, merged)) {
+			t.Errorf("%s: merged cells or files differ from one process's", ref)
+		}
 	}
 }
 

@@ -34,23 +34,30 @@ func (c untilFile) Done() <-chan struct{} {
 	return nil
 }
 
-// TestFunnelCheckpointResume checks checkpoint and resume of the funnel
-// with autoMALA (per-chain step sizes, preconditioner windows and
-// proposal counts in the checkpoint) through the command line: a run with
-// --checkpoint-every 2 on one worker is stopped right after its first
-// checkpoint (scan 2 of 6, untilFile), resumed on 2 workers, and its JSON,
 // cfgVaries are the settings that differ between the runs compared.
 var cfgVaries = []string{"workers", "checkpoint", "checkpoint_every", "resume"}
 
-// timings aside, must equal an uninterrupted run's byte for byte.
+// TestFunnelCheckpointResume checks checkpoint and resume of the funnel
+// with autoMALA (per-chain step sizes, preconditioner windows and
+// proposal counts in the checkpoint) through the command line
+// (checkResumeIsWhole).
 func TestFunnelCheckpointResume(t *testing.T) {
-	args := []string{"run", "--model", "funnel", "--dim", "3", "--scale", "2", "--explorer", "automala", "--chains", "5",
-		"--replicates", "9", "--iterations", "600", "--scans", "6", "--tuning", "paper", "--seed", "8", "--json", "--quiet"}
+	checkResumeIsWhole(t, []string{"run", "--model", "funnel", "--dim", "3", "--scale", "2", "--explorer", "automala", "--chains", "5",
+		"--replicates", "9", "--iterations", "600", "--scans", "6", "--tuning", "paper", "--seed", "8", "--json", "--quiet"})
+}
+
+// checkResumeIsWhole runs args (a run of 6 scans with --json) on 2
+// workers; then on one worker with --checkpoint-every 2, stopped right
+// after its first checkpoint (scan 2 of 6, untilFile); then resumes that
+// on 2 workers. The resumed run's JSON, timings and cfgVaries aside, must
+// equal the uninterrupted run's byte for byte; it returns that JSON.
+func checkResumeIsWhole(t *testing.T, args []string) string {
+	t.Helper()
 	whole, errs, code := runCLI(append(args, "--workers", "2")...)
 	if code != 0 {
 		t.Fatalf("uninterrupted run: exit %d: %s", code, errs)
 	}
-	ck := filepath.Join(t.TempDir(), "funnel.ckpt")
+	ck := filepath.Join(t.TempDir(), "run.ckpt")
 	var out, errb bytes.Buffer
 	err := run(untilFile{context.Background(), ck}, append(args, "--workers", "1", "--checkpoint", ck, "--checkpoint-every", "2"), &out, &errb)
 	if code := exitCode(err, &errb); code == 0 || code == 2 {
@@ -67,4 +74,5 @@ func TestFunnelCheckpointResume(t *testing.T) {
 	if got, want := jsonWithout(t, []byte(resumed), cfgVaries...), jsonWithout(t, []byte(whole), cfgVaries...); !bytes.Equal(got, want) {
 		t.Errorf("the resumed run's JSON differs from the uninterrupted run's:\n%s\nwant\n%s", got, want)
 	}
+	return whole
 }

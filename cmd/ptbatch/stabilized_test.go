@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -108,30 +106,9 @@ func TestStabilizedRunIsTheStudys(t *testing.T) {
 // JSON (each leg's figures included) equals an uninterrupted run's
 // byte for byte, timings aside.
 func TestStabilizedCheckpointResume(t *testing.T) {
-	args := []string{"run", "--reference", "stabilized", "--sigma0", "0.3", "--sigma1", "0.3", "--chains", "8", "--path", "linear",
-		"--replicates", "9", "--iterations", "600", "--scans", "6", "--tuning", "paper", "--json", "--quiet"}
-	whole, errs, code := runCLI(append(args, "--workers", "2")...)
-	if code != 0 {
-		t.Fatalf("uninterrupted run: exit %d: %s", code, errs)
-	}
+	whole := checkResumeIsWhole(t, []string{"run", "--reference", "stabilized", "--sigma0", "0.3", "--sigma1", "0.3", "--chains", "8", "--path", "linear",
+		"--replicates", "9", "--iterations", "600", "--scans", "6", "--tuning", "paper", "--json", "--quiet"})
 	if !strings.Contains(whole, `"legs"`) {
 		t.Fatalf("the run's JSON has no legs:\n%s", whole)
-	}
-	ck := filepath.Join(t.TempDir(), "stabilized.ckpt")
-	var out, errb bytes.Buffer
-	err := run(untilFile{context.Background(), ck}, append(args, "--workers", "1", "--checkpoint", ck, "--checkpoint-every", "2"), &out, &errb)
-	if code := exitCode(err, &errb); code == 0 || code == 2 {
-		t.Fatalf("interrupted run: exit %d (%v), want the interruption's: %s", code, err, errb.String())
-	}
-	var part map[string]any
-	if err := json.Unmarshal(out.Bytes(), &part); err != nil || part["scans_completed"] != 2.0 {
-		t.Fatalf("interrupted run: %v, scans completed %v; want 2, at the first checkpoint", err, part["scans_completed"])
-	}
-	resumed, errs, code := runCLI(append(args, "--workers", "2", "--resume", ck)...)
-	if code != 0 {
-		t.Fatalf("resume: exit %d: %s", code, errs)
-	}
-	if got, want := jsonWithout(t, []byte(resumed), cfgVaries...), jsonWithout(t, []byte(whole), cfgVaries...); !bytes.Equal(got, want) {
-		t.Errorf("the resumed run's JSON differs from the uninterrupted run's:\n%s\nwant\n%s", got, want)
 	}
 }

@@ -114,13 +114,11 @@ const maxExponent = 30
 // is known to differ from j (reaches).
 func (s *autoState) Move(t *Target, rng Rand, x []float64, w *[2]float64) {
 	for k := 0; k < s.moves; k++ {
-		copy(s.x0, x)
 		if k == 0 {
-			t.GradLogDensity(s.x0, s.g0)
-		} else {
-			copy(s.g0, s.gx)
+			t.GradLogDensity(x, s.gx)
 		}
-		copy(s.gx, s.g0)
+		copy(s.x0, x)
+		copy(s.g0, s.gx)
 		for d := range s.p0 {
 			s.p0[d] = rng.Normal()
 		}

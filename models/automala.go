@@ -172,7 +172,7 @@ func (s *autoState) keep() {
 // from the move's start (x0, p0, g0) with log joint density logJ0, on
 // ℓ(θ) the log joint ratio of the trajectory of step θ, or −|ℓ(θ)| when
 // symmetric (AutoStep's symmetric selection): j = 0 if log a < ℓ(θ0) <
-// log b; else the last j ≥ 1 before ℓ(θ0·2^j) falls below log b when
+// log b; else the last j ≥ 0 before ℓ(θ0·2^{j+1}) falls below log b when
 // ℓ(θ0) ≥ log b (the step is too cautious), or the first j ≤ −1 with
 // ℓ(θ0·2^j) > log a when ℓ(θ0) ≤ log a, within ±maxExponent. The
 // trajectory of the selected step is left in (xs, ps, gs, ws, ls).

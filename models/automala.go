@@ -75,16 +75,27 @@ func (e AutoMALA) settings() string {
 
 // NewState returns one chain's θ0, preconditioner, counts and scratch.
 func (e AutoMALA) NewState(dim int) ExplorerState {
-	return &autoState{hamiltonian: newHamiltonian(dim, cmp.Or(e.Step, 1)), leapfrogs: 1, moves: refreshes(e.Moves, dim), symmetric: true, xp: make([]float64, dim)}
+	return newAutoState(newHamiltonian(dim, cmp.Or(e.Step, 1)), 1, refreshes(e.Moves, dim))
 }
 
 // autoState is the state of AutoMALA (one leapfrog step) and autoHMC.
 type autoState struct {
 	*hamiltonian
-	leapfrogs int
-	moves     int
-	symmetric bool      // the selector compares −|ℓ|, not ℓ, with the bounds (AutoStep's symmetric selection)
-	xp        []float64 // the proposal
+	leapfrogs  int
+	moves      int
+	symmetric  bool       // the selector compares −|ℓ|, not ℓ, with the bounds (AutoStep's symmetric selection)
+	xs, ps, gs []float64  // the trial trajectory kept aside: the selected one
+	ws, wt     [2]float64 // the energies of the selected and the last trial
+	ls, lt     float64    // and their log joint ratios (signed)
+	gx         []float64  // ∇log π at the chain's state, within one Move
+}
+
+// newAutoState returns the state of an explorer with leapfrogs steps per
+// trajectory and moves moves per exploration, on h.
+func newAutoState(h *hamiltonian, leapfrogs, moves int) *autoState {
+	dim := len(h.s)
+	return &autoState{hamiltonian: h, leapfrogs: leapfrogs, moves: moves, symmetric: true,
+		xs: make([]float64, dim), ps: make([]float64, dim), gs: make([]float64, dim), gx: make([]float64, dim)}
 }
 
 // maxExponent bounds the selector's doublings and halvings.
@@ -93,68 +104,130 @@ const maxExponent = 30
 // Move draws, per move, Dim normals (the momenta), then four uniforms:
 // two for the bounds a < b, one for the preconditioner's mixture weight ξ
 // and one for the acceptance.
+//
+// It spends no leapfrog step on what is known, and the draws are those
+// of the plain construction (the oracle's): the selected trajectory is
+// kept from the selector's trials, the gradient at the chain's state is
+// kept from one move to the next, a proposal that the Metropolis test
+// (with its uniform drawn beforehand) rejects is not checked for
+// reversibility, and the reversed selector stops as soon as its exponent
+// is known to differ from j (reaches).
 func (s *autoState) Move(t *Target, rng Rand, x []float64, w *[2]float64) {
 	for k := 0; k < s.moves; k++ {
-		s.start(t, rng, x)
+		if k == 0 {
+			t.GradLogDensity(x, s.gx)
+		}
+		copy(s.x0, x)
+		copy(s.g0, s.gx)
+		for d := range s.p0 {
+			s.p0[d] = rng.Normal()
+		}
 		u1, u2, xi, u := rng.Uniform(), rng.Uniform(), rng.Uniform(), rng.Uniform()
 		la, lb := math.Log(min(u1, u2)), math.Log(max(u1, u2))
 		for d, sd := range s.s {
 			s.sm[d] = xi*sd + (1 - xi)
 		}
 		j := s.selectExponent(t, logJoint(t, *w, s.p0), la, lb)
-		wp, ell := s.trajectory(t, s.theta*math.Exp2(float64(j)), s.leapfrogs, logJoint(t, *w, s.p0))
-		copy(s.xp, s.xt)
-		// The involution: start again from (x', −p').
-		copy(s.x0, s.xt)
-		copy(s.g0, s.gt)
-		for d, v := range s.pt {
-			s.p0[d] = -v
-		}
-		back := s.selectExponent(t, logJoint(t, wp, s.p0), la, lb)
+		wp, ell := s.ws, s.ls
 		s.tries++
 		s.sumJ += j
-		if back == j && math.Log(u) < ell {
-			copy(x, s.xp)
-			*w = wp
-			s.accs++
+		if math.Log(u) < ell {
+			// The involution: start again from (x', −p').
+			copy(s.x0, s.xs)
+			copy(s.g0, s.gs)
+			for d, v := range s.ps {
+				s.p0[d] = -v
+			}
+			if s.reaches(t, logJoint(t, wp, s.p0), la, lb, j) {
+				copy(x, s.x0) // x0 is x' here
+				copy(s.gx, s.g0)
+				*w = wp
+				s.accs++
+			}
 		}
 		s.record(x)
 	}
+}
+
+// trial runs the trajectory of step θ0·2^j from the move's start into
+// (xt, pt, gt, wt, lt) and returns ℓ(θ), or −|ℓ(θ)| when symmetric.
+func (s *autoState) trial(t *Target, logJ0 float64, j int) float64 {
+	s.wt, s.lt = s.trajectory(t, s.theta*math.Exp2(float64(j)), s.leapfrogs, logJ0)
+	if s.symmetric {
+		return -math.Abs(s.lt)
+	}
+	return s.lt
+}
+
+// keep sets the last trial aside as the selection so far (xs, ps, gs,
+// ws, ls).
+func (s *autoState) keep() {
+	s.xs, s.xt = s.xt, s.xs
+	s.ps, s.pt = s.pt, s.ps
+	s.gs, s.gt = s.gt, s.gs
+	s.ws, s.ls = s.wt, s.lt
 }
 
 // selectExponent is the step size selector of autoMALA's Algorithm 2
 // from the move's start (x0, p0, g0) with log joint density logJ0, on
 // ℓ(θ) the log joint ratio of the trajectory of step θ, or −|ℓ(θ)| when
 // symmetric (AutoStep's symmetric selection): j = 0 if log a < ℓ(θ0) <
-// log b; else the last j ≥ 1 before ℓ(θ0·2^j) falls below log b when
+// log b; else the last j ≥ 0 before ℓ(θ0·2^{j+1}) falls below log b when
 // ℓ(θ0) ≥ log b (the step is too cautious), or the first j ≤ −1 with
-// ℓ(θ0·2^j) > log a when ℓ(θ0) ≤ log a, within ±maxExponent.
+// ℓ(θ0·2^j) > log a when ℓ(θ0) ≤ log a, within ±maxExponent. The
+// trajectory of the selected step is left in (xs, ps, gs, ws, ls).
 func (s *autoState) selectExponent(t *Target, logJ0, la, lb float64) int {
-	ell := func(j int) float64 {
-		_, l := s.trajectory(t, s.theta*math.Exp2(float64(j)), s.leapfrogs, logJ0)
-		if s.symmetric {
-			return -math.Abs(l)
-		}
-		return l
-	}
-	l := ell(0)
+	l := s.trial(t, logJ0, 0)
+	s.keep()
 	switch {
 	case l >= lb:
 		for j := 1; j <= maxExponent; j++ {
-			if !(ell(j) >= lb) {
+			if !(s.trial(t, logJ0, j) >= lb) {
 				return j - 1
 			}
+			s.keep()
 		}
 		return maxExponent
 	case l <= la:
 		for j := -1; j >= -maxExponent; j-- {
-			if ell(j) > la {
+			if s.trial(t, logJ0, j) > la || j == -maxExponent {
+				s.keep()
 				return j
 			}
 		}
-		return -maxExponent
 	}
 	return 0
+}
+
+// reaches reports whether selectExponent from the move's start would
+// return j, running only the trials that decide it: the reversed
+// selector's j must equal the forward one, and once a trial shows that
+// it cannot, the rest are not run.
+func (s *autoState) reaches(t *Target, logJ0, la, lb float64, j int) bool {
+	l := s.trial(t, logJ0, 0)
+	switch {
+	case l >= lb:
+		if j < 0 {
+			return false
+		}
+		for i := 1; i <= j; i++ {
+			if !(s.trial(t, logJ0, i) >= lb) {
+				return false
+			}
+		}
+		return j == maxExponent || !(s.trial(t, logJ0, j+1) >= lb)
+	case l <= la:
+		if j >= 0 {
+			return false
+		}
+		for i := -1; i > j; i-- {
+			if s.trial(t, logJ0, i) > la {
+				return false
+			}
+		}
+		return j == -maxExponent || s.trial(t, logJ0, j) > la
+	}
+	return j == 0
 }
 
 // EndScan, at the end of a window of scans (scan 2^k, as the

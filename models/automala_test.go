@@ -87,3 +87,74 @@ func TestAutoMALASymmetricSelection(t *testing.T) {
 		t.Errorf("%d moves failed the reversibility check with the symmetric selector, %d with the signed one: want at most 3/4 as many", failed[0], failed[1])
 	}
 }
+
+// TestAutoSelectorShortcutsAgree checks the shortcuts of autoState.Move
+// against the plain construction, for autoMALA and autoHMC on the 10-d
+// funnel from 500 exact draws, each with fresh momenta and bounds: the
+// trajectory selectExponent keeps aside is, bit for bit, the trajectory of
+// the selected step θ0·2^j run again, and reaches(j') from the flipped end
+// says whether selectExponent from there returns j', for j' within 4 of
+// the selected j (so that both answers occur).
+func TestAutoSelectorShortcutsAgree(t *testing.T) {
+	const dim, scale, n = 10, 3.0, 500
+	tg, err := NewTarget(Funcs{Dim: dim, LogReference: StdNormalLog, GradLogReference: StdNormalGrad,
+		LogTarget:     func(x []float64) float64 { return funnelLog(x, scale) },
+		GradLogTarget: func(x, g []float64) { funnelGrad(x, g, scale) }}, 0.2, 0.8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range []Explorer{AutoMALA{Step: 0.5}, HMC{Auto: true}} {
+		s := ex.NewState(dim).(*autoState)
+		r := rand.New(rand.NewPCG(21, 2))
+		yes, no := 0, 0
+		for range n {
+			x0 := scale * r.NormFloat64()
+			s.x0[0] = x0
+			for d := 1; d < dim; d++ {
+				s.x0[d] = math.Exp(x0/2) * r.NormFloat64()
+			}
+			for d := range s.p0 {
+				s.p0[d] = r.NormFloat64()
+			}
+			tg.GradLogDensity(s.x0, s.g0)
+			u1, u2 := r.Float64(), r.Float64()
+			la, lb := math.Log(math.Min(u1, u2)), math.Log(math.Max(u1, u2))
+			w := tg.Energies(s.x0)
+			j := s.selectExponent(tg, logJoint(tg, w, s.p0), la, lb)
+			kept := append(append(append([]float64(nil), s.xs...), s.ps...), s.gs...)
+			ws, ls := s.ws, s.ls
+			wt, lt := s.trajectory(tg, s.theta*math.Exp2(float64(j)), s.leapfrogs, logJoint(tg, w, s.p0))
+			again := append(append(append([]float64(nil), s.xt...), s.pt...), s.gt...)
+			for k := range kept {
+				if kept[k] != again[k] && !(math.IsNaN(kept[k]) && math.IsNaN(again[k])) {
+					t.Fatalf("%s: the kept trajectory of j = %d differs from the one run again at %d: %v, %v", ex.Name(), j, k, kept[k], again[k])
+				}
+			}
+			if ws != wt || !(ls == lt || math.IsInf(ls, -1) && math.IsInf(lt, -1)) {
+				t.Fatalf("%s: kept energies %v and ratio %v, run again %v and %v", ex.Name(), ws, ls, wt, lt)
+			}
+			copy(s.x0, s.xt)
+			copy(s.g0, s.gt)
+			for d, v := range s.pt {
+				s.p0[d] = -v
+			}
+			logJ := logJoint(tg, wt, s.p0)
+			if math.IsInf(logJ, -1) {
+				continue
+			}
+			back := s.selectExponent(tg, logJ, la, lb)
+			for jj := j - 4; jj <= j+4; jj++ {
+				if got := s.reaches(tg, logJ, la, lb, jj); got != (back == jj) {
+					t.Fatalf("%s: reaches(%d) = %v, but the selector from the flipped end gives %d", ex.Name(), jj, got, back)
+				} else if got {
+					yes++
+				} else {
+					no++
+				}
+			}
+		}
+		if yes < n/2 || no < n/2 {
+			t.Errorf("%s: reaches answered yes %d and no %d times: the test needs both", ex.Name(), yes, no)
+		}
+	}
+}

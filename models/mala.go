@@ -114,7 +114,7 @@ func (e HMC) settings() string {
 func (e HMC) NewState(dim int) ExplorerState {
 	h := newHamiltonian(dim, cmp.Or(e.Step, 0.1))
 	if e.Auto {
-		return &autoState{hamiltonian: h, leapfrogs: cmp.Or(e.Leapfrogs, 10), moves: 1, symmetric: true, xp: make([]float64, dim)}
+		return newAutoState(h, cmp.Or(e.Leapfrogs, 10), 1)
 	}
 	return &hmcState{hamiltonian: h, leapfrogs: cmp.Or(e.Leapfrogs, 10), target: cmp.Or(e.Acceptance, 0.65)}
 }

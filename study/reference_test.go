@@ -100,10 +100,10 @@ func TestVariationalShardsMergeToOneProcess(t *testing.T) {
 }
 
 // TestLoadReferencesExample loads examples/references.toml and checks its
-// plan against the file: 4 models × 5 methods × 1 seed = 20 runs of 8
+// plan against the file: 4 models × 6 methods × 1 seed = 24 runs of 8
 // replicates, 4000 iterations and 30 chains; the methods' references and
-// paths as labelled (the stabilized method's legs linear, 15 of the 30
-// chains on leg 2); the last five runs the logistic regression on
+// paths as labelled (the stabilized methods with 15 of the 30 chains on
+// leg 2); the last six runs the logistic regression on
 // examples/logistic/data.csv, a path relative to the study file, whose
 // model builds.
 func TestLoadReferencesExample(t *testing.T) {
@@ -111,31 +111,31 @@ func TestLoadReferencesExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Name != "references" || len(p.Runs) != 20 || p.Units() != 160 {
-		t.Fatalf("plan %q with %d runs and %d units, want references, 20 and 160", p.Name, len(p.Runs), p.Units())
+	if p.Name != "references" || len(p.Runs) != 24 || p.Units() != 192 {
+		t.Fatalf("plan %q with %d runs and %d units, want references, 24 and 192", p.Name, len(p.Runs), p.Units())
 	}
 	for i, r := range p.Runs {
 		ref, path, _ := strings.Cut(r.Method.Label, "+")
-		if ref == "stabilized" {
-			path = "linear"
-		} else if ref == "fixed" {
+		if ref == "fixed" {
 			ref = ""
 		}
 		if r.Iterations != 4000 || r.Method.Chains != 30 || ref != r.Method.Reference || (path == "linear") != (r.Method.Knots == 1) {
 			t.Errorf("run %d: %d iterations, %d chains, method %+v; want 4000, 30 and the label's reference and path", i, r.Iterations, r.Method.Chains, r.Method)
 		}
 	}
-	if v := p.Runs[10].Model.Values; p.Runs[10].Model.Name != "gaussian" || v["mu1"] != 20 || v["sigma1"] != 0.1 || v["dim"] != 8 {
-		t.Errorf("run 10's model %+v, want the misspecified Gaussian", p.Runs[10].Model)
+	if v := p.Runs[12].Model.Values; p.Runs[12].Model.Name != "gaussian" || v["mu1"] != 20 || v["sigma1"] != 0.1 || v["dim"] != 8 {
+		t.Errorf("run 12's model %+v, want the misspecified Gaussian", p.Runs[12].Model)
 	}
-	m, err := p.Runs[4].NewModel()
-	if err != nil {
-		t.Fatal(err)
+	for _, i := range []int{4, 5} {
+		m, err := p.Runs[i].NewModel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg, err := p.Runs[i].Config(m); err != nil || cfg.VariationalLeg != 15 || !models.IsStabilized(cfg.Model) {
+			t.Errorf("run %d (stabilized): %v, second leg %d; want 15 chains on leg 2", i, err, cfg.VariationalLeg)
+		}
 	}
-	if cfg, err := p.Runs[4].Config(m); err != nil || cfg.VariationalLeg != 15 || !models.IsStabilized(cfg.Model) {
-		t.Errorf("run 4 (stabilized): %v, second leg %d; want 15 chains on leg 2", err, cfg.VariationalLeg)
-	}
-	for i := 15; i < 20; i++ {
+	for i := 18; i < 24; i++ {
 		r := &p.Runs[i]
 		if r.Model.Name != "logistic" || r.Model.Texts["data"] != "logistic/data.csv" {
 			t.Errorf("run %d's model %+v, want the logistic regression on logistic/data.csv", i, r.Model)

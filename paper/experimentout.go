@@ -48,22 +48,58 @@ func newExperimentOut(e Experiment, m models.Model, s Settings, report io.Writer
 	return x
 }
 
-// experiment runs (or joins) every method of experiment e and writes its
-// CSVs, figures and part of the report.
-func (r *reproduction) experiment(ctx context.Context, e Experiment, report io.Writer) error {
+// experimentRuns is an experiment's model and its methods' runs,
+// prepared (prepareExperiment).
+type experimentRuns struct {
+	m    models.Model
+	runs []planned
+}
+
+// prepareExperiment makes experiment e's model and plans its methods'
+// runs: each on one worker of the pool when methodsAtOnce runs several
+// at once, otherwise each on every worker.
+func (r *reproduction) prepareExperiment(e Experiment) (experimentRuns, error) {
+	m, err := e.NewModel(r.s.Seed)
+	if err != nil {
+		return experimentRuns{}, fmt.Errorf("%s: %v", e.Name, err)
+	}
+	meths, workers := Methods(), r.workers()
+	reps, iters := r.s.Reps(e.Replicates), r.s.Scaled(e.Iterations, e.Scans)
+	labels, cfgs, sts := make([]string, len(meths)), make([]batch.Config, len(meths)), make([]*stats, len(meths))
+	for i, meth := range meths {
+		labels[i] = e.Name + " " + meth.Name
+		cfgs[i] = meth.Config(e, m, reps, iters, r.s.Seed, r.o.Workers)
+		sts[i] = newStats(&cfgs[i])
+	}
+	share := 0
+	if g := methodsAtOnce(reps, workers); g > 1 {
+		share = max(1, workers/g)
+	}
+	runs, err := r.plan(labels, cfgs, sts, share, true)
+	return experimentRuns{m: m, runs: runs}, err
+}
+
+// experiment takes (or joins) every method of experiment e, planned in
+// er, in order, and writes its CSVs, figures and part of the report.
+func (r *reproduction) experiment(ctx context.Context, e Experiment, er experimentRuns, report io.Writer) error {
 	dir := r.file(e.Name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	m, err := e.NewModel(r.s.Seed)
-	if err != nil {
-		return fmt.Errorf("%s: %v", e.Name, err)
-	}
-	x := newExperimentOut(e, m, r.s, report)
-	meths, workers := Methods(), r.workers()
-	g := methodsAtOnce(x.reps, workers)
-	for lo := 0; lo < len(meths); lo += g {
-		if err := r.methods(ctx, x, meths[lo:min(lo+g, len(meths))], workers); err != nil {
+	x := newExperimentOut(e, er.m, r.s, report)
+	for i, meth := range Methods() {
+		res, err := r.result(er.runs[i])
+		switch {
+		case err != nil:
+			return err
+		case res == nil:
+			continue // another shard's, or a shard's
+		case res.Interrupted:
+			return &InterruptedError{er.runs[i].label}
+		}
+		// The method's scans: the paper's, or the automatic tuner's (the
+		// scans.csv rows and the figure's x axis are in the paper's).
+		if err := x.add(ctx, meth, res, er.runs[i].st, x.iters/er.runs[i].cfg.Scans); err != nil {
 			return err
 		}
 	}
@@ -74,35 +110,6 @@ func (r *reproduction) experiment(ctx context.Context, e Experiment, report io.W
 		return err
 	}
 	return x.write(dir)
-}
-
-// methods runs (or joins) the methods meths of x's experiment, at the
-// same time when there are several (runAll), and adds each to x in order.
-func (r *reproduction) methods(ctx context.Context, x *experimentOut, meths []Method, workers int) error {
-	labels, cfgs, sts := make([]string, len(meths)), make([]batch.Config, len(meths)), make([]*stats, len(meths))
-	for i, meth := range meths {
-		labels[i] = x.e.Name + " " + meth.Name
-		cfgs[i] = meth.Config(x.e, x.m, x.reps, x.iters, r.s.Seed, r.o.Workers)
-		sts[i] = newStats(&cfgs[i])
-	}
-	results, err := r.runAll(ctx, labels, cfgs, sts, len(meths) > 1, true, workers)
-	if err != nil {
-		return err
-	}
-	for i, res := range results {
-		switch {
-		case res == nil:
-			continue // another shard's
-		case res.Interrupted:
-			return &InterruptedError{labels[i]}
-		}
-		// The method's scans: the paper's, or the automatic tuner's (the
-		// scans.csv rows and the figure's x axis are in the paper's).
-		if err := x.add(ctx, meths[i], res, sts[i], x.iters/cfgs[i].Scans); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // add records a finished method: its rows, curves, line of the table and

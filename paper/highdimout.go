@@ -1,7 +1,6 @@
 package paper
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -25,13 +24,42 @@ type highDimOut struct {
 	bx, by []float64
 }
 
-// highDim runs the paper's Figure 5 (HighDimConfig of every dimension of
-// Settings.Dims and HighDimKnots) and writes rates.csv, the figure and
-// its part of the report. A run of 5 replicates is one block of
-// layout.Lanes, which one worker computes: with more workers than blocks,
-// the linear and the spline run of each d run at the same time (results
-// and files are the same as one after the other).
-func (r *reproduction) highDim(ctx context.Context, report io.Writer) error {
+// prepareHighDim plans the paper's Figure 5 (HighDimConfig of every
+// dimension of Settings.Dims and HighDimKnots): the linear and the spline
+// run of each d. A run of 5 replicates is one block of layout.Lanes,
+// which one worker computes: with more workers than blocks, each run
+// holds its share of the pool (results and files are the same as one
+// after the other on every worker).
+func (r *reproduction) prepareHighDim() ([][]planned, error) {
+	workers, ks := r.workers(), HighDimKnots()
+	share := 0
+	if (r.s.Reps(HighDimReplicates)+layout.Lanes-1)/layout.Lanes < workers {
+		share = max(1, workers/len(ks))
+	}
+	var dims [][]planned
+	for _, d := range r.s.Dims() {
+		g, err := HighDimModel(d)
+		if err != nil {
+			return nil, err
+		}
+		labels, cfgs := make([]string, len(ks)), make([]batch.Config, len(ks))
+		for i, k := range ks {
+			labels[i] = HighDimLabel(d, k)
+			cfgs[i] = r.s.HighDimConfig(g, d, k, r.o.Workers)
+		}
+		runs, err := r.plan(labels, cfgs, nil, share, false)
+		if err != nil {
+			return nil, err
+		}
+		dims = append(dims, runs)
+	}
+	return dims, nil
+}
+
+// highDim takes (or joins) highdim's runs, planned in dims (one slice
+// per dimension of Settings.Dims), and writes rates.csv, the figure and
+// its part of the report.
+func (r *reproduction) highDim(dims [][]planned, report io.Writer) error {
 	dir := r.file("highdim")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -43,10 +71,8 @@ func (r *reproduction) highDim(ctx context.Context, report io.Writer) error {
 	x.tw = tabwriter.NewWriter(report, 0, 0, 1, ' ', 0)
 	fmt.Fprintln(x.tw, "| d\t| chains\t| NRPT+Linear rate\t| NRPT+Spline(K=4) rate\t| linear-path bound\t|")
 	fmt.Fprintln(x.tw, "|---\t|---\t|---\t|---\t|---\t|")
-	workers := r.workers()
-	concurrent := (x.reps+layout.Lanes-1)/layout.Lanes < workers
-	for _, d := range r.s.Dims() {
-		if err := r.dim(ctx, x, d, concurrent, workers); err != nil {
+	for i, d := range r.s.Dims() {
+		if err := r.dim(x, d, dims[i]); err != nil {
 			return err
 		}
 	}
@@ -56,32 +82,21 @@ func (r *reproduction) highDim(ctx context.Context, report io.Writer) error {
 	return x.write(dir)
 }
 
-// dim runs (or joins) the linear and the spline run of dimension d and
-// adds their rates to x.
-func (r *reproduction) dim(ctx context.Context, x *highDimOut, d int, concurrent bool, workers int) error {
-	g, err := HighDimModel(d)
-	if err != nil {
-		return err
-	}
+// dim takes (or joins) the linear and the spline run of dimension d,
+// planned in runs, and adds their rates to x.
+func (r *reproduction) dim(x *highDimOut, d int, runs []planned) error {
 	ks := HighDimKnots()
-	labels := make([]string, len(ks))
-	cfgs := make([]batch.Config, len(ks))
-	for i, k := range ks {
-		labels[i] = HighDimLabel(d, k)
-		cfgs[i] = r.s.HighDimConfig(g, d, k, r.o.Workers)
-	}
-	results, err := r.runAll(ctx, labels, cfgs, nil, concurrent, false, workers)
-	if err != nil {
-		return err
-	}
 	cell := map[int][2]float64{}
-	for i, res := range results {
+	for i, pr := range runs {
 		k := ks[i]
-		if res == nil {
-			continue // another shard's
-		}
-		if res.Interrupted {
-			return &InterruptedError{labels[i]}
+		res, err := r.result(pr)
+		switch {
+		case err != nil:
+			return err
+		case res == nil:
+			continue // another shard's, or a shard's
+		case res.Interrupted:
+			return &InterruptedError{pr.label}
 		}
 		rows, rates := HighDimRows(x.lines[k].Name, d, x.reps, res)
 		x.rows = append(x.rows, rows...)

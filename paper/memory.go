@@ -10,13 +10,13 @@ import (
 
 // Memory returns the estimated memory of a reproduction of the
 // experiments todo (and of highdim) with workers workers (0: all CPUs):
-// that of the largest runs it makes at once (batch.EstimateMemory of
-// MemoryConfigs; an experiment runs methodsAtOnce of its methods at the
-// same time, and the sum of its largest as many counts), plus the rows an
-// experiment keeps until it ends, as strings of about 16 bytes with 16 of
-// header each: scans.csv's nine
-// fields per method, replicate and scan (500 scans at most), and
-// lambda.csv's five per method, replicate and grid point
+// that of the runs it holds at once, at most the workers largest of the
+// plan's (batch.EstimateMemory of MemoryConfigs: its scheduler starts a
+// run while those started and not yet written, its own included, fit in
+// the memory of the workers largest), plus the rows an experiment keeps
+// until it ends, as strings of about 16 bytes with 16 of header each:
+// scans.csv's nine fields per method, replicate and scan (500 scans at
+// most), and lambda.csv's five per method, replicate and grid point
 // (runout.LambdaPoints), with at least the paper's 10 replicates. An
 // error of a model is returned as it is, and so is an estimate's
 // (batch.ErrMemoryOverflow when the sizes overflow).
@@ -28,15 +28,15 @@ func (s Settings) Memory(todo []Experiment, highdim bool, workers int) (int64, e
 	if workers == 0 {
 		workers = runtime.NumCPU()
 	}
-	var need int64
-	per := len(Methods())
-	for lo := 0; lo < len(cfgs); lo += per {
-		group := cfgs[lo:min(lo+per, len(cfgs))] // an experiment's methods, or highdim's run
-		n, err := largestAtOnce(group, methodsAtOnce(group[0].Replicates, workers))
-		if err != nil {
-			return need, err
+	ns := make([]int64, len(cfgs))
+	for i, cfg := range cfgs {
+		if ns[i], err = batch.EstimateMemory(cfg); err != nil {
+			return 0, err
 		}
-		need = max(need, n)
+	}
+	need, err := sumLargest(ns, workers)
+	if err != nil {
+		return need, err
 	}
 	methods, reps := int64(len(Methods())), int64(max(s.Replicates, 10))
 	for _, rows := range [][]int64{{methods, reps, 500, 9 * (16 + 16)}, {methods, reps, runout.LambdaPoints, 5 * (16 + 16)}} {
@@ -51,17 +51,10 @@ func (s Settings) Memory(todo []Experiment, highdim bool, workers int) (int64, e
 	return need, nil
 }
 
-// largestAtOnce returns the sum of the g largest estimates
-// (batch.EstimateMemory) of cfgs.
-func largestAtOnce(cfgs []batch.Config, g int) (int64, error) {
-	ns := make([]int64, len(cfgs))
-	for i, cfg := range cfgs {
-		n, err := batch.EstimateMemory(cfg)
-		if err != nil {
-			return 0, err
-		}
-		ns[i] = n
-	}
+// sumLargest returns the sum of the g largest of ns, or an error that
+// matches batch.ErrMemoryOverflow when it overflows.
+func sumLargest(ns []int64, g int) (int64, error) {
+	ns = slices.Clone(ns)
 	slices.Sort(ns)
 	var sum int64
 	for _, n := range ns[max(len(ns)-g, 0):] {

@@ -47,3 +47,41 @@ func TestMemory(t *testing.T) {
 		t.Errorf("2⁶¹ replicates: %v, want batch.ErrMemoryOverflow", err)
 	}
 }
+
+// TestMemoryAcrossExperiments checks that the estimate of a reproduction
+// of every experiment and highdim counts the two largest runs of the whole
+// plan with 2 workers (its scheduler starts the next experiment's runs
+// while one ends), whichever experiments they are, plus the rows.
+func TestMemoryAcrossExperiments(t *testing.T) {
+	s := Settings{Which: "all", Replicates: 3, Scale: 1, Seed: 1, HighDims: []int{1, 64}}
+	todo, highdim, _ := s.Todo()
+	var ns []int64
+	for _, e := range todo {
+		m, err := e.NewModel(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, meth := range Methods() {
+			n, err := batch.EstimateMemory(meth.Config(e, m, 3, s.Scaled(e.Iterations, e.Scans), 1, 2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ns = append(ns, n)
+		}
+	}
+	for _, d := range s.HighDims {
+		g, _ := HighDimModel(d)
+		for _, k := range HighDimKnots() {
+			n, err := batch.EstimateMemory(s.HighDimConfig(g, d, k, 2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ns = append(ns, n)
+		}
+	}
+	slices.Sort(ns)
+	want := ns[len(ns)-1] + ns[len(ns)-2] + 8*10*500*9*32 + 8*10*100*5*32
+	if got, err := s.Memory(todo, highdim, 2); err != nil || got != want {
+		t.Errorf("Memory = %d, %v; want %d", got, err, want)
+	}
+}

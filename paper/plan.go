@@ -2,7 +2,6 @@ package paper
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/ptbatch/ptbatch/batch"
 )
@@ -66,10 +65,9 @@ func Units(runs []Run) int {
 	return last.First + last.Replicates
 }
 
-// MemoryConfigs returns the configurations whose memory bounds a
-// reproduction's (its runs are one after the other): every method of the
-// experiments todo, and the largest highdim run (its largest dimension,
-// K = 4).
+// MemoryConfigs returns the configurations of every run of the plan of
+// the experiments todo (and of highdim), in plan order, on workers
+// workers: those whose memory bounds a reproduction's (Settings.Memory).
 func (s Settings) MemoryConfigs(todo []Experiment, highdim bool, workers int) ([]batch.Config, error) {
 	var out []batch.Config
 	for _, e := range todo {
@@ -82,9 +80,15 @@ func (s Settings) MemoryConfigs(todo []Experiment, highdim bool, workers int) ([
 		}
 	}
 	if highdim {
-		d := slices.Max(s.Dims())
-		g, _ := HighDimModel(d)
-		out = append(out, s.HighDimConfig(g, d, 4, workers))
+		for _, d := range s.Dims() {
+			g, err := HighDimModel(d)
+			if err != nil {
+				return nil, err
+			}
+			for _, k := range HighDimKnots() {
+				out = append(out, s.HighDimConfig(g, d, k, workers))
+			}
+		}
 	}
 	return out, nil
 }

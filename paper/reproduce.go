@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
@@ -22,8 +23,9 @@ type Options struct {
 	Workers int
 	// Progress, when not nil, returns the progress callback of the run
 	// named label (Run.Label), or nil for none. The callbacks of runs
-	// that run at the same time (highdim's, and an experiment's methods
-	// when its runs leave workers idle or lanes padding) are called
+	// that run at the same time (runs of one worker each, highdim's and
+	// an experiment's methods when its runs leave workers idle or lanes
+	// padding, of the same or of the next experiments) are called
 	// concurrently.
 	Progress func(label string) func(batch.Progress)
 	// Job, when not nil, is the job (rundir.Job) of the directory that
@@ -108,6 +110,9 @@ type reproduction struct {
 	shardSeconds float64            // in a merge, the shards' seconds
 	seconds      map[string]float64 // seconds per run label (summary.json)
 	start        time.Time
+	mu           sync.Mutex // guards seconds once the scheduler runs
+	jobs         []*job     // the runs this process computes, in plan order
+	sched        *scheduler // runs jobs
 }
 
 // start returns the reproduction of s into dir, with runs/ made.
@@ -128,18 +133,26 @@ func start(s Settings, dir string, o Options) (*reproduction, error) {
 func (r *reproduction) file(name string) string { return filepath.Join(r.dir, name) }
 
 // reproduce runs (or, in a merge, joins) the experiments and writes the
-// report into results.md unless this process computes a shard.
+// report into results.md unless this process computes a shard. Every run
+// this process computes goes through one scheduler (startScheduler), so
+// that an experiment's runs start while the one before it ends or writes
+// its files; the files, records and report are written in plan order.
 func (r *reproduction) reproduce(ctx context.Context) (string, error) {
+	exps, dims, err := r.prepare()
+	if err != nil {
+		return "", err
+	}
+	r.sched = startScheduler(ctx, r.jobs, r.workers())
 	var report strings.Builder
-	var err error
-	for _, e := range r.todo {
-		if err = r.experiment(ctx, e, &report); err != nil {
+	for i, e := range r.todo {
+		if err = r.experiment(ctx, e, exps[i], &report); err != nil {
 			break
 		}
 	}
 	if r.highdim && err == nil {
-		err = r.highDim(ctx, &report)
+		err = r.highDim(dims, &report)
 	}
+	r.sched.stop()
 	if err != nil && !errors.Is(err, ErrInterrupted) {
 		return "", err
 	}
@@ -154,6 +167,24 @@ func (r *reproduction) reproduce(ctx context.Context) (string, error) {
 		return "", werr
 	}
 	return report.String(), err
+}
+
+// prepare plans every run of the reproduction in plan order (begin; in a
+// merge this joins the shards' records): the experiments' (one
+// experimentRuns each) and highdim's.
+func (r *reproduction) prepare() ([]experimentRuns, [][]planned, error) {
+	exps := make([]experimentRuns, len(r.todo))
+	for i, e := range r.todo {
+		var err error
+		if exps[i], err = r.prepareExperiment(e); err != nil {
+			return nil, nil, err
+		}
+	}
+	if !r.highdim {
+		return exps, nil, nil
+	}
+	dims, err := r.prepareHighDim()
+	return exps, dims, err
 }
 
 // finish writes summary.json and, with a job, the manifest's end.

@@ -3,6 +3,7 @@ package paper
 import (
 	"bytes"
 	"context"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/ptbatch/ptbatch/rundir"
+	"github.com/ptbatch/ptbatch/runout"
 )
 
 // tiny are the reproductions of these tests: the Beta-binomial
@@ -212,27 +214,72 @@ func TestMergeRefusesAnotherRun(t *testing.T) {
 	}
 }
 
-// TestMethodsAtOnceSameFiles reproduces the Beta-binomial of tiny on one
-// worker (its methods one after the other) and on two (two at a time,
-// methodsAtOnce) and checks that every CSV and figure is the same bytes
-// and results.md the same but for its seconds.
+// TestMethodsAtOnceSameFiles reproduces the Beta-binomial of tiny, and
+// every experiment but the Gaussian (whose closed-form comparison takes
+// seconds) with highdim at d = 1 and 2, all their runs through one
+// scheduler (the runs of an experiment start while the one before it
+// ends), on one worker (the runs one after the other) and on two (two at
+// a time, methodsAtOnce) and checks that every CSV and figure is the same
+// bytes, results.md the same but for its seconds, and every record in
+// runs/ the same but for its seconds (Result.Elapsed and TuningFraction)
+// and workers.
 func TestMethodsAtOnceSameFiles(t *testing.T) {
-	s := tiny[0]
-	if methodsAtOnce(s.Replicates, 1) != 1 || methodsAtOnce(s.Replicates, 2) != 2 {
-		t.Fatalf("methodsAtOnce(%d, 1 and 2) = %d, %d; want 1, 2", s.Replicates, methodsAtOnce(s.Replicates, 1), methodsAtOnce(s.Replicates, 2))
-	}
-	root := t.TempDir()
-	var reports []string
-	for _, w := range []int{1, 2} {
-		report, err := Reproduce(context.Background(), s, filepath.Join(root, fmt.Sprint(w)), Options{Workers: w})
-		if err != nil {
-			t.Fatal(err)
+	all := Settings{Which: "all", Replicates: 1, Scale: 0.001, Seed: 1, HighDims: []int{1, 2}}
+	for _, c := range []struct {
+		s     Settings
+		files int
+	}{{tiny[0], 4 + 12}, {all, 3*(4+12) + 3}} {
+		s := c.s
+		if methodsAtOnce(s.Replicates, 1) != 1 || methodsAtOnce(s.Replicates, 2) != 2 {
+			t.Fatalf("methodsAtOnce(%d, 1 and 2) = %d, %d; want 1, 2", s.Replicates, methodsAtOnce(s.Replicates, 1), methodsAtOnce(s.Replicates, 2))
 		}
-		reports = append(reports, timings.ReplaceAllString(report, ""))
+		root := t.TempDir()
+		var reports []string
+		var runs int
+		for _, w := range []int{1, 2} {
+			r, err := start(s, filepath.Join(root, fmt.Sprint(w)), Options{Workers: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.todo[0].Name == "gaussian" {
+				r.todo = r.todo[1:]
+				r.runs = s.Plan(r.todo, r.highdim)
+			}
+			report, err := r.reproduce(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			reports = append(reports, timings.ReplaceAllString(report, ""))
+			runs = len(r.runs)
+		}
+		if reports[0] != reports[1] {
+			t.Errorf("%s: reports differ but for seconds:\n%s\n---\n%s", s.Which, reports[0], reports[1])
+		}
+		sameFiles(t, filepath.Join(root, "1"), filepath.Join(root, "2"), c.files, runs)
+		sameRecords(t, filepath.Join(root, "1"), filepath.Join(root, "2"), runs)
 	}
-	if reports[0] != reports[1] {
-		t.Errorf("reports differ but for seconds:\n%s\n---\n%s", reports[0], reports[1])
+}
+
+// sameRecords checks that the records of the runs of reproductions a and
+// b (RunFile) are the same bytes once their seconds (Result.Elapsed and
+// TuningFraction) and workers (Config.Workers; the results do not depend
+// on them) are zeroed.
+func sameRecords(t *testing.T, a, b string, runs int) {
+	t.Helper()
+	for k := range runs {
+		var enc [2]bytes.Buffer
+		for i, dir := range []string{a, b} {
+			rec, err := runout.ReadRecord(filepath.Join(dir, RunFile(k)))
+			if err != nil {
+				t.Fatalf("%s: %v", RunFile(k), err)
+			}
+			rec.Result.Elapsed, rec.Result.TuningFraction, rec.Result.Config.Workers = 0, 0, 0
+			if err := gob.NewEncoder(&enc[i]).Encode(rec); err != nil {
+				t.Fatalf("%s: %v", RunFile(k), err)
+			}
+		}
+		if !bytes.Equal(enc[0].Bytes(), enc[1].Bytes()) {
+			t.Errorf("%s: the records differ but for seconds and workers", RunFile(k))
+		}
 	}
-	todo, highdim, _ := s.Todo()
-	sameFiles(t, filepath.Join(root, "1"), filepath.Join(root, "2"), 4+12, len(s.Plan(todo, highdim)))
 }

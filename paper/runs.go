@@ -1,15 +1,12 @@
 package paper
 
 import (
-	"context"
 	"fmt"
 	"runtime"
-	"sync"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/layout"
 	"github.com/ptbatch/ptbatch/rundir"
-	"github.com/ptbatch/ptbatch/runloop"
 	"github.com/ptbatch/ptbatch/runout"
 )
 
@@ -25,17 +22,58 @@ type slot struct {
 	res   *batch.Result
 }
 
-// run runs label's replicates of this process (all without shards) with
-// runloop.Run and writes their record into runs/, or in a merge joins the
-// shards' records of it. It returns nil when the report is not made here
-// (a shard).
-func (r *reproduction) run(ctx context.Context, label string, cfg batch.Config, st *stats) (*batch.Result, error) {
-	p, err := r.begin(label, cfg, st)
-	if err != nil || p.done {
-		return p.res, err
+// planned is a run of the plan prepared before the reproduction starts
+// (prepare): its label, its statistics (nil for highdim's), its slot
+// (begin), its configuration in the plan (cfg), and the number of its
+// job in the scheduler, or −1 when the slot is done without computing (a
+// merge's, or another shard's run).
+type planned struct {
+	label string
+	cfg   batch.Config
+	st    *stats
+	p     slot
+	job   int
+}
+
+// plan takes the slots of the runs labels of configurations cfgs (begin,
+// in plan order) and adds a job for each that this process computes: on
+// share workers each (0: on the configuration's own, holding every slot
+// of the pool), with own as job's. sts, when not nil, are the runs'
+// statistics.
+func (r *reproduction) plan(labels []string, cfgs []batch.Config, sts []*stats, share int, own bool) ([]planned, error) {
+	out := make([]planned, len(labels))
+	for i, label := range labels {
+		var st *stats
+		if sts != nil {
+			st = sts[i]
+		}
+		p, err := r.begin(label, cfgs[i], st)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = planned{label: label, cfg: cfgs[i], st: st, p: p, job: -1}
+		if !p.done {
+			out[i].job = len(r.jobs)
+			mem, _ := batch.EstimateMemory(p.cfg) // an invalid configuration fails as it runs
+			r.jobs = append(r.jobs, &job{p: p, share: share, own: own, progress: r.progress(label), memory: mem,
+				done: make(chan struct{}), save: func(res *batch.Result) error { return r.save(p, res, st) }})
+		}
 	}
-	res, err := runloop.Run(ctx, p.cfg, runloop.Options{Progress: r.progress(label)})
-	return r.end(p, res, err, st)
+	return out, nil
+}
+
+// result waits for the planned run pr and records it (end): its result
+// for the report (nil for another shard's or in a shard), or its error;
+// an *InterruptedError when the reproduction ended before it started.
+func (r *reproduction) result(pr planned) (*batch.Result, error) {
+	if pr.job < 0 {
+		return pr.p.res, nil
+	}
+	j := r.sched.take(pr.job)
+	if j.skipped {
+		return nil, &InterruptedError{pr.label}
+	}
+	return r.end(j)
 }
 
 // progress returns the progress callback of the run label, or nil.
@@ -44,83 +82,6 @@ func (r *reproduction) progress(label string) func(batch.Progress) {
 		return nil
 	}
 	return r.o.Progress(label)
-}
-
-// runAll is run for several labels, one after the other (stopping at an
-// error or an interrupted run), or with concurrent all at once, each on
-// workers/len(labels) workers (at least one), their results recorded in
-// the order given, so that runs/ and the report are those of one after
-// the other. sts, when not nil, are the runs' statistics (run's st).
-// With ownWorkers a concurrent run's record keeps its configuration's
-// Workers, as one after the other would, rather than its share.
-// It returns the results up to the first that failed or was interrupted.
-func (r *reproduction) runAll(ctx context.Context, labels []string, cfgs []batch.Config, sts []*stats, concurrent, ownWorkers bool, workers int) ([]*batch.Result, error) {
-	st := func(i int) *stats {
-		if sts == nil {
-			return nil
-		}
-		return sts[i]
-	}
-	if !concurrent {
-		var out []*batch.Result
-		for i := range labels {
-			res, err := r.run(ctx, labels[i], cfgs[i], st(i))
-			out = append(out, res)
-			if err != nil || (res != nil && res.Interrupted) {
-				return out, err
-			}
-		}
-		return out, nil
-	}
-	slots := make([]slot, len(labels))
-	for i := range labels {
-		p, err := r.begin(labels[i], cfgs[i], st(i))
-		if err != nil {
-			return nil, err
-		}
-		slots[i] = p
-	}
-	results, errs := r.runConcurrently(ctx, slots, max(1, workers/len(labels)), ownWorkers)
-	out := make([]*batch.Result, len(labels))
-	for i, p := range slots {
-		if p.done {
-			out[i] = p.res
-			continue
-		}
-		res, err := r.end(p, results[i], errs[i], st(i))
-		if err != nil || (res != nil && res.Interrupted) {
-			return append(out[:i], res), err
-		}
-		out[i] = res
-	}
-	return out, nil
-}
-
-// runConcurrently runs the slots not done at the same time, each on share
-// workers, and returns their results and errors; with own, a result's
-// Config.Workers is the slot's own again (the results do not depend on
-// it).
-func (r *reproduction) runConcurrently(ctx context.Context, slots []slot, share int, own bool) ([]*batch.Result, []error) {
-	results := make([]*batch.Result, len(slots))
-	errs := make([]error, len(slots))
-	var wg sync.WaitGroup
-	for i := range slots {
-		if slots[i].done {
-			continue
-		}
-		cfg := slots[i].cfg
-		cfg.Workers = share
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i], errs[i] = runloop.Run(ctx, cfg, runloop.Options{Progress: r.progress(slots[i].label)})
-			if own && results[i] != nil {
-				results[i].Config.Workers = slots[i].cfg.Workers
-			}
-		}()
-	}
-	wg.Wait()
-	return results, errs
 }
 
 // begin takes the next slot of the plan for label and says what to
@@ -163,30 +124,49 @@ func (r *reproduction) begin(label string, cfg batch.Config, st *stats) (slot, e
 	return slot{k: k, hi: run.First + hi, label: label, cfg: cfg}, nil
 }
 
-// end records a computed run: its record in runs/, its seconds and the
-// manifest's progress. It returns the result for the report (nil in a
-// shard), or the run's error, or an interrupted result unrecorded.
-func (r *reproduction) end(p slot, res *batch.Result, err error, st *stats) (*batch.Result, error) {
-	if err != nil || res.Interrupted {
-		return res, err
+// save records a computed run as soon as it ends, in the scheduler's
+// goroutine of the run: its record in runs/ and its seconds, so that a
+// run that ends is kept even when the reproduction stops at an earlier
+// one. An interrupted run is not recorded.
+func (r *reproduction) save(p slot, res *batch.Result, st *stats) error {
+	if res == nil || res.Interrupted {
+		return nil
 	}
 	rec := runout.NewRecord(res, nil)
 	if st != nil {
 		st.record(rec)
 	}
 	if err := rundir.WriteRecord(r.file(RunFile(p.k)), rec); err != nil {
-		return nil, err
+		return err
 	}
+	r.mu.Lock()
 	r.seconds[p.label] = res.Elapsed.Seconds()
-	if j := r.o.Job; j != nil {
-		if err := j.Progress(p.hi); err != nil {
+	r.mu.Unlock()
+	return nil
+}
+
+// end ends a computed run in plan order: the manifest's progress, which
+// counts the units done in plan order. It returns the result for the
+// report (nil in a shard), or the run's error or its record's (save), or
+// an interrupted result unrecorded.
+func (r *reproduction) end(j *job) (*batch.Result, error) {
+	switch {
+	case j.err != nil:
+		return j.res, j.err
+	case j.saveErr != nil:
+		return nil, j.saveErr
+	case j.res.Interrupted:
+		return j.res, nil
+	}
+	if job := r.o.Job; job != nil {
+		if err := job.Progress(j.p.hi); err != nil {
 			return nil, err
 		}
 	}
 	if r.o.Shard {
 		return nil, nil
 	}
-	return res, nil
+	return j.res, nil
 }
 
 // sameRun refuses, with an error that matches ErrJoin, a record joined

@@ -185,11 +185,10 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 		a.EndScan()
 	}
 	inv := 1 / float64(iters)
-	stats := b.scanStats(s, inv)
 	var changed [lanes]bool // the lanes whose path or schedule the tuning moved
 	for j := 0; j < lanes; j++ {
 		rej := b.last[j]
-		b.hist[j] = append(b.hist[j], stats[j])
+		b.hist[j] = append(b.hist[j], b.scanStats(j, s, inv))
 		if l := b.trips.legs; l != nil {
 			b.legHist[j] = append(b.legHist[j], l.counts(j))
 		}
@@ -218,40 +217,44 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 	b.moments.reset()
 }
 
-// scanStats returns every lane's statistics of scan s (inv is 1/M) and
-// sets b.last to the scan's rejections. It runs over all lanes at once,
-// chain by chain, so that the lanes' sums are independent chains of
-// additions for the core and every row of lanes is read once; each lane's
-// sums still add their terms in chain order, as tune.NonAsymptoticBarrier
-// and tune.SKLTerm summed lane by lane did (bit for bit).
-func (b *block) scanStats(s int, inv float64) (st [lanes]ScanStats) {
+// scanStats returns lane j's statistics of scan s (inv is 1/M) and sets
+// b.last[j] to the scan's rejections. One pass over the pairs gives the
+// rejections, their sum and the non-asymptotic barrier, each sum in pair
+// order and in a register, bit for bit as tune.NonAsymptoticBarrier
+// (eq:nonasympcb) summing b.last[j] in a second pass.
+func (b *block) scanStats(j, s int, inv float64) ScanStats {
 	c := b.numChains
-	var barrier, nab, skl [lanes]float64
-	var full [lanes]bool // a rejection of 1 or more: Σ_n r_n/(1-r_n) = +Inf
-	for n := 0; n < c-1; n++ {
-		for j := 0; j < lanes; j++ {
-			r := b.x.rej[n*lanes+j] * inv
-			b.last[j][n] = r
-			barrier[j] += r
-			full[j] = full[j] || r >= 1
-			nab[j] += r / (1 - r)
-		}
+	rej := b.last[j][:c-1]
+	barrier, nab := 0.0, 0.0
+	full := false // a rejection of 1 or more: Σ_n r_n/(1-r_n) = +Inf
+	for n := range rej {
+		r := b.x.rej[n*lanes+j] * inv
+		rej[n] = r
+		barrier += r
+		full = full || r >= 1
+		nab += r / (1 - r)
 	}
-	for n := 1; n < c; n++ {
-		for j := 0; j < lanes; j++ {
-			i, k := (n-1)*lanes+j, n*lanes+j
-			m0, m1 := b.moments.mean(i, inv)
-			p0, p1 := b.moments.mean(k, inv)
-			skl[j] += tune.SKLTerm(b.x.eta0[i], b.x.eta1[i], b.x.eta0[k], b.x.eta1[k], m0, m1, p0, p1)
-		}
+	if full {
+		nab = math.Inf(1)
 	}
-	for j := range st {
-		st[j] = ScanStats{Scan: s, RoundTrips: b.trips.total[j], Barrier: barrier[j],
-			NonAsymptoticBarrier: nab[j], MeanRejection: barrier[j] / float64(c-1), SKL: skl[j],
-			TargetMean: b.target.lastMean[j], TargetVar: b.target.lastVar[j]}
-		if full[j] {
-			st[j].NonAsymptoticBarrier = math.Inf(1)
-		}
+	return ScanStats{Scan: s, RoundTrips: b.trips.total[j], Barrier: barrier,
+		NonAsymptoticBarrier: nab, MeanRejection: barrier / float64(c-1), SKL: b.sklEstimate(j, inv),
+		TargetMean: b.target.lastMean[j], TargetVar: b.target.lastVar[j]}
+}
+
+// sklEstimate returns Σ_n (η(t_{n+1}) - η(t_n))·(E_{n+1}[W] - E_n[W]), the
+// estimate of Σ_n SKL(π_{t_n}, π_{t_{n+1}}) (eq:bound) from the scan's means
+// of the energies by chain.
+func (b *block) sklEstimate(j int, inv float64) float64 {
+	skl := 0.0
+	m0, m1 := b.moments.mean(j, inv) // chain n's means, n = 0 first
+	e0, e1 := b.x.eta0[j], b.x.eta1[j]
+	for n := 1; n < b.numChains; n++ {
+		k := n*lanes + j
+		p0, p1 := b.moments.mean(k, inv)
+		f0, f1 := b.x.eta0[k], b.x.eta1[k]
+		skl += tune.SKLTerm(e0, e1, f0, f1, m0, m1, p0, p1)
+		m0, m1, e0, e1 = p0, p1, f0, f1
 	}
-	return st
+	return skl
 }

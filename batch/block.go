@@ -175,7 +175,11 @@ func (b *block) iterate(alg Algorithm, s, m, mScan int) {
 // recomputes the coefficients η(t_n).
 func (b *block) endScan(cfg *Config, s, iters int) {
 	for j := range b.prev {
-		b.reportInto(&b.prev[j], j)
+		// A padding lane's report never changes (it is not tuned, below),
+		// so it is taken once.
+		if j < b.info.Replicates || len(b.prev[j].schedule) == 0 {
+			b.reportInto(&b.prev[j], j)
+		}
 	}
 	b.view.Scan, b.view.Step = s, iters
 	for _, o := range b.observers {
@@ -187,11 +191,19 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 	inv := 1 / float64(iters)
 	var changed [lanes]bool // the lanes whose path or schedule the tuning moved
 	for j := 0; j < lanes; j++ {
-		rej := b.last[j]
-		b.hist[j] = append(b.hist[j], b.scanStats(j, s, inv))
 		if l := b.trips.legs; l != nil {
 			b.legHist[j] = append(b.legHist[j], l.counts(j))
 		}
+		if j >= b.info.Replicates {
+			// A padding lane (a replicate past the run's last,
+			// models.BlockSpec) is never reported: it keeps a history of
+			// the right length for the checkpoint, without statistics,
+			// and no tuning.
+			b.hist[j] = append(b.hist[j], ScanStats{Scan: s})
+			continue
+		}
+		rej := b.last[j]
+		b.hist[j] = append(b.hist[j], b.scanStats(j, s, inv))
 		switch {
 		case cfg.Tuning == AutoTuning:
 			changed[j] = b.tuner.autoEndScan(&b.moments, &b.x, j, iters)

@@ -48,8 +48,8 @@ func autoBudget(cfg *Config, perScan int) int {
 }
 
 // newAutoTuners returns every lane's automatic tuner for scans of perScan
-// iterations, and the scan statistics' buffers.
-func newAutoTuners(cfg *Config, perScan int) (auto [lanes]*tune.Auto, scan tune.AutoScan) {
+// iterations.
+func newAutoTuners(cfg *Config, perScan int) (auto [lanes]*tune.Auto) {
 	c := cfg.leg1Chains()
 	opts := tune.AutoOptions{
 		Budget:     max(autoBudget(cfg, perScan), 1),
@@ -60,39 +60,22 @@ func newAutoTuners(cfg *Config, perScan int) (auto [lanes]*tune.Auto, scan tune.
 	for j := range auto {
 		auto[j] = tune.NewAuto(c, cfg.Knots, opts)
 	}
-	scan = tune.AutoScan{
-		Mean:   make([]float64, 2*c),
-		M2:     make([]float64, 3*c),
-		RejSum: make([]float64, c-1),
-	}
-	return auto, scan
+	return auto
 }
 
 // autoEndScan hands lane j's scan of iters iterations to its automatic
-// tuner: each chain's mean energies and centred sums of products from the
-// shifted sums, and each pair's rejection sum. It reports whether the
-// tuner changed the lane's path or schedule; a frozen tuner is handed
-// nothing, since it would ignore the scan.
+// tuner: the shifted sums of the energies by chain, from which it merges
+// each chain's mean energies and centred sums of products into its round
+// (tune.Auto.EndScanSums), and each pair's rejection sum. It reports
+// whether the tuner changed the lane's path or schedule; a frozen tuner is
+// handed nothing, since it would ignore the scan.
 func (t *tuner) autoEndScan(e *energyMoments, x *exchange, j, iters int) bool {
 	if t.auto[j].Frozen() {
 		return false
 	}
-	inv := 1 / float64(iters) // multiplied, not divided by (as momentPathStep)
-	s := &t.scan
-	s.Iters = iters
-	for n := range t.leg1(j) {
-		i := n*lanes + j
-		s0, s1 := e.sum0[i], e.sum1[i]
-		f0, f1 := s0*inv, s1*inv
-		s.Mean[2*n] = e.shift0[i] + f0
-		s.Mean[2*n+1] = e.shift1[i] + f1
-		s.M2[3*n] = e.sq00[i] - s0*f0
-		s.M2[3*n+1] = e.sq01[i] - s0*f1
-		s.M2[3*n+2] = e.sq11[i] - s1*f1
-	}
-	for n := range s.RejSum {
-		s.RejSum[n] = x.rej[n*lanes+j]
-	}
+	sums := tune.AutoSums{Iters: iters, Stride: lanes, Lane: j,
+		Shift0: e.shift0, Shift1: e.shift1, Sum0: e.sum0, Sum1: e.sum1,
+		Sq00: e.sq00, Sq01: e.sq01, Sq11: e.sq11, RejSum: x.rej}
 	pool := t.legRound[j] != nil
 	if pool {
 		for k := range t.legRound[j] {
@@ -100,7 +83,7 @@ func (t *tuner) autoEndScan(e *energyMoments, x *exchange, j, iters int) bool {
 		}
 		t.legIters[j] += iters
 	}
-	changed := t.auto[j].EndScan(t.leg1(j), t.path[j], *s)
+	changed := t.auto[j].EndScanSums(t.leg1(j), t.path[j], sums)
 	if changed && pool {
 		t.endLeg2Round(j)
 	}

@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"math"
 	"time"
 
 	"github.com/ptbatch/ptbatch/kernel"
@@ -174,7 +175,11 @@ func (b *block) iterate(alg Algorithm, s, m, mScan int) {
 // recomputes the coefficients η(t_n).
 func (b *block) endScan(cfg *Config, s, iters int) {
 	for j := range b.prev {
-		b.reportInto(&b.prev[j], j)
+		// A padding lane's report never changes (it is not tuned, below),
+		// so it is taken once.
+		if j < b.info.Replicates || len(b.prev[j].schedule) == 0 {
+			b.reportInto(&b.prev[j], j)
+		}
 	}
 	b.view.Scan, b.view.Step = s, iters
 	for _, o := range b.observers {
@@ -183,28 +188,22 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 	if a, ok := b.states.(models.ScanEnder); ok {
 		a.EndScan()
 	}
-	c := b.numChains
 	inv := 1 / float64(iters)
 	var changed [lanes]bool // the lanes whose path or schedule the tuning moved
 	for j := 0; j < lanes; j++ {
-		rej := b.last[j]
-		st := ScanStats{Scan: s, RoundTrips: b.trips.total[j]}
-		barrier := 0.0 // in a register: st.Barrier += r stored st at every pair
-		for n := 0; n < c-1; n++ {
-			r := b.x.rej[n*lanes+j] * inv
-			rej[n] = r
-			barrier += r
-		}
-		st.Barrier = barrier
-		st.NonAsymptoticBarrier = tune.NonAsymptoticBarrier(rej)
-		st.MeanRejection = st.Barrier / float64(c-1)
-		st.SKL = b.sklEstimate(j, inv)
-		st.TargetMean, st.TargetVar = b.target.lastMean[j], b.target.lastVar[j]
-		b.hist[j] = append(b.hist[j], st)
 		if l := b.trips.legs; l != nil {
 			b.legHist[j] = append(b.legHist[j], l.counts(j))
 		}
-
+		if j >= b.info.Replicates {
+			// A padding lane (a replicate past the run's last,
+			// models.BlockSpec) is never reported: it keeps a history of
+			// the right length for the checkpoint, without statistics,
+			// and no tuning.
+			b.hist[j] = append(b.hist[j], ScanStats{Scan: s})
+			continue
+		}
+		rej := b.last[j]
+		b.hist[j] = append(b.hist[j], b.scanStats(j, s, inv))
 		switch {
 		case cfg.Tuning == AutoTuning:
 			changed[j] = b.tuner.autoEndScan(&b.moments, &b.x, j, iters)
@@ -228,6 +227,31 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 	b.x.setEtaLanes(&b.tuner, &changed)
 	clear(b.x.rej)
 	b.moments.reset()
+}
+
+// scanStats returns lane j's statistics of scan s (inv is 1/M) and sets
+// b.last[j] to the scan's rejections. One pass over the pairs gives the
+// rejections, their sum and the non-asymptotic barrier, each sum in pair
+// order and in a register, bit for bit as tune.NonAsymptoticBarrier
+// (eq:nonasympcb) summing b.last[j] in a second pass.
+func (b *block) scanStats(j, s int, inv float64) ScanStats {
+	c := b.numChains
+	rej := b.last[j][:c-1]
+	barrier, nab := 0.0, 0.0
+	full := false // a rejection of 1 or more: Σ_n r_n/(1-r_n) = +Inf
+	for n := range rej {
+		r := b.x.rej[n*lanes+j] * inv
+		rej[n] = r
+		barrier += r
+		full = full || r >= 1
+		nab += r / (1 - r)
+	}
+	if full {
+		nab = math.Inf(1)
+	}
+	return ScanStats{Scan: s, RoundTrips: b.trips.total[j], Barrier: barrier,
+		NonAsymptoticBarrier: nab, MeanRejection: barrier / float64(c-1), SKL: b.sklEstimate(j, inv),
+		TargetMean: b.target.lastMean[j], TargetVar: b.target.lastVar[j]}
 }
 
 // sklEstimate returns Σ_n (η(t_{n+1}) - η(t_n))·(E_{n+1}[W] - E_n[W]), the

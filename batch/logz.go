@@ -3,6 +3,8 @@ package batch
 import (
 	"math"
 	"sync"
+
+	"github.com/ptbatch/ptbatch/kernel"
 )
 
 // LogZ is a Statistic: the stepping-stone estimate of log(Z_1/Z_0), per
@@ -80,6 +82,8 @@ func (s *LogZ) NewObserver(info BlockInfo) Observer {
 		rSum: make([]float64, n),
 		d0:   make([]float64, n),
 		d1:   make([]float64, n),
+		fLog: make([]float64, n),
+		rLog: make([]float64, n),
 	}
 	if s.Path {
 		o.pairs = newLogZObserverPairs(info.TargetChain() + 1)
@@ -157,6 +161,7 @@ type logZObserver struct {
 	fMax, fSum []float64
 	rMax, rSum []float64
 	d0, d1     []float64      // Δ_n of the current scan
+	fLog, rLog []float64      // log fSum, log rSum at the end of a scan
 	count      [lanes]int     // iterations accumulated, per lane, since the last reset
 	fwd, rev   [lanes]float64 // the estimates of the scan that ended last
 	pairs      *logZObserverPairs
@@ -245,6 +250,7 @@ func addLogWeight(m, s *float64, a float64) {
 // them, except for the lanes whose path and schedule are frozen
 // (View.Frozen), whose sums go on over the next scans.
 func (o *logZObserver) EndScan(v *View) {
+	o.logSums(v)
 	for j := 0; j < lanes; j++ {
 		if v.Scan < o.from || o.count[j] == 0 {
 			o.fwd[j], o.rev[j] = math.NaN(), math.NaN()
@@ -255,8 +261,8 @@ func (o *logZObserver) EndScan(v *View) {
 		f, r := 0.0, 0.0
 		for n := 0; n < o.info.TargetChain(); n++ {
 			i := n*lanes + j
-			tf := o.fMax[i] + math.Log(o.fSum[i]) - logM
-			tr := o.rMax[i] + math.Log(o.rSum[i]) - logM
+			tf := o.fMax[i] + o.fLog[i] - logM
+			tr := o.rMax[i] + o.rLog[i] - logM
 			f += tf
 			r -= tr
 			o.pairs.set(i, tf, -tr)
@@ -267,6 +273,18 @@ func (o *logZObserver) EndScan(v *View) {
 			o.resetLane(j)
 		}
 	}
+}
+
+// logSums sets fLog and rLog to the logarithms of the sums of the pairs
+// of leg 1, every lane's at once (kernel.MixLog is math.Log bit for bit),
+// unless the scan is before FromScan.
+func (o *logZObserver) logSums(v *View) {
+	if v.Scan < o.from {
+		return
+	}
+	n := o.info.TargetChain() * lanes
+	kernel.MixLog(o.fLog[:n], o.fSum[:n])
+	kernel.MixLog(o.rLog[:n], o.rSum[:n])
 }
 
 // nanSlice returns s resized to n elements, all NaN.

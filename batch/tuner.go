@@ -19,10 +19,8 @@ type tuner struct {
 	mean   []float64 // one replicate's E_n[W_i] at 2n+i
 	cov    []float64 // … and Cov_n(W) at 3n, 3n+1, 3n+2
 
-	// With AutoTuning: each lane's automatic tuner and the scan's
-	// statistics handed to it (one lane at a time).
+	// With AutoTuning: each lane's automatic tuner.
 	auto [lanes]*tune.Auto
-	scan tune.AutoScan
 
 	// c1 is the number of chains of the first leg, all of them with one
 	// leg. With two legs (Config.VariationalLeg) sched[j] holds t of
@@ -57,7 +55,7 @@ func newTuner(cfg *Config, recordRows int) tuner {
 	}
 	c := t.c1
 	if cfg.Tuning == AutoTuning {
-		t.auto, t.scan = newAutoTuners(cfg, recordRows)
+		t.auto = newAutoTuners(cfg, recordRows)
 		return t
 	}
 	if cfg.TunePath {

@@ -217,12 +217,81 @@ func (a *Auto) EndScan(sched []float64, path *Spline, scan AutoScan) bool {
 		panic("tune: automatic tuner scan without iterations")
 	}
 	a.add(scan)
-	a.used += scan.Iters
+	return a.scanAdded(sched, path, scan.Iters)
+}
+
+// scanAdded counts a scan of iters iterations added to the round and ends
+// the round when it is complete, reporting whether it did.
+func (a *Auto) scanAdded(sched []float64, path *Spline, iters int) bool {
+	a.used += iters
 	if a.iters < a.roundLen && a.used < a.opts.Budget {
 		return false
 	}
 	a.endRound(sched, path)
 	return true
+}
+
+// AutoSums is one scan of one replicate as an engine accumulates it, lanes
+// of replicates side by side: for chain n, at index n*Stride+Lane of each
+// slice, the energies of the scan's first iteration Shift0, Shift1, the
+// sums over the scan's Iters iterations of the energies minus those,
+// Sum0, Sum1, and of their products Sq00 = Σ_m (W0-Shift0)²,
+// Sq01 = Σ_m (W0-Shift0)(W1-Shift1), Sq11 = Σ_m (W1-Shift1)²; and for
+// pair (n, n+1) the sum of rejections RejSum[n*Stride+Lane].
+type AutoSums struct {
+	Iters, Stride, Lane                          int
+	Shift0, Shift1, Sum0, Sum1, Sq00, Sq01, Sq11 []float64
+	RejSum                                       []float64
+}
+
+// EndScanSums is EndScan for a scan given by its shifted sums: each
+// chain's means Shift + Sum·(1/M) and centred sums of products
+// Sq - Sum·(Sum·(1/M)) are merged into the round's as they are computed,
+// with no AutoScan in between, and bit for bit as EndScan of the AutoScan
+// holding them.
+func (a *Auto) EndScanSums(sched []float64, path *Spline, s AutoSums) bool {
+	if a.frozen {
+		return false
+	}
+	numChains := len(sched)
+	last := (numChains-1)*s.Stride + s.Lane // chain numChains-1's index
+	switch {
+	case len(a.mean) != 2*numChains:
+		panic("tune: automatic tuner chain count mismatch")
+	case s.Lane < 0 || s.Lane >= s.Stride || min(len(s.Shift0), len(s.Shift1), len(s.Sum0), len(s.Sum1),
+		len(s.Sq00), len(s.Sq01), len(s.Sq11)) <= last || len(s.RejSum) <= last-s.Stride:
+		panic("tune: automatic tuner scan length mismatch")
+	case 2*(path.K()-1) != len(a.step):
+		panic("tune: automatic tuner path mismatch")
+	case s.Iters < 1:
+		panic("tune: automatic tuner scan without iterations")
+	}
+	a.addSums(&s)
+	return a.scanAdded(sched, path, s.Iters)
+}
+
+// addSums is add for a scan's shifted sums, the same operations in the
+// same order.
+func (a *Auto) addSums(s *AutoSums) {
+	na, nb := float64(a.iters), float64(s.Iters)
+	n := na + nb
+	f, g, inv := na*nb/n, nb/n, 1/nb
+	for c := 0; c < len(a.mean)/2; c++ {
+		i := c*s.Stride + s.Lane
+		s0, s1 := s.Sum0[i], s.Sum1[i]
+		f0, f1 := s0*inv, s1*inv
+		d0 := s.Shift0[i] + f0 - a.mean[2*c]
+		d1 := s.Shift1[i] + f1 - a.mean[2*c+1]
+		a.m2[3*c] += s.Sq00[i] - s0*f0 + d0*d0*f
+		a.m2[3*c+1] += s.Sq01[i] - s0*f1 + d0*d1*f
+		a.m2[3*c+2] += s.Sq11[i] - s1*f1 + d1*d1*f
+		a.mean[2*c] += d0 * g
+		a.mean[2*c+1] += d1 * g
+	}
+	for n := range a.rejSum {
+		a.rejSum[n] += s.RejSum[n*s.Stride+s.Lane]
+	}
+	a.iters += s.Iters
 }
 
 // add merges a scan's moments into the round's (the pairwise update of

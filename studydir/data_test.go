@@ -81,17 +81,7 @@ func TestDataStudyAcrossCheckouts(t *testing.T) {
 	}
 	sameFiles(t, one, merged)
 
-	out := filepath.Join(root, "resumed")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	so := study.Options{CheckpointEvery: 1, Progress: func(pr study.Progress) {
-		if pr.Scan == pr.Scans {
-			cancel()
-		}
-	}}
-	if err := Run(ctx, out, a, Whole, Options{}, so); !errors.Is(err, study.ErrInterrupted) {
-		t.Fatalf("interrupted study: %v, want study.ErrInterrupted", err)
-	}
+	out := interruptAfterFirstPiece(t, filepath.Join(root, "resumed"), a)
 	var re *ResumeError
 	if err := Run(context.Background(), out, other, Whole, Options{Resume: true}, study.Options{}); !errors.As(err, &re) {
 		t.Errorf("resume with other data: %v, want a *ResumeError", err)

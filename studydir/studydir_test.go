@@ -193,6 +193,24 @@ func TestMergeRefuses(t *testing.T) {
 	}
 }
 
+// interruptAfterFirstPiece runs p whole into out with a checkpoint every
+// scan and ends the context when the first piece's last scan is done,
+// and checks that Run reports study.ErrInterrupted; it returns out.
+func interruptAfterFirstPiece(t *testing.T, out string, p *study.Plan) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	so := study.Options{CheckpointEvery: 1, Progress: func(pr study.Progress) {
+		if pr.Scan == pr.Scans {
+			cancel()
+		}
+	}}
+	if err := Run(ctx, out, p, Whole, Options{}, so); !errors.Is(err, study.ErrInterrupted) {
+		t.Fatalf("interrupted study: %v, want study.ErrInterrupted", err)
+	}
+	return out
+}
+
 // TestInterruptAndResume ends the context when the first piece of a
 // shard 1/1 is done (its last scan's progress), checks that Run reports
 // study.ErrInterrupted with the manifest marked interrupted and no
@@ -205,17 +223,7 @@ func TestInterruptAndResume(t *testing.T) {
 	if err := Run(context.Background(), one, p, Whole, Options{}, study.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(root, "resumed")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	so := study.Options{CheckpointEvery: 1, Progress: func(pr study.Progress) {
-		if pr.Scan == pr.Scans {
-			cancel()
-		}
-	}}
-	if err := Run(ctx, out, p, Whole, Options{}, so); !errors.Is(err, study.ErrInterrupted) {
-		t.Fatalf("interrupted study: %v, want study.ErrInterrupted", err)
-	}
+	out := interruptAfterFirstPiece(t, filepath.Join(root, "resumed"), p)
 	if m, err := rundir.ReadManifest(out); err != nil || !m.Interrupted || m.Complete {
 		t.Fatalf("interrupted manifest: %+v, %v; want interrupted, not complete", m, err)
 	}

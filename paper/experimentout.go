@@ -89,13 +89,10 @@ func (r *reproduction) experiment(ctx context.Context, e Experiment, er experime
 	x := newExperimentOut(e, er.m, r.s, report)
 	for i, meth := range Methods() {
 		res, err := r.result(er.runs[i])
-		switch {
-		case err != nil:
+		if err != nil {
 			return err
-		case res == nil:
+		} else if res == nil {
 			continue // another shard's, or a shard's
-		case res.Interrupted:
-			return &InterruptedError{er.runs[i].label}
 		}
 		// The method's scans: the paper's, or the automatic tuner's (the
 		// scans.csv rows and the figure's x axis are in the paper's).

@@ -90,13 +90,10 @@ func (r *reproduction) dim(x *highDimOut, d int, runs []planned) error {
 	for i, pr := range runs {
 		k := ks[i]
 		res, err := r.result(pr)
-		switch {
-		case err != nil:
+		if err != nil {
 			return err
-		case res == nil:
+		} else if res == nil {
 			continue // another shard's, or a shard's
-		case res.Interrupted:
-			return &InterruptedError{pr.label}
 		}
 		rows, rates := HighDimRows(x.lines[k].Name, d, x.reps, res)
 		x.rows = append(x.rows, rows...)

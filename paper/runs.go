@@ -64,16 +64,22 @@ func (r *reproduction) plan(labels []string, cfgs []batch.Config, sts []*stats, 
 
 // result waits for the planned run pr and records it (end): its result
 // for the report (nil for another shard's or in a shard), or its error;
-// an *InterruptedError when the reproduction ended before it started.
+// an *InterruptedError when the reproduction ended before it started or
+// the run was interrupted.
 func (r *reproduction) result(pr planned) (*batch.Result, error) {
+	var res *batch.Result
+	var err error
 	if pr.job < 0 {
-		return pr.p.res, nil
+		res = pr.p.res
+	} else if j := r.sched.take(pr.job); j.skipped {
+		return nil, &InterruptedError{pr.label}
+	} else {
+		res, err = r.end(j)
 	}
-	j := r.sched.take(pr.job)
-	if j.skipped {
+	if err == nil && res != nil && res.Interrupted {
 		return nil, &InterruptedError{pr.label}
 	}
-	return r.end(j)
+	return res, err
 }
 
 // progress returns the progress callback of the run label, or nil.

@@ -31,6 +31,19 @@ func reversedExponent(s *autoState, tg *Target, x, p []float64, a, b float64) (i
 	return la < l0 && l0 < lb, j, s.selectExponent(tg, logJoint(tg, wp, s.p0), la, lb)
 }
 
+// funnelTarget returns the annealed Target exp(eta0·W0 + eta1·W1) of the
+// dim-dimensional funnel of scale scale from the standard normal.
+func funnelTarget(t *testing.T, dim int, scale, eta0, eta1 float64) *Target {
+	t.Helper()
+	tg, err := NewTarget(Funcs{Dim: dim, LogReference: StdNormalLog, GradLogReference: StdNormalGrad,
+		LogTarget:     func(x []float64) float64 { return funnelLog(x, scale) },
+		GradLogTarget: func(x, g []float64) { funnelGrad(x, g, scale) }}, eta0, eta1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}
+
 // TestAutoMALASymmetricSelection checks what the symmetric selector (|ℓ|
 // against the bounds) was chosen for, on the 10-d funnel (scale 3, the
 // target, η = (0, 1)) from 4000 exact draws (v ~ N(0, 9), x_i ~ N(0,
@@ -44,12 +57,7 @@ func reversedExponent(s *autoState, tg *Target, x, p []float64, a, b float64) (i
 // bounds).
 func TestAutoMALASymmetricSelection(t *testing.T) {
 	const dim, scale, n = 10, 3.0, 4000
-	tg, err := NewTarget(Funcs{Dim: dim, LogReference: StdNormalLog, GradLogReference: StdNormalGrad,
-		LogTarget:     func(x []float64) float64 { return funnelLog(x, scale) },
-		GradLogTarget: func(x, g []float64) { funnelGrad(x, g, scale) }}, 0, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tg := funnelTarget(t, dim, scale, 0, 1)
 	x, p := make([]float64, dim), make([]float64, dim)
 	var failed [2]int // symmetric, signed
 	for i, symmetric := range []bool{true, false} {
@@ -97,12 +105,7 @@ func TestAutoMALASymmetricSelection(t *testing.T) {
 // the selected j (so that both answers occur).
 func TestAutoSelectorShortcutsAgree(t *testing.T) {
 	const dim, scale, n = 10, 3.0, 500
-	tg, err := NewTarget(Funcs{Dim: dim, LogReference: StdNormalLog, GradLogReference: StdNormalGrad,
-		LogTarget:     func(x []float64) float64 { return funnelLog(x, scale) },
-		GradLogTarget: func(x, g []float64) { funnelGrad(x, g, scale) }}, 0.2, 0.8)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tg := funnelTarget(t, dim, scale, 0.2, 0.8)
 	for _, ex := range []Explorer{AutoMALA{Step: 0.5}, HMC{Auto: true}} {
 		s := ex.NewState(dim).(*autoState)
 		r := rand.New(rand.NewPCG(21, 2))

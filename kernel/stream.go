@@ -25,6 +25,21 @@ func NewStream(seed uint64, firstReplicate int) *Stream {
 	return s
 }
 
+// NewStreamLanes seeds lane j with the stream of replicate replicates[j]
+// under seed, so that a block may hold replicates that are not
+// consecutive: lane j draws exactly what lane r−first of NewStream(seed,
+// first) draws for r = replicates[j].
+func NewStreamLanes(seed uint64, replicates *[layout.Lanes]int) *Stream {
+	s := &Stream{}
+	for j, r := range replicates {
+		st := SeedState(seed, uint64(r))
+		for w := 0; w < 4; w++ {
+			s.state[w*layout.Lanes+j] = st[w]
+		}
+	}
+	return s
+}
+
 // SeedState returns the xoshiro256++ state of replicate b under seed: four
 // successive outputs of SplitMix64 started from a mix of seed and b.
 func SeedState(seed, b uint64) [4]uint64 {

@@ -212,3 +212,36 @@ func BenchmarkSwapAlpha(b *testing.B) {
 		})
 	})
 }
+
+// TestStreamLanesMatchNewStream checks that lane j of NewStreamLanes draws
+// what replicate replicates[j]'s lane of NewStream draws: uniforms and
+// normals, batched, for replicates out of order and repeated.
+func TestStreamLanesMatchNewStream(t *testing.T) {
+	reps := [layout.Lanes]int{9, 8, 0, 17, 3, 9, 100, 1}
+	s := NewStreamLanes(42, &reps)
+	lone := make([]*Stream, layout.Lanes)
+	for j, r := range reps {
+		lone[j] = NewStream(42, r-r%layout.Lanes)
+	}
+	for round := 0; round < 3; round++ {
+		got := make([]float64, 5*layout.Lanes)
+		if round == 1 {
+			s.Normal(got)
+		} else {
+			s.Uniform(got)
+		}
+		for j, r := range reps {
+			want := make([]float64, 5*layout.Lanes)
+			if round == 1 {
+				lone[j].Normal(want)
+			} else {
+				lone[j].Uniform(want)
+			}
+			for k := 0; k < 5; k++ {
+				if g, w := got[k*layout.Lanes+j], want[k*layout.Lanes+r%layout.Lanes]; g != w {
+					t.Fatalf("round %d, lane %d (replicate %d), row %d: %v, want %v", round, j, r, k, g, w)
+				}
+			}
+		}
+	}
+}

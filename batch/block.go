@@ -25,8 +25,11 @@ const histPrealloc = 1024
 type block struct {
 	info      BlockInfo
 	numChains int
-	rng       *kernel.Stream
-	states    models.Block
+	alg       Algorithm // every lane's, or in a packed block with both, NRPT here and x.algs per lane
+	// pk is a packed block's lanes (RunPacked): nil for a block of one run.
+	pk     *packing
+	rng    *kernel.Stream
+	states models.Block
 
 	x       exchange
 	moments energyMoments
@@ -126,6 +129,7 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 	b := &block{
 		info:      info,
 		numChains: c,
+		alg:       cfg.Algorithm,
 		rng:       kernel.NewStream(cfg.Seed, cfg.FirstReplicate+first),
 		states:    cfg.Model.NewBlock(models.BlockSpec{FirstReplicate: cfg.FirstReplicate + first, Rows: c, Padding: lanes - info.Replicates, SecondLeg: info.SecondLeg}),
 		x:         newExchange(c, models.IsExact(cfg.Model)),
@@ -140,19 +144,26 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 	for _, s := range cfg.Statistics {
 		b.observers = append(b.observers, s.NewObserver(info))
 	}
+	b.start(cfg.Scans)
+	return b
+}
+
+// start allocates every lane's statistics and sets the coefficients and
+// the model's initial states (of a run of scans scans).
+func (b *block) start(scans int) {
+	c := b.numChains
 	for j := 0; j < lanes; j++ {
 		b.last[j] = make([]float64, c-1)
 		// Every scan's statistics, as the memory estimate counts them:
 		// allocated once for up to histPrealloc scans, not grown (and
 		// copied) at the ends of scans.
-		b.hist[j] = make([]ScanStats, 0, min(max(cfg.Scans, 0), histPrealloc))
+		b.hist[j] = make([]ScanStats, 0, min(max(scans, 0), histPrealloc))
 	}
 	b.x.setEta(&b.tuner)
 	b.states.Init(b.rng, b.x.rows(), b.x.energies())
 	if !b.x.exact {
 		b.x.scatter()
 	}
-	return b
 }
 
 // iterate runs iteration m (1-based, alg:NRPT) of every lane of the block,
@@ -165,6 +176,9 @@ func (b *block) iterate(alg Algorithm, s, m, mScan int) {
 	b.view.Iteration, b.view.Scan, b.view.Step = m, s, mScan
 	for _, o := range b.observers {
 		o.Iterate(&b.view)
+	}
+	if b.pk != nil {
+		b.pk.iterate(&b.view)
 	}
 }
 
@@ -185,6 +199,9 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 	for _, o := range b.observers {
 		o.EndScan(&b.view)
 	}
+	if b.pk != nil {
+		b.pk.endScan(&b.view)
+	}
 	if a, ok := b.states.(models.ScanEnder); ok {
 		a.EndScan()
 	}
@@ -204,6 +221,10 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 		}
 		rej := b.last[j]
 		b.hist[j] = append(b.hist[j], b.scanStats(j, s, inv))
+		cfg := cfg
+		if b.pk != nil {
+			cfg = b.pk.of[j]
+		}
 		switch {
 		case cfg.Tuning == AutoTuning:
 			changed[j] = b.tuner.autoEndScan(&b.moments, &b.x, j, iters)

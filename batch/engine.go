@@ -28,6 +28,23 @@ type Engine struct {
 	start   time.Time
 	elapsed time.Duration // time spent in New and Step
 	failed  error         // a worker's panic, after which the engine refuses to go on
+	// packed, for an engine of several runs' replicates packed into
+	// shared blocks (Packed), holds the runs' configurations (cfg is the
+	// first's); nil for an engine of one run.
+	packed []Config
+}
+
+// statistics returns the statistics of the engine's run, or of its
+// packed runs in order.
+func (e *Engine) statistics() []Statistic {
+	if e.packed == nil {
+		return e.cfg.Statistics
+	}
+	var all []Statistic
+	for i := range e.packed {
+		all = append(all, e.packed[i].Statistics...)
+	}
+	return all
 }
 
 // Progress is reported after every scan.
@@ -163,7 +180,7 @@ func (e *Engine) Step(ctx context.Context) error {
 		}
 	}
 	e.scans = s
-	for _, st := range e.cfg.Statistics {
+	for _, st := range e.statistics() {
 		if c, ok := st.(ScanCollector); ok {
 			if err := c.CollectScan(s); err != nil {
 				return err
@@ -193,7 +210,7 @@ func (b *block) runScan(cfg *Config, s, iters int, done <-chan struct{}) bool {
 			return false
 		default:
 		}
-		b.iterate(cfg.Algorithm, s, m0+b.pos+1, b.pos)
+		b.iterate(b.alg, s, m0+b.pos+1, b.pos)
 	}
 	t1 := time.Now()
 	b.endScan(cfg, s, iters)

@@ -42,6 +42,9 @@ type exchange struct {
 	u      []float64 // swap uniforms, numChains/2 rows
 	coin   []float64 // one row, reversible only
 	parity [lanes]int
+	// algs, in a packed block whose lanes run both algorithms
+	// (RunPacked), is each lane's; nil otherwise.
+	algs *[lanes]Algorithm
 
 	// With two legs (Config.VariationalLeg): second is the first chain of
 	// leg 2 (0 with one leg), so the junction is pair second−1, between
@@ -167,6 +170,10 @@ func (x *exchange) resetTarget() {
 // lane for reversible PT — each accepted when U ≤ α_n.
 func (x *exchange) communicate(alg Algorithm, rng *kernel.Stream, m int) {
 	c := x.numChains
+	if x.algs != nil {
+		x.communicateLanes(rng, m)
+		return
+	}
 	if x.second > 0 {
 		copy(x.keep[:], x.rej[(x.second-1)*lanes:x.second*lanes])
 	}
@@ -298,4 +305,36 @@ func (x *exchange) setEtaLanes(t *tuner, changed *[lanes]bool) {
 			x.eta0[i], x.eta1[i] = t.eta(j, n)
 		}
 	}
+}
+
+// communicateLanes is communicate for a packed block whose lanes run both
+// algorithms (x.algs; one leg): every lane gets the numbers and swaps of
+// its own algorithm. A reversible lane draws its coin alone
+// (kernel.Stream.LaneUniform, the number the row fill gives it), so an
+// NRPT lane draws no coin, as in a run of its own; then every lane swaps
+// the pairs of its parity, the others' acceptance set to −1, below every
+// uniform, as the reversible form of communicate does.
+func (x *exchange) communicateLanes(rng *kernel.Stream, m int) {
+	kernel.SwapAlpha(x.alpha, x.rej, x.eta0, x.eta1, x.w0, x.w1)
+	for j, a := range x.algs {
+		x.parity[j] = m & 1
+		if a == Reversible {
+			x.coin[j] = rng.LaneUniform(j)
+			x.parity[j] = 0
+			if x.coin[j] >= 0.5 {
+				x.parity[j] = 1
+			}
+		}
+	}
+	rng.Uniform(x.u)
+	for n := 0; n < x.numChains-1; n++ {
+		for j := 0; j < lanes; j++ {
+			if n&1 != x.parity[j] {
+				x.alpha[layout.Index(n, 1, 0, j)] = -1
+			}
+		}
+	}
+	kernel.SwapApply(x.w0, x.w1, x.replica, x.alpha, x.u, 0)
+	kernel.SwapApply(x.w0, x.w1, x.replica, x.alpha, x.u, 1)
+	x.followSwaps()
 }

@@ -73,6 +73,10 @@ type Observer interface {
 // target at TargetChain(); lanes 0 to layout.Lanes-1.
 type View struct {
 	b *block
+	// g, in a block that packs several runs' replicates (RunPacked), is
+	// the run whose observers see this view: its lane j is the block's
+	// lane g.lanes[j]. Nil: lane j is the block's.
+	g *laneGroup
 	// Iteration is the number of iterations done so far in the run, the
 	// current one included (1-based, alg:NRPT's m).
 	Iteration int
@@ -82,7 +86,20 @@ type View struct {
 }
 
 // FirstReplicate is the run-relative replicate of lane 0.
-func (v *View) FirstReplicate() int { return v.b.info.FirstReplicate }
+func (v *View) FirstReplicate() int {
+	if v.g != nil {
+		return v.g.info.FirstReplicate
+	}
+	return v.b.info.FirstReplicate
+}
+
+// lane returns the block's lane of the view's lane j.
+func (v *View) lane(j int) int {
+	if v.g != nil {
+		return v.g.lanes[j]
+	}
+	return j
+}
 
 // Chains returns the number of chains.
 func (v *View) Chains() int { return v.b.numChains }
@@ -94,18 +111,18 @@ func (v *View) TargetChain() int { return v.b.info.TargetChain() }
 
 // Replica returns the replica (the index of the state, which starts at
 // chain Replica) now at chain n of lane j: the index process.
-func (v *View) Replica(n, j int) int { return int(v.b.x.replica[n*lanes+j]) }
+func (v *View) Replica(n, j int) int { return int(v.b.x.replica[n*lanes+v.lane(j)]) }
 
 // Energies returns W0 and W1 of the state now at chain n of lane j.
 func (v *View) Energies(n, j int) (w0, w1 float64) {
-	i := n*lanes + j
+	i := n*lanes + v.lane(j)
 	return v.b.x.w0[i], v.b.x.w1[i]
 }
 
 // Coefficients returns the annealing coefficients η(t_n) of chain n of
 // lane j.
 func (v *View) Coefficients(n, j int) (eta0, eta1 float64) {
-	i := n*lanes + j
+	i := n*lanes + v.lane(j)
 	return v.b.x.eta0[i], v.b.x.eta1[i]
 }
 
@@ -113,7 +130,7 @@ func (v *View) Coefficients(n, j int) (eta0, eta1 float64) {
 // the caller must not modify it. With two legs (Config.VariationalLeg) it
 // holds t of every chain of the line: leg 1's t_0 … t_{C1−1} rising from 0
 // to 1, then leg 2's falling from 1 at chain C1 to 0 at the last chain.
-func (v *View) Schedule(j int) []float64 { return v.b.tuner.sched[j] }
+func (v *View) Schedule(j int) []float64 { return v.b.tuner.sched[v.lane(j)] }
 
 // Frozen reports whether lane j's path and schedule are fixed for the
 // rest of the run: with AutoTuning, once its tuner has stopped (the scan
@@ -121,12 +138,13 @@ func (v *View) Schedule(j int) []float64 { return v.b.tuner.sched[j] }
 // never with PaperTuning, which retunes after every scan. A statistic may
 // pool the samples of consecutive scans that end with Frozen(j) true, as
 // LogZ and BarrierProfile do.
-func (v *View) Frozen(j int) bool { return v.b.tuner.frozen(j) }
+func (v *View) Frozen(j int) bool { return v.b.tuner.frozen(v.lane(j)) }
 
 // ObserveTarget writes the first len(dst) observables of the state now at
 // the target chain of lane j to dst (at most one per model observable).
 func (v *View) ObserveTarget(dst []float64, j int) {
-	v.b.states.Observe(dst, v.b.x.targetRow(j), j)
+	k := v.lane(j)
+	v.b.states.Observe(dst, v.b.x.targetRow(k), k)
 }
 
 // RejectionSum returns Σ (1-α_n) over the current scan's iterations so far
@@ -135,4 +153,4 @@ func (v *View) ObserveTarget(dst []float64, j int) {
 // pre-swap energies of every iteration. In Iterate it covers Step+1
 // iterations, the current one included; in EndScan the scan's Step
 // iterations.
-func (v *View) RejectionSum(n, j int) float64 { return v.b.x.rej[n*lanes+j] }
+func (v *View) RejectionSum(n, j int) float64 { return v.b.x.rej[n*lanes+v.lane(j)] }

@@ -106,7 +106,7 @@ func (o *proposalObserver) EndScan(v *View) {
 	o.counted = true
 	for j := range o.props {
 		for n := range o.props[j] {
-			p, bad := pc.ScanProposals(j, n)
+			p, bad := pc.ScanProposals(v.lane(j), n)
 			o.props[j][n] += p
 			o.invalid[j][n] += bad
 		}

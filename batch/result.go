@@ -100,7 +100,12 @@ func (r *Result) Summary() Summary {
 // Result returns what the run has measured so far; Interrupted is set when
 // fewer than the configured scans have run.
 func (e *Engine) Result() *Result {
-	cfg := &e.cfg
+	return e.resultOf(&e.cfg, func(b int) (*block, int) { return e.blocks[b/lanes], b % lanes })
+}
+
+// resultOf returns the result of the run cfg whose replicate b is lane j
+// of block blk, (blk, j) = at(b).
+func (e *Engine) resultOf(cfg *Config, at func(b int) (*block, int)) *Result {
 	R := cfg.Replicates
 	res := &Result{
 		Config:           *cfg,
@@ -124,7 +129,7 @@ func (e *Engine) Result() *Result {
 		res.Legs = make([][2]Leg, R)
 	}
 	for b := 0; b < R; b++ {
-		blk, j := e.blocks[b/lanes], b%lanes
+		blk, j := at(b)
 		rep := blk.report(j)
 		if blk.scans > e.scans {
 			rep = blk.prev[j].clone()

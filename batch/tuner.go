@@ -92,14 +92,20 @@ func (t *tuner) pathStep(cfg *Config, e *energyMoments, j, iters int) {
 			mat[m*cols+col] = e.record[(m*all+col)*lanes+j]
 		}
 	}
-	t.work[j].Gradient(t.grad, mat, iters, t.leg1(j), t.path[j], true)
-	for _, g := range t.grad {
+	grad := t.laneGrad(j)
+	t.work[j].Gradient(grad, mat, iters, t.leg1(j), t.path[j], true)
+	for _, g := range grad {
 		if math.IsNaN(g) || math.IsInf(g, 0) {
 			return // no step on a non-finite gradient; the scan's statistics show why
 		}
 	}
-	t.path[j].Step(t.grad, cfg.LearningRate)
+	t.path[j].Step(grad, cfg.LearningRate)
 }
+
+// laneGrad returns the gradient's scratch for lane j's spline: 2(K−1)
+// values (in a packed block, lanes of runs of different K share grad,
+// sized for the largest).
+func (t *tuner) laneGrad(j int) []float64 { return t.grad[:2*(t.path[j].K()-1)] }
 
 // momentPathStep is pathStep's block form: the sample means and
 // covariances (divisor M-1) of each chain's energies over the scan, from
@@ -121,8 +127,9 @@ func (t *tuner) momentPathStep(cfg *Config, e *energyMoments, j, iters int) {
 		t.cov[3*n+1] = (e.sq01[i] - s0*f1) * inv1
 		t.cov[3*n+2] = (e.sq11[i] - s1*f1) * inv1
 	}
-	t.work[j].MomentGradient(t.grad, t.mean, t.cov, t.leg1(j), t.path[j])
-	t.path[j].Step(t.grad, cfg.LearningRate)
+	grad := t.laneGrad(j)
+	t.work[j].MomentGradient(grad, t.mean, t.cov, t.leg1(j), t.path[j])
+	t.path[j].Step(grad, cfg.LearningRate)
 }
 
 // leg1 returns lane j's schedule of the first leg: t of chains 0 … C1−1

@@ -113,7 +113,7 @@ func newBatchBlock(m *batchModel, fb *funcsBlock) *batchBlock {
 	bb := &batchBlock{funcsBlock: fb, b: &m.b}
 	for j := 0; j < fb.real; j++ {
 		for r := 0; r < fb.rows; r++ {
-			bb.slots = append(bb.slots, newSlot(&m.b, fb.first+j))
+			bb.slots = append(bb.slots, newSlot(&m.b, fb.reps[j]))
 		}
 	}
 	return bb

@@ -147,7 +147,6 @@ func (m *funcsModel) NewBlock(spec BlockSpec) Block {
 	b := &funcsBlock{
 		m:     m,
 		rows:  spec.Rows,
-		first: spec.FirstReplicate,
 		real:  realLanes(spec),
 		x:     layout.Float64s(spec.Rows * m.f.Dim * layout.Lanes),
 		w:     make([][2]float64, spec.Rows*layout.Lanes),
@@ -155,7 +154,8 @@ func (m *funcsModel) NewBlock(spec BlockSpec) Block {
 	}
 	for j := range b.recs {
 		b.recs[j] = m.newRecords(spec.Rows)
-		b.targets[j] = m.newTarget(spec.FirstReplicate + j)
+		b.reps[j] = spec.Replicate(j)
+		b.targets[j] = m.newTarget(b.reps[j])
 	}
 	return b
 }
@@ -168,9 +168,9 @@ func (m *funcsModel) NewBlock(spec BlockSpec) Block {
 type funcsBlock struct {
 	m       *funcsModel
 	rows    int
-	first   int // replicate of lane 0
-	real    int // lanes 0..real-1 hold replicates, the others padding
-	scans   int // scans ended
+	reps    [layout.Lanes]int // replicate of lane j (BlockSpec.Replicate)
+	real    int               // lanes 0..real-1 hold replicates, the others padding
+	scans   int               // scans ended
 	x       []float64
 	w       [][2]float64 // by row and lane: (W0, W1) of the state
 	recs    [layout.Lanes][]chainRecord
@@ -273,7 +273,7 @@ func (b *funcsBlock) pad(out Energies) {
 func (b *funcsBlock) EndScan() {
 	b.scans++
 	for j := range b.recs[:b.real] {
-		b.m.report.add(b.first+j, b.scans, b.recs[j])
+		b.m.report.add(b.reps[j], b.scans, b.recs[j])
 		endScan(b.targets[j], b.m.ex.Name(), b.recs[j])
 	}
 }

@@ -52,6 +52,19 @@ type BlockSpec struct {
 	// row's reference from Rows.Chain. A model with one reference ignores
 	// it.
 	SecondLeg int
+	// LaneReplicates, when not nil, gives the replicate of every lane in
+	// place of FirstReplicate+j: a block that packs replicates of several
+	// runs (batch.RunPacked) holds replicates that are not consecutive.
+	LaneReplicates *[layout.Lanes]int
+}
+
+// Replicate returns the replicate of lane j: LaneReplicates[j], or
+// FirstReplicate+j.
+func (s BlockSpec) Replicate(j int) int {
+	if s.LaneReplicates != nil {
+		return s.LaneReplicates[j]
+	}
+	return s.FirstReplicate + j
 }
 
 // realLanes returns the number of lanes of a block of spec that hold

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/figure"
+	"github.com/ptbatch/ptbatch/layout"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/runout"
 )
@@ -76,7 +77,37 @@ func (r *reproduction) prepareExperiment(e Experiment) (experimentRuns, error) {
 		share = max(1, workers/g)
 	}
 	runs, err := r.plan(labels, cfgs, sts, share, true)
+	if err == nil && !r.noPack {
+		r.pack(runs)
+	}
 	return experimentRuns{m: m, runs: runs}, err
+}
+
+// pack makes one job of the runs of an experiment's paper methods that
+// this process computes (every method but ptbatch auto, whose tuner and
+// scans differ), their replicates packed into shared blocks
+// (batch.RunPacked) on every worker, when a run of their own would pad
+// its last block and at least two can share: the files are the same
+// bytes, and the packed blocks have no padding lanes but the last's.
+func (r *reproduction) pack(runs []planned) {
+	var members []*job
+	padded := false
+	for _, pr := range runs {
+		if pr.job < 0 || pr.cfg.Tuning != batch.PaperTuning {
+			continue
+		}
+		j := r.jobs[pr.job]
+		members = append(members, j)
+		padded = padded || j.p.cfg.Replicates%layout.Lanes != 0
+	}
+	if len(members) < 2 || !padded {
+		return
+	}
+	lead := members[0]
+	lead.pack, lead.share = members, 0
+	for _, m := range members[1:] {
+		m.follower = true
+	}
 }
 
 // experiment takes (or joins) every method of experiment e, planned in

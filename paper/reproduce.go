@@ -112,6 +112,7 @@ type reproduction struct {
 	start        time.Time
 	mu           sync.Mutex // guards seconds once the scheduler runs
 	jobs         []*job     // the runs this process computes, in plan order
+	noPack       bool       // no packed runs (pack), for the tests that compare
 	sched        *scheduler // runs jobs
 }
 

@@ -219,10 +219,12 @@ func TestMergeRefusesAnotherRun(t *testing.T) {
 // seconds) with highdim at d = 1 and 2, all their runs through one
 // scheduler (the runs of an experiment start while the one before it
 // ends), on one worker (the runs one after the other) and on two (two at
-// a time, methodsAtOnce) and checks that every CSV and figure is the same
-// bytes, results.md the same but for its seconds, and every record in
-// runs/ the same but for its seconds (Result.Elapsed and TuningFraction)
-// and workers.
+// a time, methodsAtOnce), the paper methods of each experiment as runs of
+// their own, and again on one and on two workers with the paper methods
+// packed into shared blocks (pack, batch.RunPacked), and checks that every
+// CSV and figure is the same bytes, results.md the same but for its
+// seconds, and every record in runs/ the same but for its seconds
+// (Result.Elapsed and TuningFraction) and workers.
 func TestMethodsAtOnceSameFiles(t *testing.T) {
 	all := Settings{Which: "all", Replicates: 1, Scale: 0.001, Seed: 1, HighDims: []int{1, 2}}
 	for _, c := range []struct {
@@ -236,11 +238,15 @@ func TestMethodsAtOnceSameFiles(t *testing.T) {
 		root := t.TempDir()
 		var reports []string
 		var runs int
-		for _, w := range []int{1, 2} {
-			r, err := start(s, filepath.Join(root, fmt.Sprint(w)), Options{Workers: w})
+		for k, v := range []struct {
+			w      int
+			noPack bool
+		}{{1, true}, {2, true}, {1, false}, {2, false}} {
+			r, err := start(s, filepath.Join(root, fmt.Sprint(k)), Options{Workers: v.w})
 			if err != nil {
 				t.Fatal(err)
 			}
+			r.noPack = v.noPack
 			if r.todo[0].Name == "gaussian" {
 				r.todo = r.todo[1:]
 				r.runs = s.Plan(r.todo, r.highdim)
@@ -251,12 +257,23 @@ func TestMethodsAtOnceSameFiles(t *testing.T) {
 			}
 			reports = append(reports, timings.ReplaceAllString(report, ""))
 			runs = len(r.runs)
+			packs := 0
+			for _, j := range r.jobs {
+				if len(j.pack) > 0 {
+					packs++
+				}
+			}
+			if (packs > 0) == v.noPack {
+				t.Errorf("%s, %d workers, noPack %v: %d packed jobs", s.Which, v.w, v.noPack, packs)
+			}
 		}
-		if reports[0] != reports[1] {
-			t.Errorf("%s: reports differ but for seconds:\n%s\n---\n%s", s.Which, reports[0], reports[1])
+		for k := 1; k < len(reports); k++ {
+			if reports[0] != reports[k] {
+				t.Errorf("%s: reports 0 and %d differ but for seconds:\n%s\n---\n%s", s.Which, k, reports[0], reports[k])
+			}
+			sameFiles(t, filepath.Join(root, "0"), filepath.Join(root, fmt.Sprint(k)), c.files, runs)
+			sameRecords(t, filepath.Join(root, "0"), filepath.Join(root, fmt.Sprint(k)), runs)
 		}
-		sameFiles(t, filepath.Join(root, "1"), filepath.Join(root, "2"), c.files, runs)
-		sameRecords(t, filepath.Join(root, "1"), filepath.Join(root, "2"), runs)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"sync"
+	"time"
 
 	"github.com/ptbatch/ptbatch/batch"
 	"github.com/ptbatch/ptbatch/runloop"
@@ -27,6 +28,27 @@ type job struct {
 	err      error
 	saveErr  error
 	skipped  bool // not started: the context ended first
+	// pack, when not empty, is the runs this job runs together, their
+	// replicates packed into shared blocks (batch.RunPacked), itself
+	// first; each of the others is a follower, started and ended by it.
+	pack     []*job
+	follower bool
+}
+
+// skip marks j, and the runs it would have run with it, not started.
+func (j *job) skip() {
+	for _, m := range j.members() {
+		m.skipped = true
+		close(m.done)
+	}
+}
+
+// members returns the runs j runs: its pack, or itself.
+func (j *job) members() []*job {
+	if len(j.pack) > 0 {
+		return j.pack
+	}
+	return []*job{j}
 }
 
 // scheduler runs the jobs of a whole reproduction, in plan order, through
@@ -84,6 +106,12 @@ func (s *scheduler) broadcast() {
 func (s *scheduler) dispatch(ctx context.Context, workers int) {
 	defer s.wg.Done()
 	for i, j := range s.jobs {
+		if j.follower { // started (or skipped) with the job it follows
+			s.mu.Lock()
+			s.started++
+			s.mu.Unlock()
+			continue
+		}
 		need := workers
 		if j.share > 0 {
 			need = min(j.share, workers)
@@ -95,13 +123,16 @@ func (s *scheduler) dispatch(ctx context.Context, workers int) {
 		if ctx.Err() != nil {
 			s.mu.Unlock()
 			for _, rest := range s.jobs[i:] {
-				rest.skipped = true
-				close(rest.done)
+				if !rest.follower {
+					rest.skip()
+				}
 			}
 			return
 		}
 		s.free -= need
-		s.live += j.memory
+		for _, m := range j.members() {
+			s.live += m.memory
+		}
 		s.started++
 		s.mu.Unlock()
 		s.wg.Add(1)
@@ -112,22 +143,61 @@ func (s *scheduler) dispatch(ctx context.Context, workers int) {
 // run runs j on its share of workers and frees its need slots.
 func (s *scheduler) run(ctx context.Context, j *job, need int) {
 	defer s.wg.Done()
-	cfg := j.p.cfg
-	if j.share > 0 {
-		cfg.Workers = j.share
+	if len(j.pack) > 0 {
+		runPack(ctx, j)
+	} else {
+		cfg := j.p.cfg
+		if j.share > 0 {
+			cfg.Workers = j.share
+		}
+		j.res, j.err = runloop.Run(ctx, cfg, runloop.Options{Progress: j.progress})
 	}
-	j.res, j.err = runloop.Run(ctx, cfg, runloop.Options{Progress: j.progress})
-	if j.own && j.res != nil {
-		j.res.Config.Workers = j.p.cfg.Workers
-	}
-	if j.err == nil {
-		j.saveErr = j.save(j.res)
+	for _, m := range j.members() {
+		if m.own && m.res != nil {
+			m.res.Config.Workers = m.p.cfg.Workers
+		}
+		if m.err == nil {
+			m.saveErr = m.save(m.res)
+		}
 	}
 	s.mu.Lock()
 	s.free += need
 	s.wake.Broadcast()
 	s.mu.Unlock()
-	close(j.done)
+	for _, m := range j.members() {
+		close(m.done)
+	}
+}
+
+// runPack runs the runs of j's pack together (batch.RunPacked) on j's
+// share of workers, and sets each one's result or error. Each result's
+// Elapsed is its share of the pack's, by replicates.
+func runPack(ctx context.Context, j *job) {
+	cfgs := make([]batch.Config, len(j.pack))
+	total := 0
+	for k, m := range j.pack {
+		cfgs[k] = m.p.cfg
+		total += cfgs[k].Replicates
+	}
+	if j.share > 0 {
+		cfgs[0].Workers = j.share
+	}
+	progress := func(p batch.Progress) {
+		for _, m := range j.pack {
+			if m.progress != nil {
+				m.progress(p)
+			}
+		}
+	}
+	res, err := batch.RunPacked(ctx, cfgs, progress)
+	for k, m := range j.pack {
+		m.err = err
+		if err != nil {
+			continue
+		}
+		m.res = res[k]
+		m.res.Elapsed = m.res.Elapsed * time.Duration(cfgs[k].Replicates) / time.Duration(total)
+	}
 }
 
 // take waits for job i, the next after those taken, to end and returns

@@ -21,11 +21,14 @@
 // lambda.csv, knots.csv and the figures (package figure), highdim's
 // rates.csv and figure, runs/NNN.gob (each run's runout.Record, written
 // as it ends), summary.json and the report, results.md. Every engine runs
-// through runloop.Run, the one loop above batch.Engine, and every run of
-// the plan through one scheduler: a pool of as many slots as workers,
-// which starts the runs in plan order as slots free (the next
-// experiment's while an experiment's last ones end), while the files are
-// written in plan order, the same bytes as one run after the other. Given a
+// through runloop.Run, the one loop above batch.Engine, but for an
+// experiment's paper methods whose own runs would pad a block: they run
+// together, their replicates packed into shared blocks (batch.RunPacked,
+// the same results). Every run of the plan goes through one scheduler: a
+// pool of as many slots as workers, which starts the runs in plan order
+// as slots free (the next experiment's while an experiment's last ones
+// end), while the files are written in plan order, the same bytes as one
+// run after the other. Given a
 // rundir.Job, it computes the job's share of the plan's units only (a
 // shard), recording its progress in the job's manifest; Merge then joins
 // the shards' records run by run (JoinRun, each statistic merging itself)

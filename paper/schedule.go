@@ -43,6 +43,15 @@ func (j *job) skip() {
 	}
 }
 
+// packMemory returns the estimated memory of the runs j runs.
+func (j *job) packMemory() int64 {
+	var mem int64
+	for _, m := range j.members() {
+		mem += m.memory
+	}
+	return mem
+}
+
 // members returns the runs j runs: its pack, or itself.
 func (j *job) members() []*job {
 	if len(j.pack) > 0 {
@@ -117,7 +126,8 @@ func (s *scheduler) dispatch(ctx context.Context, workers int) {
 			need = min(j.share, workers)
 		}
 		s.mu.Lock()
-		for ctx.Err() == nil && (s.free < need || (s.started > s.taken && s.live+j.memory > s.budget)) {
+		mem := j.packMemory()
+		for ctx.Err() == nil && (s.free < need || (s.started > s.taken && s.live+mem > s.budget)) {
 			s.wake.Wait()
 		}
 		if ctx.Err() != nil {
@@ -130,9 +140,7 @@ func (s *scheduler) dispatch(ctx context.Context, workers int) {
 			return
 		}
 		s.free -= need
-		for _, m := range j.members() {
-			s.live += m.memory
-		}
+		s.live += mem
 		s.started++
 		s.mu.Unlock()
 		s.wg.Add(1)

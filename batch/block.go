@@ -25,7 +25,7 @@ const histPrealloc = 1024
 type block struct {
 	info      BlockInfo
 	numChains int
-	alg       Algorithm // every lane's, or in a packed block with both, NRPT here and x.algs per lane
+	alg       Algorithm // every lane's algorithm (in a packed block with both, lane 0's, and x.algs each lane's)
 	// pk is a packed block's lanes (RunPacked): nil for a block of one run.
 	pk     *packing
 	rng    *kernel.Stream

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ptbatch/ptbatch/models"
@@ -170,5 +172,67 @@ func TestPackedRefuses(t *testing.T) {
 	bad := paperLikeConfigs(g, []int{3, 0}, 1)
 	if _, err := NewPacked(bad); !errors.Is(err, ErrConfig) {
 		t.Errorf("0 replicates: error %v, want ErrConfig", err)
+	}
+}
+
+// replicateWatch is a random-walk explorer that counts the moves it
+// makes for each replicate its Target names.
+type replicateWatch struct {
+	mu    *sync.Mutex
+	moves map[int]int
+}
+
+func (w replicateWatch) Name() string { return "random-walk" }
+
+func (w replicateWatch) NewState(dim int) models.ExplorerState {
+	return &watchedState{ExplorerState: models.RandomWalk{}.NewState(dim), w: w}
+}
+
+// watchedState is one chain's random-walk state, counting its moves.
+type watchedState struct {
+	models.ExplorerState
+	w replicateWatch
+}
+
+func (s *watchedState) Move(t *models.Target, rng models.Rand, x []float64, w *[2]float64) {
+	s.w.mu.Lock()
+	s.w.moves[t.Replicate()]++
+	s.w.mu.Unlock()
+	s.ExplorerState.Move(t, rng, x, w)
+}
+
+// TestPackedUserModel checks that a user model's moves in a packed run
+// see their own replicates (models.BlockSpec.LaneReplicates), as many
+// moves per replicate as the runs alone make, and the same results.
+func TestPackedUserModel(t *testing.T) {
+	var moves [2]map[int]int
+	var text [2][]string
+	for k := range moves {
+		moves[k] = map[int]int{}
+		m := twoModes(t, 2, replicateWatch{new(sync.Mutex), moves[k]})
+		cfgs := paperLikeConfigs(m, []int{5, 10, 2, 3}, 2)
+		cfgs[2].FirstReplicate = 4
+		var res []*Result
+		if k == 0 {
+			for _, c := range cfgs {
+				res = append(res, mustRun(t, c))
+			}
+		} else {
+			var err error
+			if res, err = RunPacked(context.Background(), cfgs, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, r := range res {
+			text[k] = append(text[k], packedText(r, withNone()))
+		}
+	}
+	if !maps.Equal(moves[0], moves[1]) {
+		t.Errorf("moves per replicate: packed %v, alone %v", moves[1], moves[0])
+	}
+	for i := range text[0] {
+		if text[0][i] != text[1][i] {
+			t.Errorf("run %d differs packed:\n%s\nalone:\n%s", i, text[1][i], text[0][i])
+		}
 	}
 }

@@ -83,6 +83,10 @@ func (r *reproduction) prepareExperiment(e Experiment) (experimentRuns, error) {
 	return experimentRuns{m: m, runs: runs}, err
 }
 
+// packs reports whether runs of reps replicates pad a block, so that the
+// paper methods of an experiment are packed (pack).
+func packs(reps int) bool { return reps%layout.Lanes != 0 }
+
 // pack makes one job of the runs of an experiment's paper methods that
 // this process computes (every method but ptbatch auto, whose tuner and
 // scans differ), their replicates packed into shared blocks
@@ -98,7 +102,7 @@ func (r *reproduction) pack(runs []planned) {
 		}
 		j := r.jobs[pr.job]
 		members = append(members, j)
-		padded = padded || j.p.cfg.Replicates%layout.Lanes != 0
+		padded = padded || packs(j.p.cfg.Replicates)
 	}
 	if len(members) < 2 || !padded {
 		return

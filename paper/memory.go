@@ -10,10 +10,11 @@ import (
 
 // Memory returns the estimated memory of a reproduction of the
 // experiments todo (and of highdim) with workers workers (0: all CPUs):
-// that of the runs it holds at once, at most the workers largest of the
-// plan's (batch.EstimateMemory of MemoryConfigs: its scheduler starts a
-// run while those started and not yet written, its own included, fit in
-// the memory of the workers largest), plus the rows an experiment keeps
+// that of the jobs it holds at once, at most the workers largest of the
+// plan's (batch.EstimateMemory of MemoryConfigs; a job is a run, or an
+// experiment's paper methods packed together (pack), the sum of theirs:
+// its scheduler starts a job while those started and not yet written, its
+// own included, fit in the memory of the workers largest), plus the rows an experiment keeps
 // until it ends, as strings of about 16 bytes with 16 of header each:
 // scans.csv's nine fields per method, replicate and scan (500 scans at
 // most), and lambda.csv's five per method, replicate and grid point
@@ -34,7 +35,11 @@ func (s Settings) Memory(todo []Experiment, highdim bool, workers int) (int64, e
 			return 0, err
 		}
 	}
-	need, err := sumLargest(ns, workers)
+	units, err := s.memoryUnits(todo, ns)
+	if err != nil {
+		return 0, err
+	}
+	need, err := sumLargest(units, workers)
 	if err != nil {
 		return need, err
 	}
@@ -49,6 +54,35 @@ func (s Settings) Memory(todo []Experiment, highdim bool, workers int) (int64, e
 		}
 	}
 	return need, nil
+}
+
+// memoryUnits returns the memory of each job of the plan from ns, the
+// estimates of MemoryConfigs's runs: an experiment's paper methods, when
+// they are packed (packs), as one job, the sum of theirs, and every other
+// run alone.
+func (s Settings) memoryUnits(todo []Experiment, ns []int64) ([]int64, error) {
+	meths := Methods()
+	var units []int64
+	for i, e := range todo {
+		var sum int64
+		packed := 0
+		for k, meth := range meths {
+			n := ns[i*len(meths)+k]
+			if meth.Auto || !packs(s.Reps(e.Replicates)) {
+				units = append(units, n)
+				continue
+			}
+			var err error
+			if sum, err = runout.AddBytes(sum, n); err != nil {
+				return nil, err
+			}
+			packed++
+		}
+		if packed > 0 {
+			units = append(units, sum)
+		}
+	}
+	return append(units, ns[len(todo)*len(meths):]...), nil
 }
 
 // sumLargest returns the sum of the g largest of ns, or an error that

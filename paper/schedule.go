@@ -88,7 +88,9 @@ func startScheduler(ctx context.Context, jobs []*job, workers int) *scheduler {
 	ctx, cancel := context.WithCancel(ctx)
 	mem := make([]int64, len(jobs))
 	for i, j := range jobs {
-		mem[i] = j.memory
+		if !j.follower {
+			mem[i] = j.packMemory()
+		}
 	}
 	budget, err := sumLargest(mem, workers)
 	if err != nil {

@@ -87,12 +87,16 @@ func (r *reproduction) prepareExperiment(e Experiment) (experimentRuns, error) {
 // paper methods of an experiment are packed (pack).
 func packs(reps int) bool { return reps%layout.Lanes != 0 }
 
-// pack makes one job of the runs of an experiment's paper methods that
-// this process computes (every method but ptbatch auto, whose tuner and
-// scans differ), their replicates packed into shared blocks
-// (batch.RunPacked) on every worker, when a run of their own would pad
-// its last block and at least two can share: the files are the same
-// bytes, and the packed blocks have no padding lanes but the last's.
+// pack makes jobs of the runs of an experiment's paper methods that this
+// process computes (every method but ptbatch auto, whose tuner and scans
+// differ), their replicates packed into shared blocks (batch.RunPacked),
+// when a run of their own would pad its last block and at least two can
+// share: the files are the same bytes, and the packed blocks have no
+// padding lanes but the last's. The methods are split into as many packed
+// jobs as workers, each on its share of them, when that takes no more
+// blocks (splitPacks), so that a worker that ends its pack goes on to
+// another job rather than wait at every scan for the worker with one
+// block more; otherwise they are one job on every worker.
 func (r *reproduction) pack(runs []planned) {
 	var members []*job
 	padded := false
@@ -107,11 +111,56 @@ func (r *reproduction) pack(runs []planned) {
 	if len(members) < 2 || !padded {
 		return
 	}
-	lead := members[0]
-	lead.pack, lead.share = members, 0
-	for _, m := range members[1:] {
-		m.follower = true
+	groups := splitPacks(members, r.workers())
+	share := 0
+	if len(groups) > 1 {
+		share = max(1, r.workers()/len(groups))
 	}
+	for _, g := range groups {
+		if len(g) < 2 {
+			continue // a run alone keeps its own job
+		}
+		g[0].pack, g[0].share = g, share
+		for _, m := range g[1:] {
+			m.follower = true
+		}
+	}
+}
+
+// splitPacks splits the runs members, in order, into at most workers
+// groups of about as many replicates each: the most groups whose packed
+// blocks are no more than those of all the runs packed together, or one
+// group when no split is that tight.
+func splitPacks(members []*job, workers int) [][]*job {
+	lanes := 0
+	for _, m := range members {
+		lanes += m.p.cfg.Replicates
+	}
+	for n := min(workers, len(members)); n > 1; n-- {
+		if groups, blocks := splitLanes(members, n, lanes); blocks == (lanes+layout.Lanes-1)/layout.Lanes {
+			return groups
+		}
+	}
+	return [][]*job{members}
+}
+
+// splitLanes splits the runs members, of lanes replicates in all, in
+// order, into n groups of about lanes/n replicates each (a group closes
+// once the replicates so far reach its share), and returns them and the
+// number of blocks they pack into.
+func splitLanes(members []*job, n, lanes int) ([][]*job, int) {
+	var groups [][]*job
+	start, sum, in, blocks := 0, 0, 0, 0
+	for i, m := range members {
+		sum += m.p.cfg.Replicates
+		in += m.p.cfg.Replicates
+		if i == len(members)-1 || (len(groups) < n-1 && sum*n >= (len(groups)+1)*lanes) {
+			groups = append(groups, members[start:i+1])
+			blocks += (in + layout.Lanes - 1) / layout.Lanes
+			start, in = i+1, 0
+		}
+	}
+	return groups, blocks
 }
 
 // experiment takes (or joins) every method of experiment e, planned in

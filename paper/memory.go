@@ -12,7 +12,8 @@ import (
 // experiments todo (and of highdim) with workers workers (0: all CPUs):
 // that of the jobs it holds at once, at most the workers largest of the
 // plan's (batch.EstimateMemory of MemoryConfigs; a job is a run, or an
-// experiment's paper methods packed together (pack), the sum of theirs:
+// experiment's packed paper methods (pack: one job, or one per worker,
+// which may run at once), counted as the sum of theirs:
 // its scheduler starts a job while those started and not yet written, its
 // own included, fit in the memory of the workers largest), plus the rows an experiment keeps
 // until it ends, as strings of about 16 bytes with 16 of header each:
@@ -58,8 +59,8 @@ func (s Settings) Memory(todo []Experiment, highdim bool, workers int) (int64, e
 
 // memoryUnits returns the memory of each job of the plan from ns, the
 // estimates of MemoryConfigs's runs: an experiment's paper methods, when
-// they are packed (packs), as one job, the sum of theirs, and every other
-// run alone.
+// they are packed (packs), as one, the sum of theirs (the bound of their
+// packed jobs, which may run at once), and every other run alone.
 func (s Settings) memoryUnits(todo []Experiment, ns []int64) ([]int64, error) {
 	meths := Methods()
 	var units []int64

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/ptbatch/ptbatch/batch"
@@ -220,6 +221,30 @@ func TestMethodsAtOnce(t *testing.T) {
 	} {
 		if got := methodsAtOnce(c.reps, c.workers); got != c.want {
 			t.Errorf("methodsAtOnce(%d, %d) = %d, want %d", c.reps, c.workers, got, c.want)
+		}
+	}
+}
+
+// TestSplitPacks checks how an experiment's seven paper methods are
+// split into packed jobs: with 10 replicates each, 4 and 3 methods (5
+// and 4 blocks, the 9 of one pack) on 2 or 4 workers and one pack on 1;
+// with 1 or 3 replicates one pack, since a split would take more blocks
+// (7 lanes in 1 block, 21 in 3); with 2, 4 and 3 methods (8 and 6 lanes).
+func TestSplitPacks(t *testing.T) {
+	for _, c := range []struct {
+		reps, workers int
+		want          []int
+	}{{10, 2, []int{4, 3}}, {10, 4, []int{4, 3}}, {10, 1, []int{7}}, {1, 2, []int{7}}, {3, 2, []int{7}}, {2, 2, []int{4, 3}}} {
+		var members []*job
+		for range 7 {
+			members = append(members, &job{p: slot{cfg: batch.Config{Replicates: c.reps}}})
+		}
+		var got []int
+		for _, g := range splitPacks(members, c.workers) {
+			got = append(got, len(g))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%d replicates, %d workers: groups of %v methods, want %v", c.reps, c.workers, got, c.want)
 		}
 	}
 }

@@ -1,11 +1,10 @@
 package batch
 
 import (
+	"bytes"
 	"math"
-	"os"
 	"runtime/debug"
 	"strconv"
-	"strings"
 )
 
 // fallbackMemory is what AvailableMemory returns when the machine's
@@ -36,38 +35,63 @@ func AvailableMemory() (bytes int64, source string) {
 	return limit, source
 }
 
-// meminfoAvailable returns MemAvailable from /proc/meminfo in bytes.
+// smallFile is the most of a /proc or /sys file that AvailableMemory
+// reads: /proc/meminfo's MemAvailable line is its third, well within.
+const smallFile = 4096
+
+// meminfoAvailable returns MemAvailable from /proc/meminfo in bytes. It
+// reads the file into a buffer on the stack with plain system calls
+// (readHead) and scans it in place: the kernel's ~10 µs of writing the
+// file is the cost that stays, out of ~21 µs for os.ReadFile and a
+// strings.Split into 60 lines.
 func meminfoAvailable() (int64, bool) {
-	data, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
+	var buf [smallFile]byte
+	n, ok := readHead("/proc/meminfo", buf[:])
+	if !ok {
 		return 0, false
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
-			f := strings.Fields(rest)
-			if len(f) == 0 {
-				return 0, false
-			}
-			kb, err := strconv.ParseInt(f[0], 10, 64)
-			if err != nil || kb < 0 || kb > math.MaxInt64/1024 {
-				return 0, false
-			}
-			return kb * 1024, true
+	return parseMemAvailable(buf[:n])
+}
+
+// parseMemAvailable returns the MemAvailable line's value, in bytes, of
+// the text of /proc/meminfo ("MemAvailable:   123456 kB\n"). Only whole
+// lines count: a line the buffer cut off has no newline.
+func parseMemAvailable(data []byte) (int64, bool) {
+	const key = "MemAvailable:"
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return 0, false
 		}
+		line := data[:i]
+		data = data[i+1:]
+		rest, ok := bytes.CutPrefix(line, []byte(key))
+		if !ok {
+			continue
+		}
+		f := bytes.Fields(rest)
+		if len(f) == 0 {
+			return 0, false
+		}
+		kb, err := strconv.ParseInt(string(f[0]), 10, 64)
+		if err != nil || kb < 0 || kb > math.MaxInt64/1024 {
+			return 0, false
+		}
+		return kb * 1024, true
 	}
-	return 0, false
 }
 
 // cgroupAvailable returns memory.max - memory.current of the process's
 // cgroup (v2) when it has a limit.
 func cgroupAvailable() (int64, bool) {
 	read := func(name string) (int64, bool) {
-		data, err := os.ReadFile("/sys/fs/cgroup/" + name)
-		if err != nil {
+		var buf [64]byte
+		n, ok := readHead("/sys/fs/cgroup/"+name, buf[:])
+		if !ok {
 			return 0, false
 		}
-		n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
-		return n, err == nil
+		v, err := strconv.ParseInt(string(bytes.TrimSpace(buf[:n])), 10, 64)
+		return v, err == nil
 	}
 	lim, ok := read("memory.max") // "max" when unlimited: not a number
 	if !ok {

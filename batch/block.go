@@ -123,14 +123,18 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 	if cfg.VariationalLeg > 0 {
 		info.SecondLeg = cfg.leg1Chains()
 	}
+	exact := models.IsExact(cfg.Model)
+	// The block's floats (exchange, moments, schedules, last rejections)
+	// in one allocation.
+	sl := newSlab(exchangeFloats(c, exact) + momentsFloats(cfg) + tunerFloats(cfg) + lanes*slabLen(c-1))
 	b := &block{
 		info:      info,
 		numChains: c,
 		rng:       kernel.NewStream(cfg.Seed, cfg.FirstReplicate+first),
 		states:    cfg.Model.NewBlock(models.BlockSpec{FirstReplicate: cfg.FirstReplicate + first, Rows: c, Padding: lanes - info.Replicates, SecondLeg: info.SecondLeg}),
-		x:         newExchange(c, models.IsExact(cfg.Model)),
-		moments:   newEnergyMoments(cfg, recordRows),
-		tuner:     newTuner(cfg, recordRows),
+		x:         newExchange(c, exact, &sl),
+		moments:   newEnergyMoments(cfg, recordRows, &sl),
+		tuner:     newTuner(cfg, recordRows, &sl),
 		trips:     newRoundTrips(info),
 		target:    new(firstMoments),
 	}
@@ -141,12 +145,12 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 		b.observers = append(b.observers, s.NewObserver(info))
 	}
 	for j := 0; j < lanes; j++ {
-		b.last[j] = make([]float64, c-1)
-		// Every scan's statistics, as the memory estimate counts them:
-		// allocated once for up to histPrealloc scans, not grown (and
-		// copied) at the ends of scans.
-		b.hist[j] = make([]ScanStats, 0, min(max(cfg.Scans, 0), histPrealloc))
+		b.last[j] = sl.take(c - 1)
 	}
+	// Every scan's statistics, as the memory estimate counts them:
+	// allocated once for up to histPrealloc scans, not grown (and copied)
+	// at the ends of scans.
+	carve(b.hist[:], 0, min(max(cfg.Scans, 0), histPrealloc))
 	b.x.setEta(&b.tuner)
 	b.states.Init(b.rng, b.x.rows(), b.x.energies())
 	if !b.x.exact {

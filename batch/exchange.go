@@ -73,26 +73,41 @@ func (x *exchange) target() int {
 	return x.numChains - 1
 }
 
-func newExchange(c int, exact bool) exchange {
+// exchangeFloats returns the room newExchange takes from its slab for c
+// chains.
+func exchangeFloats(c int, exact bool) int {
+	byChain := 4 // eta0, eta1, w0, w1
+	if !exact {
+		byChain += 4 // eta0s, eta1s, w0s, w1s
+	}
+	return byChain*slabLen(c*lanes) + 2*slabLen((c-1)*lanes) + slabLen(c/2*lanes) + slabLen(lanes)
+}
+
+// newExchange returns the communication state of c chains, its floats
+// taken from sl (exchangeFloats of them) and the replica indices set to
+// the identity.
+func newExchange(c int, exact bool, sl *slab) exchange {
+	var idx [2][]int32
+	carve(idx[:], c*lanes, c*lanes)
 	x := exchange{
 		numChains: c,
 		exact:     exact,
-		eta0:      layout.Float64s(c * lanes),
-		eta1:      layout.Float64s(c * lanes),
-		w0:        layout.Float64s(c * lanes),
-		w1:        layout.Float64s(c * lanes),
-		replica:   make([]int32, c*lanes),
-		chainOf:   make([]int32, c*lanes),
-		alpha:     layout.Float64s((c - 1) * lanes),
-		rej:       layout.Float64s((c - 1) * lanes),
-		u:         layout.Float64s(c / 2 * lanes),
-		coin:      layout.Float64s(lanes),
+		eta0:      sl.take(c * lanes),
+		eta1:      sl.take(c * lanes),
+		w0:        sl.take(c * lanes),
+		w1:        sl.take(c * lanes),
+		replica:   idx[0],
+		chainOf:   idx[1],
+		alpha:     sl.take((c - 1) * lanes),
+		rej:       sl.take((c - 1) * lanes),
+		u:         sl.take(c / 2 * lanes),
+		coin:      sl.take(lanes),
 	}
 	if !exact {
-		x.eta0s = layout.Float64s(c * lanes)
-		x.eta1s = layout.Float64s(c * lanes)
-		x.w0s = layout.Float64s(c * lanes)
-		x.w1s = layout.Float64s(c * lanes)
+		x.eta0s = sl.take(c * lanes)
+		x.eta1s = sl.take(c * lanes)
+		x.w0s = sl.take(c * lanes)
+		x.w1s = sl.take(c * lanes)
 	}
 	for n := 0; n < c; n++ {
 		for j := 0; j < lanes; j++ {

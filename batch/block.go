@@ -151,7 +151,7 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 	// allocated once for up to histPrealloc scans, not grown (and copied)
 	// at the ends of scans.
 	carve(b.hist[:], 0, min(max(cfg.Scans, 0), histPrealloc))
-	b.x.setEta(&b.tuner)
+	b.x.setEtaStart(&b.tuner)
 	b.states.Init(b.rng, b.x.rows(), b.x.energies())
 	if !b.x.exact {
 		b.x.scatter()

@@ -23,8 +23,9 @@ type exchange struct {
 	eta0, eta1 []float64 // η(t_n) of the lane's current path and schedule
 	w0, w1     []float64 // energies of the state at chain n
 	replica    []int32   // which replica (= slot) sits at chain n
-	// epoch changes whenever eta0 and eta1 do (setEta, a restore), so that
-	// a model may keep what it computed from them (models.Rows.Epoch).
+	// epoch changes whenever eta0 and eta1 do (setEtaStart, setEtaLanes,
+	// a restore), so that a model may keep what it computed from them
+	// (models.Rows.Epoch).
 	epoch uint64
 
 	// By slot, used only when !exact.
@@ -286,13 +287,20 @@ func (x *exchange) targetRow(j int) int {
 	return int(x.replica[layout.Index(x.target(), 1, 0, j)])
 }
 
-// setEta writes η(t_n) of every lane's path and schedule to the chain rows.
-func (x *exchange) setEta(t *tuner) {
-	all := [lanes]bool{}
-	for j := range all {
-		all[j] = true
+// setEtaStart writes η(t_n) of a new block's lanes to the chain rows.
+// Every lane starts on the same schedule and path (newTuner), so lane 0's
+// coefficients are computed once and copied to the others: the values
+// setEtaLanes writes for every lane, for an eighth of the spline
+// evaluations.
+func (x *exchange) setEtaStart(t *tuner) {
+	x.epoch++
+	for n := range t.sched[0] {
+		e0, e1 := t.eta(0, n)
+		row := layout.Index(n, 1, 0, 0)
+		for j := 0; j < lanes; j++ {
+			x.eta0[row+j], x.eta1[row+j] = e0, e1
+		}
 	}
-	x.setEtaLanes(t, &all)
 }
 
 // setEtaLanes is setEta for the lanes j with changed[j], whose path or

@@ -2,9 +2,12 @@ package batch
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"math"
 	"runtime/debug"
 	"strconv"
+	"sync/atomic"
 )
 
 // fallbackMemory is what AvailableMemory returns when the machine's
@@ -46,8 +49,8 @@ const smallFile = 4096
 // strings.Split into 60 lines.
 func meminfoAvailable() (int64, bool) {
 	var buf [smallFile]byte
-	n, ok := readHead("/proc/meminfo", buf[:])
-	if !ok {
+	n, err := readHead("/proc/meminfo", buf[:])
+	if err != nil {
 		return 0, false
 	}
 	return parseMemAvailable(buf[:n])
@@ -81,20 +84,36 @@ func parseMemAvailable(data []byte) (int64, bool) {
 	}
 }
 
+// cgroupDir is where cgroupAvailable reads the cgroup's limit files (a
+// variable for the tests).
+var cgroupDir = "/sys/fs/cgroup/"
+
+// noCgroupLimit is set when /sys/fs/cgroup/memory.max does not exist (no
+// cgroup v2 hierarchy mounted there, or its root, which has no limit
+// file): a file that does not appear while the process runs, so later
+// calls skip the failed open (~4 µs of path lookup a call). A limit file
+// that exists is read at every call, since its limit may change.
+var noCgroupLimit atomic.Bool
+
 // cgroupAvailable returns memory.max - memory.current of the process's
 // cgroup (v2) when it has a limit.
 func cgroupAvailable() (int64, bool) {
-	read := func(name string) (int64, bool) {
-		var buf [64]byte
-		n, ok := readHead("/sys/fs/cgroup/"+name, buf[:])
-		if !ok {
-			return 0, false
-		}
-		v, err := strconv.ParseInt(string(bytes.TrimSpace(buf[:n])), 10, 64)
-		return v, err == nil
+	if noCgroupLimit.Load() {
+		return 0, false
 	}
-	lim, ok := read("memory.max") // "max" when unlimited: not a number
-	if !ok {
+	read := func(name string) (int64, error) {
+		var buf [64]byte
+		n, err := readHead(cgroupDir+name, buf[:])
+		if err != nil {
+			return 0, err
+		}
+		return strconv.ParseInt(string(bytes.TrimSpace(buf[:n])), 10, 64)
+	}
+	lim, err := read("memory.max") // "max" when unlimited: not a number
+	if errors.Is(err, fs.ErrNotExist) {
+		noCgroupLimit.Store(true)
+	}
+	if err != nil {
 		return 0, false
 	}
 	cur, _ := read("memory.current")

@@ -8,16 +8,17 @@ import (
 )
 
 // readHead reads the start of the file at path into buf, up to len(buf)
-// bytes, and reports whether the file could be read.
-func readHead(path string, buf []byte) (int, bool) {
+// bytes. A file that does not exist is an error that errors.Is
+// fs.ErrNotExist.
+func readHead(path string, buf []byte) (int, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, false
+		return 0, err
 	}
 	defer f.Close()
 	n, err := io.ReadFull(f, buf)
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return 0, false
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		err = nil
 	}
-	return n, true
+	return n, err
 }

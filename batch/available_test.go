@@ -71,3 +71,38 @@ func TestMeminfoMatchesTheFile(t *testing.T) {
 		t.Errorf("meminfoAvailable() = %d, the file read before and after says %d and %d", got, before, after)
 	}
 }
+
+// TestCgroupAvailable checks the cgroup limit's reading from a directory
+// of limit files: memory.max less memory.current, none when the limit is
+// "max", and none when memory.max does not exist, which is remembered.
+func TestCgroupAvailable(t *testing.T) {
+	dir := t.TempDir() + "/"
+	file := func(name, text string) {
+		if err := os.WriteFile(dir+name, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func(d string) { cgroupDir = d; noCgroupLimit.Store(false) }(cgroupDir)
+	cgroupDir = dir
+	noCgroupLimit.Store(false)
+	if n, ok := cgroupAvailable(); ok || !noCgroupLimit.Load() {
+		t.Errorf("no memory.max: got %d, %v, remembered %v; want none, remembered", n, ok, noCgroupLimit.Load())
+	}
+	file("memory.max", "1000\n")
+	file("memory.current", "200\n")
+	if n, ok := cgroupAvailable(); ok {
+		t.Errorf("memory.max missing at the first call: got %d from a file that appeared later", n)
+	}
+	noCgroupLimit.Store(false)
+	if n, ok := cgroupAvailable(); n != 800 || !ok {
+		t.Errorf("limit 1000, current 200: got %d, %v, want 800", n, ok)
+	}
+	file("memory.current", "1200\n")
+	if n, ok := cgroupAvailable(); n != 0 || !ok {
+		t.Errorf("limit 1000, current 1200: got %d, %v, want 0", n, ok)
+	}
+	file("memory.max", "max\n")
+	if n, ok := cgroupAvailable(); ok || noCgroupLimit.Load() {
+		t.Errorf("no limit (max): got %d, %v, remembered %v; want none, not remembered", n, ok, noCgroupLimit.Load())
+	}
+}

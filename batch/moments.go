@@ -18,6 +18,10 @@ type energyMoments struct {
 	record []float64
 }
 
+// newEnergyMoments returns a block's zeroed energy moments for a run of
+// cfg: the sums (and sums of squares) taken from sl, momentsFloats of
+// them, and the record of recordRows iterations, when kept, allocated on
+// its own, since it can be large.
 func newEnergyMoments(cfg *Config, recordRows int, sl *slab) energyMoments {
 	n := cfg.Chains * lanes
 	e := energyMoments{

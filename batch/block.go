@@ -116,7 +116,7 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 		FirstReplicate: first,
 		Replicates:     min(lanes, cfg.Replicates-first),
 		Chains:         c,
-		Observables:    len(cfg.Model.Observables()),
+		Observables:    models.NumObservables(cfg.Model), // no list of names per block (a Gaussian at d = 256 builds 256)
 		Scans:          cfg.Scans,
 		KeepScans:      cfg.KeepScansInEffect(),
 	}

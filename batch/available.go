@@ -1,11 +1,13 @@
 package batch
 
 import (
+	"bytes"
+	"errors"
+	"io/fs"
 	"math"
-	"os"
 	"runtime/debug"
 	"strconv"
-	"strings"
+	"sync/atomic"
 )
 
 // fallbackMemory is what AvailableMemory returns when the machine's
@@ -36,41 +38,82 @@ func AvailableMemory() (bytes int64, source string) {
 	return limit, source
 }
 
-// meminfoAvailable returns MemAvailable from /proc/meminfo in bytes.
+// smallFile is the most of a /proc or /sys file that AvailableMemory
+// reads: /proc/meminfo's MemAvailable line is its third, well within.
+const smallFile = 4096
+
+// meminfoAvailable returns MemAvailable from /proc/meminfo in bytes. It
+// reads the file into a buffer on the stack with plain system calls
+// (readHead) and scans it in place: the kernel's ~10 µs of writing the
+// file is the cost that stays, out of ~21 µs for os.ReadFile and a
+// strings.Split into 60 lines.
 func meminfoAvailable() (int64, bool) {
-	data, err := os.ReadFile("/proc/meminfo")
+	var buf [smallFile]byte
+	n, err := readHead("/proc/meminfo", buf[:])
 	if err != nil {
 		return 0, false
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
-			f := strings.Fields(rest)
-			if len(f) == 0 {
-				return 0, false
-			}
-			kb, err := strconv.ParseInt(f[0], 10, 64)
-			if err != nil || kb < 0 || kb > math.MaxInt64/1024 {
-				return 0, false
-			}
-			return kb * 1024, true
-		}
-	}
-	return 0, false
+	return parseMemAvailable(buf[:n])
 }
+
+// parseMemAvailable returns the MemAvailable line's value, in bytes, of
+// the text of /proc/meminfo ("MemAvailable:   123456 kB\n"). Only whole
+// lines count: a line the buffer cut off has no newline.
+func parseMemAvailable(data []byte) (int64, bool) {
+	const key = "MemAvailable:"
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return 0, false
+		}
+		line := data[:i]
+		data = data[i+1:]
+		rest, ok := bytes.CutPrefix(line, []byte(key))
+		if !ok {
+			continue
+		}
+		f := bytes.Fields(rest)
+		if len(f) == 0 {
+			return 0, false
+		}
+		kb, err := strconv.ParseInt(string(f[0]), 10, 64)
+		if err != nil || kb < 0 || kb > math.MaxInt64/1024 {
+			return 0, false
+		}
+		return kb * 1024, true
+	}
+}
+
+// cgroupDir is where cgroupAvailable reads the cgroup's limit files (a
+// variable for the tests).
+var cgroupDir = "/sys/fs/cgroup/"
+
+// noCgroupLimit is set when /sys/fs/cgroup/memory.max does not exist (no
+// cgroup v2 hierarchy mounted there, or its root, which has no limit
+// file): a file that does not appear while the process runs, so later
+// calls skip the failed open (~4 µs of path lookup a call). A limit file
+// that exists is read at every call, since its limit may change.
+var noCgroupLimit atomic.Bool
 
 // cgroupAvailable returns memory.max - memory.current of the process's
 // cgroup (v2) when it has a limit.
 func cgroupAvailable() (int64, bool) {
-	read := func(name string) (int64, bool) {
-		data, err := os.ReadFile("/sys/fs/cgroup/" + name)
-		if err != nil {
-			return 0, false
-		}
-		n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
-		return n, err == nil
+	if noCgroupLimit.Load() {
+		return 0, false
 	}
-	lim, ok := read("memory.max") // "max" when unlimited: not a number
-	if !ok {
+	read := func(name string) (int64, error) {
+		var buf [64]byte
+		n, err := readHead(cgroupDir+name, buf[:])
+		if err != nil {
+			return 0, err
+		}
+		return strconv.ParseInt(string(bytes.TrimSpace(buf[:n])), 10, 64)
+	}
+	lim, err := read("memory.max") // "max" when unlimited: not a number
+	if errors.Is(err, fs.ErrNotExist) {
+		noCgroupLimit.Store(true)
+	}
+	if err != nil {
 		return 0, false
 	}
 	cur, _ := read("memory.current")

@@ -101,3 +101,22 @@ func BenchmarkScanEnd(b *testing.B) {
 	b.ReportMetric(float64(iter.Nanoseconds())/float64(b.N)/perScan, "iter-ns/block")
 	b.ReportMetric(float64(end)/float64(end+iter), "tunefrac")
 }
+
+// BenchmarkNew measures New for the configuration of `ptbatch bench --dim 1
+// --chains 50 --replicates 64 --iterations 2000` (8 blocks of the Gaussian
+// at d = 1, σ = 0.1) with one and two workers: the fixed cost that a short
+// run's Result.Elapsed includes.
+func BenchmarkNew(b *testing.B) {
+	g, _ := models.NewGaussian(1, -1, 1, 0.1, 0.1)
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("d=1/chains=50/R=64/workers=%d", workers), func(b *testing.B) {
+			cfg := Config{Model: g, Chains: 50, Replicates: 64, Iterations: 2000, Scans: 1, Knots: 1, Seed: 1, Workers: workers}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := New(cfg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

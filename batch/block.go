@@ -119,22 +119,26 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 		FirstReplicate: first,
 		Replicates:     min(lanes, cfg.Replicates-first),
 		Chains:         c,
-		Observables:    len(cfg.Model.Observables()),
+		Observables:    models.NumObservables(cfg.Model), // no list of names per block (a Gaussian at d = 256 builds 256)
 		Scans:          cfg.Scans,
 		KeepScans:      cfg.KeepScansInEffect(),
 	}
 	if cfg.VariationalLeg > 0 {
 		info.SecondLeg = cfg.leg1Chains()
 	}
+	exact := models.IsExact(cfg.Model)
+	// The block's floats (exchange, moments, schedules, last rejections)
+	// in one allocation.
+	sl := newSlab(exchangeFloats(c, exact) + momentsFloats(cfg) + tunerFloats(cfg) + lanes*slabLen(c-1))
 	b := &block{
 		info:      info,
 		numChains: c,
 		alg:       cfg.Algorithm,
 		rng:       kernel.NewStream(cfg.Seed, cfg.FirstReplicate+first),
 		states:    cfg.Model.NewBlock(models.BlockSpec{FirstReplicate: cfg.FirstReplicate + first, Rows: c, Padding: lanes - info.Replicates, SecondLeg: info.SecondLeg}),
-		x:         newExchange(c, models.IsExact(cfg.Model)),
-		moments:   newEnergyMoments(cfg, recordRows),
-		tuner:     newTuner(cfg, recordRows),
+		x:         newExchange(c, exact, &sl),
+		moments:   newEnergyMoments(cfg, recordRows, &sl),
+		tuner:     newTuner(cfg, recordRows, &sl),
 		trips:     newRoundTrips(info),
 		target:    new(firstMoments),
 	}
@@ -144,22 +148,33 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 	for _, s := range cfg.Statistics {
 		b.observers = append(b.observers, s.NewObserver(info))
 	}
-	b.start(cfg.Scans)
+	b.start(cfg.Scans, &sl)
 	return b
 }
 
-// start allocates every lane's statistics and sets the coefficients and
-// the model's initial states (of a run of scans scans).
-func (b *block) start(scans int) {
-	c := b.numChains
+// start takes every lane's last rejections from the slab sl and
+// allocates its statistics (of a run of scans scans), then sets the
+// coefficients η(t_n) and the model's initial states. The lanes of a
+// block of one run start on one schedule and path, so their coefficients
+// are lane 0's (setEtaStart); a packed block's lanes have paths of their
+// own runs and get theirs lane by lane.
+func (b *block) start(scans int, sl *slab) {
 	for j := 0; j < lanes; j++ {
-		b.last[j] = make([]float64, c-1)
-		// Every scan's statistics, as the memory estimate counts them:
-		// allocated once for up to histPrealloc scans, not grown (and
-		// copied) at the ends of scans.
-		b.hist[j] = make([]ScanStats, 0, min(max(scans, 0), histPrealloc))
+		b.last[j] = sl.take(b.numChains - 1)
 	}
-	b.x.setEta(&b.tuner)
+	// Every scan's statistics, as the memory estimate counts them:
+	// allocated once for up to histPrealloc scans, not grown (and copied)
+	// at the ends of scans.
+	carve(b.hist[:], 0, min(max(scans, 0), histPrealloc))
+	if b.pk == nil {
+		b.x.setEtaStart(&b.tuner)
+	} else {
+		var all [lanes]bool
+		for j := range all {
+			all[j] = true
+		}
+		b.x.setEtaLanes(&b.tuner, &all)
+	}
 	b.states.Init(b.rng, b.x.rows(), b.x.energies())
 	if !b.x.exact {
 		b.x.scatter()

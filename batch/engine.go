@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ptbatch/ptbatch/layout"
@@ -54,9 +55,13 @@ type Progress struct {
 }
 
 // New validates cfg and builds a run's initial state: every block's model
-// states, streams and tuning state, allocated by the worker that will own
-// the block (pinned to its CPU when Config.Pin is set, so that its memory is
-// local to that CPU's NUMA node).
+// states, streams and tuning state, built by the workers. With Config.Pin
+// each block is allocated by the worker that will own it, pinned to its
+// CPU, so that its memory is local to that CPU's NUMA node; without, the
+// workers take the blocks in turn as they start, so that a worker whose
+// thread starts late (an idle CPU's thread wakes in tens of microseconds,
+// as long as building a block or two) builds fewer of them. A block's
+// state depends only on its index, whichever worker builds it.
 //
 // Before anything is allocated (before Validate lists the model's
 // observables), New refuses a run that cannot fit: ErrMemoryOverflow when
@@ -82,13 +87,46 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Pin {
 		e.cpus = pinOrder()
 	}
-	err := e.parallel(func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			e.blocks[i] = newBlock(&e.cfg, i*layout.Lanes, e.perScan)
-		}
-	})
+	err := e.buildBlocks()
 	e.elapsed = time.Since(e.start)
 	return e, err
+}
+
+// buildBlocks builds every block on the workers, as New says: with
+// Config.Pin each worker its own range, otherwise the blocks in turn as
+// the workers claim them. A panic (user code in a model) is that of the
+// lowest block that fails, whichever worker built it and however the
+// workers' starts fell: blocks are claimed in order and a worker stops
+// only at a failure, so every block below the lowest failing one is
+// built and that one is always tried.
+func (e *Engine) buildBlocks() error {
+	if e.cfg.Pin {
+		return e.parallel(func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				e.blocks[i] = newBlock(&e.cfg, i*layout.Lanes, e.perScan)
+			}
+		})
+	}
+	var next atomic.Int64 // the next block to claim
+	panics := make([]any, len(e.blocks))
+	build := func(i int) {
+		defer func() { panics[i] = recover() }()
+		e.blocks[i] = newBlock(&e.cfg, i*layout.Lanes, e.perScan)
+	}
+	err := e.parallel(func(int, int) {
+		for i := int(next.Add(1) - 1); i < len(e.blocks); i = int(next.Add(1) - 1) {
+			if build(i); panics[i] != nil {
+				return
+			}
+		}
+	})
+	for _, p := range panics {
+		if p != nil {
+			e.failed = modelPanic(p)
+			return e.failed
+		}
+	}
+	return err
 }
 
 // parallel runs f on every worker's range of blocks, each on a goroutine

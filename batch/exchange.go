@@ -23,8 +23,9 @@ type exchange struct {
 	eta0, eta1 []float64 // η(t_n) of the lane's current path and schedule
 	w0, w1     []float64 // energies of the state at chain n
 	replica    []int32   // which replica (= slot) sits at chain n
-	// epoch changes whenever eta0 and eta1 do (setEta, a restore), so that
-	// a model may keep what it computed from them (models.Rows.Epoch).
+	// epoch changes whenever eta0 and eta1 do (setEtaStart, setEtaLanes,
+	// a restore), so that a model may keep what it computed from them
+	// (models.Rows.Epoch).
 	epoch uint64
 
 	// By slot, used only when !exact.
@@ -76,26 +77,41 @@ func (x *exchange) target() int {
 	return x.numChains - 1
 }
 
-func newExchange(c int, exact bool) exchange {
+// exchangeFloats returns the room newExchange takes from its slab for c
+// chains.
+func exchangeFloats(c int, exact bool) int {
+	byChain := 4 // eta0, eta1, w0, w1
+	if !exact {
+		byChain += 4 // eta0s, eta1s, w0s, w1s
+	}
+	return byChain*slabLen(c*lanes) + 2*slabLen((c-1)*lanes) + slabLen(c/2*lanes) + slabLen(lanes)
+}
+
+// newExchange returns the communication state of c chains, its floats
+// taken from sl (exchangeFloats of them) and the replica indices set to
+// the identity.
+func newExchange(c int, exact bool, sl *slab) exchange {
+	var idx [2][]int32
+	carve(idx[:], c*lanes, c*lanes)
 	x := exchange{
 		numChains: c,
 		exact:     exact,
-		eta0:      layout.Float64s(c * lanes),
-		eta1:      layout.Float64s(c * lanes),
-		w0:        layout.Float64s(c * lanes),
-		w1:        layout.Float64s(c * lanes),
-		replica:   make([]int32, c*lanes),
-		chainOf:   make([]int32, c*lanes),
-		alpha:     layout.Float64s((c - 1) * lanes),
-		rej:       layout.Float64s((c - 1) * lanes),
-		u:         layout.Float64s(c / 2 * lanes),
-		coin:      layout.Float64s(lanes),
+		eta0:      sl.take(c * lanes),
+		eta1:      sl.take(c * lanes),
+		w0:        sl.take(c * lanes),
+		w1:        sl.take(c * lanes),
+		replica:   idx[0],
+		chainOf:   idx[1],
+		alpha:     sl.take((c - 1) * lanes),
+		rej:       sl.take((c - 1) * lanes),
+		u:         sl.take(c / 2 * lanes),
+		coin:      sl.take(lanes),
 	}
 	if !exact {
-		x.eta0s = layout.Float64s(c * lanes)
-		x.eta1s = layout.Float64s(c * lanes)
-		x.w0s = layout.Float64s(c * lanes)
-		x.w1s = layout.Float64s(c * lanes)
+		x.eta0s = sl.take(c * lanes)
+		x.eta1s = sl.take(c * lanes)
+		x.w0s = sl.take(c * lanes)
+		x.w1s = sl.take(c * lanes)
 	}
 	for n := 0; n < c; n++ {
 		for j := 0; j < lanes; j++ {
@@ -278,13 +294,20 @@ func (x *exchange) targetRow(j int) int {
 	return int(x.replica[layout.Index(x.target(), 1, 0, j)])
 }
 
-// setEta writes η(t_n) of every lane's path and schedule to the chain rows.
-func (x *exchange) setEta(t *tuner) {
-	all := [lanes]bool{}
-	for j := range all {
-		all[j] = true
+// setEtaStart writes η(t_n) of a new block's lanes to the chain rows.
+// Every lane starts on the same schedule and path (newTuner), so lane 0's
+// coefficients are computed once and copied to the others: the values
+// setEtaLanes writes for every lane, for an eighth of the spline
+// evaluations.
+func (x *exchange) setEtaStart(t *tuner) {
+	x.epoch++
+	for n := range t.sched[0] {
+		e0, e1 := t.eta(0, n)
+		row := layout.Index(n, 1, 0, 0)
+		for j := 0; j < lanes; j++ {
+			x.eta0[row+j], x.eta1[row+j] = e0, e1
+		}
 	}
-	x.setEtaLanes(t, &all)
 }
 
 // setEtaLanes is setEta for the lanes j with changed[j], whose path or

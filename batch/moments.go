@@ -18,24 +18,56 @@ type energyMoments struct {
 	record []float64
 }
 
-func newEnergyMoments(cfg *Config, recordRows int) energyMoments {
+// newEnergyMoments returns a block's zeroed energy moments for a run of
+// cfg: the sums (and sums of squares) taken from sl, momentsFloats of
+// them, and the record of recordRows iterations, when kept, allocated on
+// its own, since it can be large.
+func newEnergyMoments(cfg *Config, recordRows int, sl *slab) energyMoments {
 	n := cfg.Chains * lanes
 	e := energyMoments{
-		shift0: make([]float64, n),
-		shift1: make([]float64, n),
-		sum0:   make([]float64, n),
-		sum1:   make([]float64, n),
+		shift0: sl.take(n),
+		shift1: sl.take(n),
+		sum0:   sl.take(n),
+		sum1:   sl.take(n),
 	}
-	if cfg.TunePath || cfg.Tuning == AutoTuning {
-		if cfg.Gradient == FullGradient && cfg.Tuning == PaperTuning {
-			e.record = make([]float64, recordRows*2*n)
-		} else {
-			e.sq00 = make([]float64, n)
-			e.sq01 = make([]float64, n)
-			e.sq11 = make([]float64, n)
-		}
+	switch momentsForm(cfg) {
+	case recordEnergies:
+		e.record = make([]float64, recordRows*2*n)
+	case sumSquares:
+		e.sq00 = sl.take(n)
+		e.sq01 = sl.take(n)
+		e.sq11 = sl.take(n)
 	}
 	return e
+}
+
+// The energy moments a configuration keeps beyond the sums: none, the
+// sums of squares and products (block-form gradient, automatic tuning),
+// or the record of every iteration's energies (full-form gradient).
+const (
+	sumsOnly = iota
+	sumSquares
+	recordEnergies
+)
+
+// momentsForm returns which moments a run of cfg keeps.
+func momentsForm(cfg *Config) int {
+	switch {
+	case !cfg.TunePath && cfg.Tuning != AutoTuning:
+		return sumsOnly
+	case cfg.Gradient == FullGradient && cfg.Tuning == PaperTuning:
+		return recordEnergies
+	}
+	return sumSquares
+}
+
+// momentsFloats returns the room newEnergyMoments takes from its slab.
+func momentsFloats(cfg *Config) int {
+	rows := 4 // shift0, shift1, sum0, sum1
+	if momentsForm(cfg) == sumSquares {
+		rows += 3 // sq00, sq01, sq11
+	}
+	return rows * slabLen(cfg.Chains*lanes)
 }
 
 // add adds the chain-indexed energies w0, w1 of step mScan (0-based) of the

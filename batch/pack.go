@@ -166,7 +166,7 @@ func sameModel(a, b models.Model) bool {
 func newPackedBlock(cfgs []Config, units []laneUnit, recordRows int) *block {
 	base := &cfgs[0]
 	c, n := base.Chains, len(units)
-	info := BlockInfo{Replicates: n, Chains: c, Observables: len(base.Model.Observables()),
+	info := BlockInfo{Replicates: n, Chains: c, Observables: models.NumObservables(base.Model),
 		Scans: base.Scans, KeepScans: base.KeepScansInEffect()}
 	// The allocations for every lane: the largest spline, and the
 	// gradient's scratch if any lane tunes its path.
@@ -184,6 +184,8 @@ func newPackedBlock(cfgs []Config, units []laneUnit, recordRows int) *block {
 		alloc.Knots = max(alloc.Knots, cfg.Knots)
 		alloc.TunePath = alloc.TunePath || cfg.TunePath
 	}
+	exact := models.IsExact(base.Model)
+	sl := newSlab(exchangeFloats(c, exact) + momentsFloats(&alloc) + tunerFloats(&alloc) + lanes*slabLen(c-1))
 	b := &block{
 		info:      info,
 		numChains: c,
@@ -191,9 +193,9 @@ func newPackedBlock(cfgs []Config, units []laneUnit, recordRows int) *block {
 		pk:        pk,
 		rng:       kernel.NewStreamLanes(base.Seed, &reps),
 		states:    base.Model.NewBlock(models.BlockSpec{FirstReplicate: reps[0], Rows: c, Padding: lanes - n, LaneReplicates: &reps}),
-		x:         newExchange(c, models.IsExact(base.Model)),
-		moments:   newEnergyMoments(&alloc, recordRows),
-		tuner:     newTuner(&alloc, recordRows),
+		x:         newExchange(c, exact, &sl),
+		moments:   newEnergyMoments(&alloc, recordRows, &sl),
+		tuner:     newTuner(&alloc, recordRows, &sl),
 		trips:     newRoundTrips(info),
 		target:    new(firstMoments),
 	}
@@ -206,7 +208,7 @@ func newPackedBlock(cfgs []Config, units []laneUnit, recordRows int) *block {
 	b.view.b = b
 	b.observers = []Observer{b.trips, b.target}
 	pk.groups = laneGroups(b, cfgs, units)
-	b.start(base.Scans)
+	b.start(base.Scans, &sl)
 	return b
 }
 

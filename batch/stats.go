@@ -17,11 +17,13 @@ type roundTrips struct {
 	legs *legTrips
 }
 
+// newRoundTrips returns the round-trip counts of a block of info, every
+// replica starting at its own chain.
 func newRoundTrips(info BlockInfo) *roundTrips {
-	r := &roundTrips{
-		leftZero:   make([]bool, info.Chains*lanes),
-		reachedTop: make([]bool, info.Chains*lanes),
-	}
+	r := new(roundTrips)
+	var flags [2][]bool
+	carve(flags[:], info.Chains*lanes, info.Chains*lanes)
+	r.leftZero, r.reachedTop = flags[0], flags[1]
 	if info.SecondLeg > 0 {
 		r.legs = newLegTrips(info)
 	}

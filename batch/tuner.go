@@ -36,22 +36,26 @@ type tuner struct {
 	legIters         [lanes]int
 }
 
-func newTuner(cfg *Config, recordRows int) tuner {
+// newTuner returns the tuners of a block's lanes at the start of a run:
+// every lane on the uniform schedule (with two legs, leg 2's falling
+// after leg 1's) and the linear path, the schedules taken from sl
+// (tunerFloats of them).
+func newTuner(cfg *Config, recordRows int, sl *slab) tuner {
 	t := tuner{c1: cfg.leg1Chains()}
-	for j := 0; j < lanes; j++ {
-		t.sched[j] = tune.UniformSchedule(t.c1)
-		t.path[j] = tune.NewSpline(cfg.Knots)
-	}
+	sched := tune.UniformSchedule(t.c1)
 	if c2 := cfg.VariationalLeg; c2 > 0 {
 		t.legSched, t.legRej = make([]float64, c2), make([]float64, c2-1)
-		for j := 0; j < lanes; j++ {
-			leg2 := tune.UniformSchedule(c2)
-			slices.Reverse(leg2)
-			t.sched[j] = append(t.sched[j], leg2...)
-			if cfg.Tuning == AutoTuning && cfg.TuneSchedule {
-				t.legRound[j] = make([]float64, c2-1)
-			}
+		leg2 := tune.UniformSchedule(c2)
+		slices.Reverse(leg2)
+		sched = append(sched, leg2...)
+		if cfg.Tuning == AutoTuning && cfg.TuneSchedule {
+			carve(t.legRound[:], c2-1, c2-1)
 		}
+	}
+	for j := 0; j < lanes; j++ {
+		t.sched[j] = sl.take(len(sched))
+		copy(t.sched[j], sched)
+		t.path[j] = tune.NewSpline(cfg.Knots)
 	}
 	c := t.c1
 	if cfg.Tuning == AutoTuning {
@@ -72,6 +76,10 @@ func newTuner(cfg *Config, recordRows int) tuner {
 	}
 	return t
 }
+
+// tunerFloats returns the room newTuner takes from its slab: each lane's
+// schedule, one point per chain.
+func tunerFloats(cfg *Config) int { return lanes * slabLen(cfg.Chains) }
 
 // pathStep computes lane j's SKL gradient from the scan's energies and
 // steps its spline.

@@ -93,18 +93,18 @@ func GaussianChunkRows(dim int) int {
 func (g *Gaussian) NewBlock(spec BlockSpec) Block {
 	rows := spec.Rows
 	n := rows * layout.Lanes
-	b := &gaussianBlock{
-		g:     g,
-		rows:  rows,
-		chunk: GaussianChunkRows(g.Dim),
-		m:     layout.Float64s(n),
-		s:     layout.Float64s(n),
-		eta0:  layout.Float64s(n),
-		eta1:  layout.Float64s(n),
-		first: layout.Float64s(n),
-		zTop:  layout.Float64s(2 * g.Dim * layout.Lanes),
+	chunk := GaussianChunkRows(g.Dim)
+	zTop, z := 2*g.Dim*layout.Lanes, min(chunk, rows)*g.Dim*layout.Lanes
+	// One allocation for all seven arrays; every length is a multiple of
+	// layout.Lanes, so each starts 64-byte aligned as Float64s's do.
+	all := layout.Float64s(5*n + zTop + z)
+	take := func(k int) []float64 {
+		r := all[:k:k]
+		all = all[k:]
+		return r
 	}
-	b.z = layout.Float64s(min(b.chunk, rows) * g.Dim * layout.Lanes)
+	b := &gaussianBlock{g: g, rows: rows, chunk: chunk,
+		m: take(n), s: take(n), eta0: take(n), eta1: take(n), first: take(n), zTop: take(zTop), z: take(z)}
 	for i := range b.eta0 {
 		b.eta0[i] = math.NaN() // no coefficients cached yet
 	}
@@ -125,14 +125,18 @@ type gaussianBlock struct {
 	zTop []float64
 }
 
-// Init draws every row from the reference N(μ0, σ0²).
+// Init draws every row from the reference N(μ0, σ0²): Explore at η =
+// (1, 0) on every row, with the reference's mean and sd computed once
+// and cached for every row, as Explore would cache them.
 func (b *gaussianBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
-	eta0 := layout.Float64s(b.rows * layout.Lanes)
-	eta1 := layout.Float64s(b.rows * layout.Lanes)
-	for i := range eta0 {
-		eta0[i] = 1
+	m, s, ok := b.g.Annealed(1, 0)
+	if !ok {
+		m, s = math.NaN(), math.NaN()
 	}
-	b.Explore(rng, Rows{Eta0: eta0, Eta1: eta1, Chain: rows.Chain}, out)
+	for i := range b.m {
+		b.m[i], b.s[i], b.eta0[i], b.eta1[i] = m, s, 1, 0
+	}
+	b.Explore(rng, Rows{Eta0: b.eta0, Eta1: b.eta1, Chain: rows.Chain}, out)
 }
 
 // Observe writes the first len(dst) coordinates of the state in row row

@@ -161,8 +161,9 @@ func momentGradientRef(grad, mean, cov, sched []float64, path *Spline) {
 }
 
 // TestMomentGradientMatchesRef checks that MomentGradient, now one pass
-// over the chains, writes momentGradientRef's bits on random schedules,
-// moments and knots (2 to 61 chains, K = 1 to 6).
+// over the chains, writes momentGradientRef's bits on random schedules (a
+// third of them out of order and beyond [0, 1]), moments and knots (2 to
+// 61 chains, K = 1 to 6).
 func TestMomentGradientMatchesRef(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 5))
 	var ws SKLWorkspace
@@ -175,6 +176,12 @@ func TestMomentGradientMatchesRef(t *testing.T) {
 		sched := UniformSchedule(numChains)
 		for n := 1; n < numChains-1; n++ {
 			sched[n] += 0.4 / float64(numChains-1) * (rng.Float64() - 0.5)
+		}
+		if trial%3 == 2 {
+			// Chains out of order and beyond [0, 1].
+			rng.Shuffle(numChains, func(a, b int) { sched[a], sched[b] = sched[b], sched[a] })
+			sched[rng.IntN(numChains)] = -0.5
+			sched[rng.IntN(numChains)] = 1.5
 		}
 		mean, cov := make([]float64, 2*numChains), make([]float64, 3*numChains)
 		for i := range mean {

@@ -19,6 +19,8 @@ type SKLWorkspace struct {
 	z       []float64 // 2C: z_n = (Dη)_n
 	a       []float64 // 2C: ∂L/∂η_n
 	v       []float64 // iters: centred · z
+	segment []int     // C: the spline segment of t_n (MomentGradient)
+	weight  []float64 // C: … and the weight of its upper knot
 }
 
 func grow(s []float64, n int) []float64 {
@@ -323,43 +325,51 @@ func (w *SKLWorkspace) MomentGradient(grad, mean, cov, sched []float64, path *Sp
 	case len(mean) != cols || len(cov) != 3*numChains:
 		panic("tune: moment length mismatch")
 	}
-	// One pass over the chains, with chain n's neighbours' η and means in
-	// registers: the operations (and so the bits) of η by path.Eta, z and
-	// (D E[W]) by laplacian, a_n = (D E[W])_n + Cov_n z_n, and the
-	// projection of projectKnots, in the same order.
+	// η and the segment of every chain first (Spline.etaSegments), then
+	// one pass over the chains: the operations (and so the bits) of η by
+	// path.Eta, z and (D E[W]) by laplacian, a_n = (D E[W])_n + Cov_n z_n,
+	// and the projection of projectKnots, in the same order. The end
+	// chains are apart from the interior ones, whose loop reads each
+	// chain's neighbourhood through one slice of constant length (no
+	// tests, no bounds checks): one chain at a time with its neighbours in
+	// registers, the loop spilled them and cost two hundred instructions a
+	// chain.
+	w.eta = grow(w.eta, cols)
+	w.weight = grow(w.weight, numChains)
+	if cap(w.segment) < numChains {
+		w.segment = make([]int, numChains)
+	}
+	eta, seg, wt := w.eta, w.segment[:numChains], w.weight
+	path.etaSegments(eta, seg, wt, sched)
 	mean, cov = mean[:cols], cov[:3*numChains]
 	numKnots := path.K()
 	clear(grad)
-	var d0, d1 float64 // η of chain n-1, n and n+1, and the segments of n and n+1
-	e0, e1, ke, we := path.etaSegment(sched[0])
-	f0, f1, kf, wf := path.etaSegment(sched[1])
-	for n := 0; n < numChains; n++ {
-		// z_n = 0 + (η_n - η_{n-1}) + (η_n - η_{n+1}), each term only
-		// where the neighbour exists; likewise (D E[W])_n.
-		z0, z1 := 0.0, 0.0
-		l0, l1 := 0.0, 0.0
-		m0, m1 := mean[2*n], mean[2*n+1]
-		if n > 0 {
-			z0 += e0 - d0
-			z1 += e1 - d1
-			l0 += m0 - mean[2*n-2]
-			l1 += m1 - mean[2*n-1]
-		}
-		if n < numChains-1 {
-			z0 += e0 - f0
-			z1 += e1 - f1
-			l0 += m0 - mean[2*n+2]
-			l1 += m1 - mean[2*n+3]
-		}
-		c00, c01, c11 := cov[3*n], cov[3*n+1], cov[3*n+2]
-		a0 := l0 + (c00*z0 + c01*z1)
-		a1 := l1 + (c01*z0 + c11*z1)
-		projectKnot(grad, numKnots, ke, we, a0, a1)
-		d0, d1, e0, e1, ke, we = e0, e1, f0, f1, kf, wf
-		if n+2 < numChains {
-			f0, f1, kf, wf = path.etaSegment(sched[n+2])
-		}
+	// z_n = 0 + (η_n - η_{n-1}) + (η_n - η_{n+1}), each term only where
+	// the neighbour exists; likewise (D E[W])_n.
+	z0, z1 := 0+(eta[0]-eta[2]), 0+(eta[1]-eta[3])
+	l0, l1 := 0+(mean[0]-mean[2]), 0+(mean[1]-mean[3])
+	projectKnot(grad, numKnots, seg[0], wt[0], l0+(cov[0]*z0+cov[1]*z1), l1+(cov[1]*z0+cov[2]*z1))
+	for n := 1; n < numChains-1; n++ {
+		e := eta[2*n-2 : 2*n+4 : 2*n+4] // η of chains n-1, n, n+1
+		m := mean[2*n-2 : 2*n+4 : 2*n+4]
+		c := cov[3*n : 3*n+3 : 3*n+3]
+		z0 := 0 + (e[2] - e[0])
+		z1 := 0 + (e[3] - e[1])
+		l0 := 0 + (m[2] - m[0])
+		l1 := 0 + (m[3] - m[1])
+		z0 += e[2] - e[4]
+		z1 += e[3] - e[5]
+		l0 += m[2] - m[4]
+		l1 += m[3] - m[5]
+		a0 := l0 + (c[0]*z0 + c[1]*z1)
+		a1 := l1 + (c[1]*z0 + c[2]*z1)
+		projectKnot(grad, numKnots, seg[n], wt[n], a0, a1)
 	}
+	n := numChains - 1
+	z0, z1 = 0+(eta[2*n]-eta[2*n-2]), 0+(eta[2*n+1]-eta[2*n-1])
+	l0, l1 = 0+(mean[2*n]-mean[2*n-2]), 0+(mean[2*n+1]-mean[2*n-1])
+	c := cov[3*n : 3*n+3]
+	projectKnot(grad, numKnots, seg[n], wt[n], l0+(c[0]*z0+c[1]*z1), l1+(c[1]*z0+c[2]*z1))
 }
 
 // projectKnot adds chain n's term of projectKnots, (∂η_n/∂φ_k)·a_n, to

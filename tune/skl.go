@@ -15,7 +15,7 @@ import (
 type SKLWorkspace struct {
 	centred []float64 // iters × 2C, the energies minus their column means
 	mean    []float64 // 2C column means: E_n[W_i] at column 2n+i
-	eta     []float64 // 2C: η(t_n) at 2n, 2n+1
+	eta     []float64 // 2C: η(t_n) at 2n, 2n+1 (Gradient); η0 of every chain, then η1 (MomentGradient)
 	z       []float64 // 2C: z_n = (Dη)_n
 	a       []float64 // 2C: ∂L/∂η_n
 	v       []float64 // iters: centred · z
@@ -325,13 +325,13 @@ func (w *SKLWorkspace) MomentGradient(grad, mean, cov, sched []float64, path *Sp
 	case len(mean) != cols || len(cov) != 3*numChains:
 		panic("tune: moment length mismatch")
 	}
-	// η and the segment of every chain first (Spline.etaSegments), then
-	// one pass over the chains: the operations (and so the bits) of η by
-	// path.Eta, z and (D E[W]) by laplacian, a_n = (D E[W])_n + Cov_n z_n,
+	// η and the segment of every chain first (Spline.etaSegmentsStrided),
+	// then one pass over the chains: the operations (and so the bits) of η
+	// by path.Eta, z and (D E[W]) by laplacian, a_n = (D E[W])_n + Cov_n z_n,
 	// and the projection of projectKnots, in the same order. The end
 	// chains are apart from the interior ones, whose loop reads each
-	// chain's neighbourhood through one slice of constant length (no
-	// tests, no bounds checks): one chain at a time with its neighbours in
+	// chain's neighbourhood through slices of constant length (no tests,
+	// no bounds checks): one chain at a time with its neighbours in
 	// registers, the loop spilled them and cost two hundred instructions a
 	// chain.
 	w.eta = grow(w.eta, cols)
@@ -339,26 +339,27 @@ func (w *SKLWorkspace) MomentGradient(grad, mean, cov, sched []float64, path *Sp
 	if cap(w.segment) < numChains {
 		w.segment = make([]int, numChains)
 	}
-	eta, seg, wt := w.eta, w.segment[:numChains], w.weight
-	path.etaSegments(eta, seg, wt, sched)
+	eta0, eta1, seg, wt := w.eta[:numChains], w.eta[numChains:cols], w.segment[:numChains], w.weight
+	path.etaSegmentsStrided(eta0, eta1, seg, wt, 1, sched)
 	mean, cov = mean[:cols], cov[:3*numChains]
 	numKnots := path.K()
 	clear(grad)
 	// z_n = 0 + (η_n - η_{n-1}) + (η_n - η_{n+1}), each term only where
 	// the neighbour exists; likewise (D E[W])_n.
-	z0, z1 := 0+(eta[0]-eta[2]), 0+(eta[1]-eta[3])
+	z0, z1 := 0+(eta0[0]-eta0[1]), 0+(eta1[0]-eta1[1])
 	l0, l1 := 0+(mean[0]-mean[2]), 0+(mean[1]-mean[3])
 	projectKnot(grad, numKnots, seg[0], wt[0], l0+(cov[0]*z0+cov[1]*z1), l1+(cov[1]*z0+cov[2]*z1))
 	for n := 1; n < numChains-1; n++ {
-		e := eta[2*n-2 : 2*n+4 : 2*n+4] // η of chains n-1, n, n+1
+		e0 := eta0[n-1 : n+2 : n+2] // η of chains n-1, n, n+1
+		e1 := eta1[n-1 : n+2 : n+2]
 		m := mean[2*n-2 : 2*n+4 : 2*n+4]
 		c := cov[3*n : 3*n+3 : 3*n+3]
-		z0 := 0 + (e[2] - e[0])
-		z1 := 0 + (e[3] - e[1])
+		z0 := 0 + (e0[1] - e0[0])
+		z1 := 0 + (e1[1] - e1[0])
 		l0 := 0 + (m[2] - m[0])
 		l1 := 0 + (m[3] - m[1])
-		z0 += e[2] - e[4]
-		z1 += e[3] - e[5]
+		z0 += e0[1] - e0[2]
+		z1 += e1[1] - e1[2]
 		l0 += m[2] - m[4]
 		l1 += m[3] - m[5]
 		a0 := l0 + (c[0]*z0 + c[1]*z1)
@@ -366,7 +367,7 @@ func (w *SKLWorkspace) MomentGradient(grad, mean, cov, sched []float64, path *Sp
 		projectKnot(grad, numKnots, seg[n], wt[n], a0, a1)
 	}
 	n := numChains - 1
-	z0, z1 = 0+(eta[2*n]-eta[2*n-2]), 0+(eta[2*n+1]-eta[2*n-1])
+	z0, z1 = 0+(eta0[n]-eta0[n-1]), 0+(eta1[n]-eta1[n-1])
 	l0, l1 = 0+(mean[2*n]-mean[2*n-2]), 0+(mean[2*n+1]-mean[2*n-1])
 	c := cov[3*n : 3*n+3]
 	projectKnot(grad, numKnots, seg[n], wt[n], l0+(c[0]*z0+c[1]*z1), l1+(c[1]*z0+c[2]*z1))

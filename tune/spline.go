@@ -170,20 +170,25 @@ func (s *Spline) EtaStrided(eta0, eta1 []float64, stride int, sched []float64) {
 	}
 }
 
-// etaSegments writes Eta(sched[n]) to eta[2n] and eta[2n+1] and
-// Segment(sched[n]) to seg[n] and w[n] for every chain n, bit for bit
-// (the same operations, t's segment found once), in one loop with the
-// knots at hand.
-func (s *Spline) etaSegments(eta []float64, seg []int, w, sched []float64) {
+// etaSegmentsStrided writes, for every chain n at i = n·stride,
+// Eta(sched[n]) to eta0[i] and eta1[i] and Segment(sched[n]) to seg[i]
+// and w[i], bit for bit (the same operations, t's segment found once), in
+// one loop with the knots at hand.
+func (s *Spline) etaSegmentsStrided(eta0, eta1 []float64, seg []int, w []float64, stride int, sched []float64) {
+	if len(sched) == 0 {
+		return
+	}
+	last := (len(sched) - 1) * stride
+	eta0, eta1, seg, w = eta0[:last+1], eta1[:last+1], seg[:last+1], w[:last+1]
 	knots := s.knots
 	numKnots := len(knots) - 1
-	eta, seg, w = eta[:2*len(sched)], seg[:len(sched)], w[:len(sched)]
 	for n, t := range sched {
+		i := n * stride
 		switch {
 		case t >= 1:
-			eta[2*n], eta[2*n+1], seg[n], w[n] = 0, 1, numKnots, 1
+			eta0[i], eta1[i], seg[i], w[i] = 0, 1, numKnots, 1
 		case t <= 0:
-			eta[2*n], eta[2*n+1], seg[n], w[n] = 1, 0, 1, 0
+			eta0[i], eta1[i], seg[i], w[i] = 1, 0, 1, 0
 		default:
 			// segment, inlined.
 			x := t * float64(numKnots)
@@ -196,7 +201,7 @@ func (s *Spline) etaSegments(eta []float64, seg []int, w, sched []float64) {
 			}
 			wk := x - float64(k-1)
 			a, b := knots[k-1], knots[k]
-			eta[2*n], eta[2*n+1], seg[n], w[n] = (1-wk)*a[0]+wk*b[0], (1-wk)*a[1]+wk*b[1], k, wk
+			eta0[i], eta1[i], seg[i], w[i] = (1-wk)*a[0]+wk*b[0], (1-wk)*a[1]+wk*b[1], k, wk
 		}
 	}
 }

@@ -16,8 +16,13 @@ type tuner struct {
 	work   [lanes]*tune.SKLWorkspace
 	grad   []float64
 	matrix []float64 // one replicate's recorded energies, M × 2C
-	mean   []float64 // one replicate's E_n[W_i] at 2n+i
-	cov    []float64 // … and Cov_n(W) at 3n, 3n+1, 3n+2
+
+	// With the block form of the path gradient (the default), the
+	// moments of every lane's chains, lane-innermost, each lane's gradient
+	// and their scratch (momentPathSteps).
+	laneMoments tune.LaneMoments
+	laneGrad    [lanes][]float64
+	laneWork    tune.LaneGradientWorkspace
 
 	// With AutoTuning: each lane's automatic tuner.
 	auto [lanes]*tune.Auto
@@ -62,8 +67,13 @@ func newTuner(cfg *Config, recordRows int) tuner {
 		if cfg.Gradient == FullGradient {
 			t.matrix = make([]float64, recordRows*2*c)
 		} else {
-			t.mean = make([]float64, 2*c)
-			t.cov = make([]float64, 3*c)
+			m := &t.laneMoments
+			for _, s := range []*[]float64{&m.Mean0, &m.Mean1, &m.C00, &m.C01, &m.C11} {
+				*s = make([]float64, c*lanes)
+			}
+			for j := range t.laneGrad {
+				t.laneGrad[j] = make([]float64, 2*(cfg.Knots-1))
+			}
 		}
 		t.grad = make([]float64, 2*(cfg.Knots-1))
 		for j := range t.work {
@@ -73,18 +83,12 @@ func newTuner(cfg *Config, recordRows int) tuner {
 	return t
 }
 
-// pathStep computes lane j's SKL gradient from the scan's energies and
-// steps its spline.
-//
-// The block form (the default) uses the moments of each chain accumulated
-// during the scan; the full form the recorded energies, whose cross-chain
-// covariances have zero expectation under the product target but add
-// variance (tune.SKLWorkspace.Gradient).
+// pathStep computes lane j's SKL gradient from the scan's recorded
+// energies (the full form, Config.Gradient = FullGradient) and steps its
+// spline. The full form's cross-chain covariances have zero expectation
+// under the product target but add variance (tune.SKLWorkspace.Gradient);
+// the block form, the default, is momentPathSteps.
 func (t *tuner) pathStep(cfg *Config, e *energyMoments, j, iters int) {
-	if cfg.Gradient != FullGradient {
-		t.momentPathStep(cfg, e, j, iters)
-		return
-	}
 	cols, all := 2*t.c1, 2*len(t.sched[j])
 	mat := t.matrix[:iters*cols]
 	for m := 0; m < iters; m++ {
@@ -101,28 +105,66 @@ func (t *tuner) pathStep(cfg *Config, e *energyMoments, j, iters int) {
 	t.path[j].Step(t.grad, cfg.LearningRate)
 }
 
-// momentPathStep is pathStep's block form: the sample means and
-// covariances (divisor M-1) of each chain's energies over the scan, from
-// the shifted sums.
-func (t *tuner) momentPathStep(cfg *Config, e *energyMoments, j, iters int) {
+// tuneTogether is the paper's tuning (alg:PT_tuning) with the block form
+// of the path gradient for the lanes j with tuned[j]: every lane's path
+// step at once (momentPathSteps), then each lane's schedule update from
+// its rejections rej[j] (updateSchedules), each lane's the same as one
+// lane at a time, the path before the schedule.
+func (t *tuner) tuneTogether(cfg *Config, e *energyMoments, tuned *[lanes]bool, rej *[lanes][]float64, iters int) {
+	t.momentPathSteps(cfg, e, tuned, iters)
+	if !cfg.TuneSchedule {
+		return
+	}
+	for j := range tuned {
+		if tuned[j] {
+			t.updateSchedules(j, rej[j])
+		}
+	}
+}
+
+// momentPathSteps is the block form of the path step for the lanes j with
+// active[j]: the sample means and covariances (divisor M-1) of each
+// chain's energies over the scan, from the shifted sums, the gradient
+// (tune.LaneGradientWorkspace.MomentGradients) and the spline's step.
+// The lanes are done together, lane-innermost, each lane's numbers by the
+// operations of one lane at a time before (and so the same bits): the
+// moments of a chain are one row of every lane, and the lanes' chains of
+// dependent operations overlap.
+func (t *tuner) momentPathSteps(cfg *Config, e *energyMoments, active *[lanes]bool, iters int) {
 	if iters < 2 {
 		return
 	}
 	// Multiplications by 1/M and 1/(M-1), not divisions: the divider,
 	// five times per chain, was a tenth of the scan's end.
 	inv, inv1 := 1/float64(iters), 1/float64(iters-1)
-	for n := range t.leg1(j) {
-		i := n*lanes + j
-		s0, s1 := e.sum0[i], e.sum1[i]
-		f0, f1 := s0*inv, s1*inv
-		t.mean[2*n] = e.shift0[i] + f0
-		t.mean[2*n+1] = e.shift1[i] + f1
-		t.cov[3*n] = (e.sq00[i] - s0*f0) * inv1
-		t.cov[3*n+1] = (e.sq01[i] - s0*f1) * inv1
-		t.cov[3*n+2] = (e.sq11[i] - s1*f1) * inv1
+	m := &t.laneMoments
+	type row = [lanes]float64
+	at := func(s []float64, n int) *row { return (*row)(s[n*lanes : (n+1)*lanes]) }
+	for n := range t.c1 {
+		s0, s1, h0, h1 := at(e.sum0, n), at(e.sum1, n), at(e.shift0, n), at(e.shift1, n)
+		q00, q01, q11 := at(e.sq00, n), at(e.sq01, n), at(e.sq11, n)
+		m0, m1, c00, c01, c11 := at(m.Mean0, n), at(m.Mean1, n), at(m.C00, n), at(m.C01, n), at(m.C11, n)
+		for j := range lanes {
+			f0, f1 := s0[j]*inv, s1[j]*inv
+			m0[j] = h0[j] + f0
+			m1[j] = h1[j] + f1
+			c00[j] = (q00[j] - s0[j]*f0) * inv1
+			c01[j] = (q01[j] - s0[j]*f1) * inv1
+			c11[j] = (q11[j] - s1[j]*f1) * inv1
+		}
 	}
-	t.work[j].MomentGradient(t.grad, t.mean, t.cov, t.leg1(j), t.path[j])
-	t.path[j].Step(t.grad, cfg.LearningRate)
+	var sched [lanes][]float64
+	for j := range lanes {
+		if active[j] {
+			sched[j] = t.leg1(j)
+		}
+	}
+	t.laneWork.MomentGradients(&t.laneGrad, m, &sched, &t.path, active)
+	for j := range lanes {
+		if active[j] {
+			t.path[j].Step(t.laneGrad[j], cfg.LearningRate)
+		}
+	}
 }
 
 // leg1 returns lane j's schedule of the first leg: t of chains 0 … C1−1

@@ -190,10 +190,6 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 	}
 	inv := 1 / float64(iters)
 	var changed [lanes]bool // the lanes whose path or schedule the tuning moved
-	// The block form of the path step takes every tuned lane at once,
-	// after the loop (momentPathSteps); then each lane's schedule.
-	together := cfg.Tuning != AutoTuning && cfg.TunePath && cfg.Gradient != FullGradient
-	var tuned [lanes]bool
 	for j := 0; j < lanes; j++ {
 		if l := b.trips.legs; l != nil {
 			b.legHist[j] = append(b.legHist[j], l.counts(j))
@@ -211,8 +207,6 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 		switch {
 		case cfg.Tuning == AutoTuning:
 			changed[j] = b.tuner.autoEndScan(&b.moments, &b.x, j, iters)
-		case together:
-			tuned[j] = true
 		default:
 			if cfg.TunePath {
 				b.tuner.pathStep(cfg, &b.moments, j, iters)
@@ -222,10 +216,6 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 			}
 			changed[j] = cfg.TunePath || cfg.TuneSchedule
 		}
-	}
-	if together {
-		b.tuner.tuneTogether(cfg, &b.moments, &tuned, &b.last, iters)
-		changed = tuned
 	}
 	if f, ok := b.states.(models.LaneFreezer); ok { // the variational reference freezes with the path (issue 22)
 		for j := 0; j < lanes; j++ {

@@ -16,13 +16,8 @@ type tuner struct {
 	work   [lanes]*tune.SKLWorkspace
 	grad   []float64
 	matrix []float64 // one replicate's recorded energies, M × 2C
-
-	// With the block form of the path gradient (the default), the
-	// moments of every lane's chains, lane-innermost, each lane's gradient
-	// and their scratch (momentPathSteps).
-	laneMoments tune.LaneMoments
-	laneGrad    [lanes][]float64
-	laneWork    tune.LaneGradientWorkspace
+	mean   []float64 // one replicate's E_n[W_i] at 2n+i
+	cov    []float64 // … and Cov_n(W) at 3n, 3n+1, 3n+2
 
 	// With AutoTuning: each lane's automatic tuner.
 	auto [lanes]*tune.Auto
@@ -67,13 +62,8 @@ func newTuner(cfg *Config, recordRows int) tuner {
 		if cfg.Gradient == FullGradient {
 			t.matrix = make([]float64, recordRows*2*c)
 		} else {
-			m := &t.laneMoments
-			for _, s := range []*[]float64{&m.Mean0, &m.Mean1, &m.C00, &m.C01, &m.C11} {
-				*s = make([]float64, c*lanes)
-			}
-			for j := range t.laneGrad {
-				t.laneGrad[j] = make([]float64, 2*(cfg.Knots-1))
-			}
+			t.mean = make([]float64, 2*c)
+			t.cov = make([]float64, 3*c)
 		}
 		t.grad = make([]float64, 2*(cfg.Knots-1))
 		for j := range t.work {
@@ -83,12 +73,18 @@ func newTuner(cfg *Config, recordRows int) tuner {
 	return t
 }
 
-// pathStep computes lane j's SKL gradient from the scan's recorded
-// energies (the full form, Config.Gradient = FullGradient) and steps its
-// spline. The full form's cross-chain covariances have zero expectation
-// under the product target but add variance (tune.SKLWorkspace.Gradient);
-// the block form, the default, is momentPathSteps.
+// pathStep computes lane j's SKL gradient from the scan's energies and
+// steps its spline.
+//
+// The block form (the default) uses the moments of each chain accumulated
+// during the scan; the full form the recorded energies, whose cross-chain
+// covariances have zero expectation under the product target but add
+// variance (tune.SKLWorkspace.Gradient).
 func (t *tuner) pathStep(cfg *Config, e *energyMoments, j, iters int) {
+	if cfg.Gradient != FullGradient {
+		t.momentPathStep(cfg, e, j, iters)
+		return
+	}
 	cols, all := 2*t.c1, 2*len(t.sched[j])
 	mat := t.matrix[:iters*cols]
 	for m := 0; m < iters; m++ {
@@ -105,66 +101,34 @@ func (t *tuner) pathStep(cfg *Config, e *energyMoments, j, iters int) {
 	t.path[j].Step(t.grad, cfg.LearningRate)
 }
 
-// tuneTogether is the paper's tuning (alg:PT_tuning) with the block form
-// of the path gradient for the lanes j with tuned[j]: every lane's path
-// step at once (momentPathSteps), then each lane's schedule update from
-// its rejections rej[j] (updateSchedules), each lane's the same as one
-// lane at a time, the path before the schedule.
-func (t *tuner) tuneTogether(cfg *Config, e *energyMoments, tuned *[lanes]bool, rej *[lanes][]float64, iters int) {
-	t.momentPathSteps(cfg, e, tuned, iters)
-	if !cfg.TuneSchedule {
-		return
-	}
-	for j := range tuned {
-		if tuned[j] {
-			t.updateSchedules(j, rej[j])
-		}
-	}
-}
-
-// momentPathSteps is the block form of the path step for the lanes j with
-// active[j]: the sample means and covariances (divisor M-1) of each
-// chain's energies over the scan, from the shifted sums, the gradient
-// (tune.LaneGradientWorkspace.MomentGradients) and the spline's step.
-// The lanes are done together, lane-innermost, each lane's numbers by the
-// operations of one lane at a time before (and so the same bits): the
-// moments of a chain are one row of every lane, and the lanes' chains of
-// dependent operations overlap.
-func (t *tuner) momentPathSteps(cfg *Config, e *energyMoments, active *[lanes]bool, iters int) {
+// momentPathStep is pathStep's block form: the sample means and
+// covariances (divisor M-1) of each chain's energies over the scan, from
+// the shifted sums.
+func (t *tuner) momentPathStep(cfg *Config, e *energyMoments, j, iters int) {
 	if iters < 2 {
 		return
 	}
 	// Multiplications by 1/M and 1/(M-1), not divisions: the divider,
 	// five times per chain, was a tenth of the scan's end.
 	inv, inv1 := 1/float64(iters), 1/float64(iters-1)
-	m := &t.laneMoments
-	type row = [lanes]float64
-	at := func(s []float64, n int) *row { return (*row)(s[n*lanes : (n+1)*lanes]) }
-	for n := range t.c1 {
-		s0, s1, h0, h1 := at(e.sum0, n), at(e.sum1, n), at(e.shift0, n), at(e.shift1, n)
-		q00, q01, q11 := at(e.sq00, n), at(e.sq01, n), at(e.sq11, n)
-		m0, m1, c00, c01, c11 := at(m.Mean0, n), at(m.Mean1, n), at(m.C00, n), at(m.C01, n), at(m.C11, n)
-		for j := range lanes {
-			f0, f1 := s0[j]*inv, s1[j]*inv
-			m0[j] = h0[j] + f0
-			m1[j] = h1[j] + f1
-			c00[j] = (q00[j] - s0[j]*f0) * inv1
-			c01[j] = (q01[j] - s0[j]*f1) * inv1
-			c11[j] = (q11[j] - s1[j]*f1) * inv1
-		}
+	// The sums' slices in locals, from lane j on: in the loop, Go would
+	// reload a field's slice after every store.
+	c := t.c1
+	sum0, sum1, shift0, shift1 := e.sum0[j:], e.sum1[j:], e.shift0[j:], e.shift1[j:]
+	sq00, sq01, sq11 := e.sq00[j:], e.sq01[j:], e.sq11[j:]
+	mean, cov := t.mean[:2*c], t.cov[:3*c]
+	for n := range c {
+		i := n * lanes
+		s0, s1 := sum0[i], sum1[i]
+		f0, f1 := s0*inv, s1*inv
+		mean[2*n] = shift0[i] + f0
+		mean[2*n+1] = shift1[i] + f1
+		cov[3*n] = (sq00[i] - s0*f0) * inv1
+		cov[3*n+1] = (sq01[i] - s0*f1) * inv1
+		cov[3*n+2] = (sq11[i] - s1*f1) * inv1
 	}
-	var sched [lanes][]float64
-	for j := range lanes {
-		if active[j] {
-			sched[j] = t.leg1(j)
-		}
-	}
-	t.laneWork.MomentGradients(&t.laneGrad, m, &sched, &t.path, active)
-	for j := range lanes {
-		if active[j] {
-			t.path[j].Step(t.laneGrad[j], cfg.LearningRate)
-		}
-	}
+	t.work[j].MomentGradient(t.grad, t.mean, t.cov, t.leg1(j), t.path[j])
+	t.path[j].Step(t.grad, cfg.LearningRate)
 }
 
 // leg1 returns lane j's schedule of the first leg: t of chains 0 … C1−1

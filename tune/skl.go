@@ -21,6 +21,7 @@ type SKLWorkspace struct {
 	v       []float64 // iters: centred · z
 	segment []int     // C: the spline segment of t_n (MomentGradient)
 	weight  []float64 // C: … and the weight of its upper knot
+	knots   []float64 // 2(K+1): MomentGradient's gradient at every knot, the end knots' terms thrown away
 }
 
 func grow(s []float64, n int) []float64 {
@@ -343,12 +344,18 @@ func (w *SKLWorkspace) MomentGradient(grad, mean, cov, sched []float64, path *Sp
 	path.etaSegmentsStrided(eta0, eta1, seg, wt, 1, sched)
 	mean, cov = mean[:cols], cov[:3*numChains]
 	numKnots := path.K()
-	clear(grad)
+	// The terms of every knot, φ_0 … φ_K, each chain's two added without
+	// tests of whether its segment's knots are interior (the end knots'
+	// sums are dropped): the interior knots' sums are projectKnots', in
+	// the same order.
+	w.knots = grow(w.knots, 2*(numKnots+1))
+	all := w.knots
+	clear(all)
 	// z_n = 0 + (η_n - η_{n-1}) + (η_n - η_{n+1}), each term only where
 	// the neighbour exists; likewise (D E[W])_n.
 	z0, z1 := 0+(eta0[0]-eta0[1]), 0+(eta1[0]-eta1[1])
 	l0, l1 := 0+(mean[0]-mean[2]), 0+(mean[1]-mean[3])
-	projectKnot(grad, numKnots, seg[0], wt[0], l0+(cov[0]*z0+cov[1]*z1), l1+(cov[1]*z0+cov[2]*z1))
+	projectKnot(all, seg[0], wt[0], l0+(cov[0]*z0+cov[1]*z1), l1+(cov[1]*z0+cov[2]*z1))
 	for n := 1; n < numChains-1; n++ {
 		e0 := eta0[n-1 : n+2 : n+2] // η of chains n-1, n, n+1
 		e1 := eta1[n-1 : n+2 : n+2]
@@ -364,26 +371,24 @@ func (w *SKLWorkspace) MomentGradient(grad, mean, cov, sched []float64, path *Sp
 		l1 += m[3] - m[5]
 		a0 := l0 + (c[0]*z0 + c[1]*z1)
 		a1 := l1 + (c[1]*z0 + c[2]*z1)
-		projectKnot(grad, numKnots, seg[n], wt[n], a0, a1)
+		projectKnot(all, seg[n], wt[n], a0, a1)
 	}
 	n := numChains - 1
 	z0, z1 = 0+(eta0[n]-eta0[n-1]), 0+(eta1[n]-eta1[n-1])
 	l0, l1 = 0+(mean[2*n]-mean[2*n-2]), 0+(mean[2*n+1]-mean[2*n-1])
 	c := cov[3*n : 3*n+3]
-	projectKnot(grad, numKnots, seg[n], wt[n], l0+(c[0]*z0+c[1]*z1), l1+(c[1]*z0+c[2]*z1))
+	projectKnot(all, seg[n], wt[n], l0+(c[0]*z0+c[1]*z1), l1+(c[1]*z0+c[2]*z1))
+	copy(grad, all[2:2*numKnots])
 }
 
-// projectKnot adds chain n's term of projectKnots, (∂η_n/∂φ_k)·a_n, to
-// grad for the knots of its segment k and weight w (Spline.Segment).
-func projectKnot(grad []float64, numKnots, k int, w, a0, a1 float64) {
-	if k-1 >= 1 { // φ_{k-1}, weight 1-w
-		c := 2 * (k - 2)
-		grad[c] += (1 - w) * a0
-		grad[c+1] += (1 - w) * a1
-	}
-	if k <= numKnots-1 { // φ_k, weight w
-		c := 2 * (k - 1)
-		grad[c] += w * a0
-		grad[c+1] += w * a1
-	}
+// projectKnot adds chain n's term of projectKnots, (∂η_n/∂φ_k)·a_n, for
+// the knots φ_{k-1} (weight 1-w) and φ_k (weight w) of its segment k and
+// weight w (Spline.Segment) to all, which holds the sums of every knot,
+// φ_j's at 2j and 2j+1.
+func projectKnot(all []float64, k int, w, a0, a1 float64) {
+	g := all[2*k-2 : 2*k+2 : 2*k+2]
+	g[0] += (1 - w) * a0
+	g[1] += (1 - w) * a1
+	g[2] += w * a0
+	g[3] += w * a1
 }

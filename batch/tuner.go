@@ -113,19 +113,24 @@ func (t *tuner) momentPathStep(cfg *Config, e *energyMoments, j, iters int) {
 	inv, inv1 := 1/float64(iters), 1/float64(iters-1)
 	// The sums' slices in locals, from lane j on: in the loop, Go would
 	// reload a field's slice after every store.
+	// Each slice cut to the same length, chain c-1's index the last, so
+	// that the loop's reads need no bounds checks; the writes go through
+	// windows of constant length.
 	c := t.c1
-	sum0, sum1, shift0, shift1 := e.sum0[j:], e.sum1[j:], e.shift0[j:], e.shift1[j:]
-	sq00, sq01, sq11 := e.sq00[j:], e.sq01[j:], e.sq11[j:]
+	end := j + (c-1)*lanes + 1
+	sum0, sum1, shift0, shift1 := e.sum0[j:end], e.sum1[j:end], e.shift0[j:end], e.shift1[j:end]
+	sq00, sq01, sq11 := e.sq00[j:end], e.sq01[j:end], e.sq11[j:end]
 	mean, cov := t.mean[:2*c], t.cov[:3*c]
-	for n := range c {
-		i := n * lanes
+	for i, n := 0, 0; i < len(sum0); i, n = i+lanes, n+1 {
 		s0, s1 := sum0[i], sum1[i]
 		f0, f1 := s0*inv, s1*inv
-		mean[2*n] = shift0[i] + f0
-		mean[2*n+1] = shift1[i] + f1
-		cov[3*n] = (sq00[i] - s0*f0) * inv1
-		cov[3*n+1] = (sq01[i] - s0*f1) * inv1
-		cov[3*n+2] = (sq11[i] - s1*f1) * inv1
+		m := mean[2*n : 2*n+2 : 2*n+2]
+		m[0] = shift0[i] + f0
+		m[1] = shift1[i] + f1
+		v := cov[3*n : 3*n+3 : 3*n+3]
+		v[0] = (sq00[i] - s0*f0) * inv1
+		v[1] = (sq01[i] - s0*f1) * inv1
+		v[2] = (sq11[i] - s1*f1) * inv1
 	}
 	t.work[j].MomentGradient(t.grad, t.mean, t.cov, t.leg1(j), t.path[j])
 	t.path[j].Step(t.grad, cfg.LearningRate)

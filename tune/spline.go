@@ -164,7 +164,8 @@ func (s *Spline) EtaStrided(eta0, eta1 []float64, stride int, sched []float64) {
 				k = 1
 			}
 			w := x - float64(k-1)
-			a, b := knots[k-1], knots[k]
+			ab := knots[k-1 : k+1 : k+1] // one bounds check for both knots
+			a, b := &ab[0], &ab[1]
 			eta0[i], eta1[i] = (1-w)*a[0]+w*b[0], (1-w)*a[1]+w*b[1]
 		}
 	}
@@ -200,7 +201,8 @@ func (s *Spline) etaSegmentsStrided(eta0, eta1 []float64, seg []int, w []float64
 				k = 1
 			}
 			wk := x - float64(k-1)
-			a, b := knots[k-1], knots[k]
+			ab := knots[k-1 : k+1 : k+1] // one bounds check for both knots
+			a, b := &ab[0], &ab[1]
 			eta0[i], eta1[i], seg[i], w[i] = (1-wk)*a[0]+wk*b[0], (1-wk)*a[1]+wk*b[1], k, wk
 		}
 	}

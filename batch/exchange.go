@@ -323,7 +323,10 @@ func (x *exchange) setEtaLanes(t *tuner, changed *[lanes]bool) {
 			x.epoch++
 			bumped = true
 		}
-		for n := range t.sched[j] {
+		// Leg 1 on the lane's path, in one call (bit for bit as t.eta),
+		// and leg 2, if any, on the linear path.
+		t.path[j].EtaStrided(x.eta0[j:], x.eta1[j:], lanes, t.leg1(j))
+		for n := t.c1; n < len(t.sched[j]); n++ {
 			i := layout.Index(n, 1, 0, j)
 			x.eta0[i], x.eta1[i] = t.eta(j, n)
 		}

@@ -125,15 +125,26 @@ func (t *tuner) momentPathStep(cfg *Config, e *energyMoments, j, iters int) {
 	// Multiplications by 1/M and 1/(M-1), not divisions: the divider,
 	// five times per chain, was a tenth of the scan's end.
 	inv, inv1 := 1/float64(iters), 1/float64(iters-1)
-	for n := range t.leg1(j) {
-		i := n*lanes + j
-		s0, s1 := e.sum0[i], e.sum1[i]
+	// The sums' slices in locals, from lane j on: in the loop, Go would
+	// reload a field's slice after every store.
+	// Each slice cut to the same length, chain c-1's index the last, so
+	// that the loop's reads need no bounds checks; the writes go through
+	// windows of constant length.
+	c := t.c1
+	end := j + (c-1)*lanes + 1
+	sum0, sum1, shift0, shift1 := e.sum0[j:end], e.sum1[j:end], e.shift0[j:end], e.shift1[j:end]
+	sq00, sq01, sq11 := e.sq00[j:end], e.sq01[j:end], e.sq11[j:end]
+	mean, cov := t.mean[:2*c], t.cov[:3*c]
+	for i, n := 0, 0; i < len(sum0); i, n = i+lanes, n+1 {
+		s0, s1 := sum0[i], sum1[i]
 		f0, f1 := s0*inv, s1*inv
-		t.mean[2*n] = e.shift0[i] + f0
-		t.mean[2*n+1] = e.shift1[i] + f1
-		t.cov[3*n] = (e.sq00[i] - s0*f0) * inv1
-		t.cov[3*n+1] = (e.sq01[i] - s0*f1) * inv1
-		t.cov[3*n+2] = (e.sq11[i] - s1*f1) * inv1
+		m := mean[2*n : 2*n+2 : 2*n+2]
+		m[0] = shift0[i] + f0
+		m[1] = shift1[i] + f1
+		v := cov[3*n : 3*n+3 : 3*n+3]
+		v[0] = (sq00[i] - s0*f0) * inv1
+		v[1] = (sq01[i] - s0*f1) * inv1
+		v[2] = (sq11[i] - s1*f1) * inv1
 	}
 	grad := t.laneGrad(j)
 	t.work[j].MomentGradient(grad, t.mean, t.cov, t.leg1(j), t.path[j])

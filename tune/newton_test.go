@@ -32,7 +32,7 @@ func scanRejections(rng *rand.Rand, numChains, updates int, f func(sched, rej []
 }
 
 // TestNewtonSegmentMatchesSafeguarded checks newtonSegment against
-// solveMonotone, and newtonPair against newtonSegment (bit for bit), on
+// solveMonotone, and newtonTargets against newtonSegment (bit for bit), on
 // the solves of scan-end schedule updates (scanRejections) and of random
 // ones (randomScheduleRejections): where it reports
 // convergence the two agree to 2e-14 plus the interpolant's few ulps of Λ
@@ -40,7 +40,8 @@ func scanRejections(rng *rand.Rand, numChains, updates int, f func(sched, rej []
 // ends it converges in all but 1% of the solves (it is the fast path).
 func TestNewtonSegmentMatchesSafeguarded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 3))
-	var f monotoneCubic
+	var w scheduleWorkspace
+	f := &w.f
 	check := func(sched, rej []float64) (solves, converged int) {
 		xs, ys := appendBarrierPoints(nil, nil, sched, rej)
 		barrier := ys[len(ys)-1]
@@ -52,25 +53,27 @@ func TestNewtonSegmentMatchesSafeguarded(t *testing.T) {
 			return 0, 0
 		}
 		numChains := len(sched)
-		seg, prevSeg := 0, 0
+		w.targets, w.segs = make([]float64, numChains), make([]int, numChains)
+		seg := 0
 		for n := 1; n < numChains-1; n++ {
 			target := barrier * float64(n) / float64(numChains-1)
 			for seg+2 < len(xs) && ys[seg+1] < target {
 				seg++
 			}
-			want := solveMonotone(&f, seg, target, xs[seg], xs[seg+1])
-			got, ok := newtonSegment(&f, seg, target)
-			if n > 1 { // newtonPair with the target before: newtonSegment's bits
-				prev := barrier * float64(n-1) / float64(numChains-1)
-				prevGot, prevOK := newtonSegment(&f, prevSeg, prev)
-				pa, pb, okA, okB := newtonPair(&f, prevSeg, seg, prev, target)
-				if !sameBits(pa, prevGot) || !sameBits(pb, got) || okA != prevOK || okB != ok {
-					t.Fatalf("t_%d, t_%d: newtonPair %v %v (%v %v), newtonSegment %v %v (%v %v)", n-1, n, pa, pb, okA, okB, prevGot, got, prevOK, ok)
-				}
+			w.targets[n], w.segs[n] = target, seg
+		}
+		// newtonTargets, all targets at once: newtonSegment's bits.
+		out, ok := make([]float64, numChains-1), make([]bool, numChains-1)
+		w.newtonTargets(f, out, ok)
+		for n := 1; n < numChains-1; n++ {
+			seg, target := w.segs[n], w.targets[n]
+			want := solveMonotone(f, seg, target, xs[seg], xs[seg+1])
+			got, gotOK := newtonSegment(f, seg, target)
+			if !sameBits(out[n], got) || ok[n] != gotOK {
+				t.Fatalf("t_%d: newtonTargets %v (%v), newtonSegment %v (%v)", n, out[n], ok[n], got, gotOK)
 			}
-			prevSeg = seg
 			solves++
-			if !ok {
+			if !gotOK {
 				continue
 			}
 			converged++
@@ -158,8 +161,9 @@ func momentGradientRef(grad, mean, cov, sched []float64, path *Spline) {
 }
 
 // TestMomentGradientMatchesRef checks that MomentGradient, now one pass
-// over the chains, writes momentGradientRef's bits on random schedules,
-// moments and knots (2 to 61 chains, K = 1 to 6).
+// over the chains, writes momentGradientRef's bits on random schedules (a
+// third of them out of order and beyond [0, 1]), moments and knots (2 to
+// 61 chains, K = 1 to 6).
 func TestMomentGradientMatchesRef(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 5))
 	var ws SKLWorkspace
@@ -172,6 +176,12 @@ func TestMomentGradientMatchesRef(t *testing.T) {
 		sched := UniformSchedule(numChains)
 		for n := 1; n < numChains-1; n++ {
 			sched[n] += 0.4 / float64(numChains-1) * (rng.Float64() - 0.5)
+		}
+		if trial%3 == 2 {
+			// Chains out of order and beyond [0, 1].
+			rng.Shuffle(numChains, func(a, b int) { sched[a], sched[b] = sched[b], sched[a] })
+			sched[rng.IntN(numChains)] = -0.5
+			sched[rng.IntN(numChains)] = 1.5
 		}
 		mean, cov := make([]float64, 2*numChains), make([]float64, 3*numChains)
 		for i := range mean {

@@ -43,7 +43,7 @@ func CumulativeBarrier(dst, rej []float64) float64 {
 //	Λ(t_n) / Λ = n / N,  n = 1..N-1,
 //
 // each t_n found by Newton steps on the interpolant's segment that
-// brackets it (newtonPair, newtonSegment), safeguarded by bisection where
+// brackets it (newtonTargets, newtonSegment), safeguarded by bisection where
 // they do not converge (solveMonotone). sched is the schedule the rejections rej were measured
 // on (len(rej) == len(sched)-1 == len(dst)-1); dst may alias sched. When
 // the barrier is zero or not finite the schedule is copied unchanged, since
@@ -76,6 +76,7 @@ type scheduleWorkspace struct {
 	targets     []float64 // the targets Λ·n/N of eq:equicrit
 	segs        []int     // each target's segment
 	ok          []bool    // whether newtonSegment converged for it
+	solves      []newtonSolve
 	f           monotoneCubic
 }
 
@@ -101,27 +102,24 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 	w.targets = slices.Grow(w.targets[:0], numChains)[:numChains]
 	w.segs = slices.Grow(w.segs[:0], numChains)[:numChains]
 	targets, segs := w.targets, w.segs
+	for n := 1; n < numChains-1; n++ {
+		targets[n] = barrier * float64(n) / float64(numChains-1)
+	}
 	seg := 0
 	for n := 1; n < numChains-1; n++ {
-		t := barrier * float64(n) / float64(numChains-1)
+		t := targets[n]
 		for seg+2 < len(xs) && ys[seg+1] < t {
 			seg++
 		}
-		targets[n], segs[n] = t, seg
+		segs[n] = seg
 	}
-	// Newton's method on each target's segment, two targets at a time
-	// (newtonPair), where the abscissae are increasing.
+	// Newton's method on each target's segment, all targets' steps
+	// interleaved (newtonTargets), where the abscissae are increasing.
 	w.ok = slices.Grow(w.ok[:0], numChains)[:numChains]
 	ok := w.ok
 	clear(ok)
 	if f.increasing {
-		n := 1
-		for ; n+1 < numChains-1; n += 2 {
-			out[n], out[n+1], ok[n], ok[n+1] = newtonPair(f, segs[n], segs[n+1], targets[n], targets[n+1])
-		}
-		if n < numChains-1 {
-			out[n], ok[n] = newtonSegment(f, segs[n], targets[n])
-		}
+		w.newtonTargets(f, out[:numChains-1], ok[:numChains-1])
 	}
 	// In order, each root kept at or above the one before (should rounding
 	// break their order); where Newton did not converge (or the abscissae
@@ -204,59 +202,71 @@ func newtonSegment(f *monotoneCubic, seg int, target float64) (float64, bool) {
 	return min(x0+dx, x1), ok
 }
 
-// newtonPair is newtonSegment for two targets, on segments segA and segB,
-// with the two solves' steps interleaved: they are independent, and the
-// core runs the two chains of dependent operations side by side, where it
-// would wait on one solve's divisions and multiply-adds at a time. Its
-// results are newtonSegment's, bit for bit.
-func newtonPair(f *monotoneCubic, segA, segB int, targetA, targetB float64) (tA, tB float64, okA, okB bool) {
-	x0A, x1A, x0B, x1B := f.xs[segA], f.xs[segA+1], f.xs[segB], f.xs[segB+1]
-	hA, hB := x1A-x0A, x1B-x0B
-	p, q := &f.coeffs[segA], &f.coeffs[segB]
-	a1A, a2A, a3A := p[1], p[2], p[3]
-	a1B, a2B, a3B := q[1], q[2], q[3]
-	b2A, b3A, b2B, b3B := 2*a2A, 3*a3A, 2*a2B, 3*a3B
-	uA, uB := targetA-p[0], targetB-q[0]
-	dxA := float64(hA*uA) / (f.ys[segA+1] - p[0])
-	dxB := float64(hB*uB) / (f.ys[segB+1] - q[0])
-	var rA, dA, rB, dB float64
-	for k := 0; ; k++ {
-		qA := float64(a3A*dxA) + a2A
-		qB := float64(a3B*dxB) + a2B
-		qA = float64(qA*dxA) + a1A
-		qB = float64(qB*dxB) + a1B
-		rA = float64(qA*dxA) - uA
-		rB = float64(qB*dxB) - uB
-		sA := float64(b3A*dxA) + b2A
-		sB := float64(b3B*dxB) + b2B
-		dA = float64(sA*dxA) + a1A
-		dB = float64(sB*dxB) + a1B
-		if k == newtonSteps {
-			break
-		}
-		dxA -= rA / dA
-		dxB -= rB / dB
-		if dxA < 0 {
-			dxA = 0
-		}
-		if dxB < 0 {
-			dxB = 0
-		}
-		if dxA > hA {
-			dxA = hA
-		}
-		if dxB > hB {
-			dxB = hB
+// newtonSolve is one target's Newton solve in newtonTargets: its
+// segment's coefficients, the target's height u above the segment's start,
+// the segment's width h and the iterate dx (eight values, one cache line).
+type newtonSolve struct {
+	a1, a2, a3, b2, b3, u, h, dx float64
+}
+
+// newtonTargets is newtonSegment for the targets w.targets[n] on the
+// segments w.segs[n], n = 1 … len(out)-1, writing out[n] and ok[n]: the
+// same operations in the same order on each target, so the same bits, but
+// one step of every target before the next step of any. The solves are
+// independent, so the core runs as many chains of dependent operations
+// side by side as its window holds (two targets at a time before): a solve is a
+// chain of about thirty multiplications, additions and divisions, each
+// waiting on the one before, which one target at a time leaves the
+// divider and the multipliers idle most of the time.
+func (w *scheduleWorkspace) newtonTargets(f *monotoneCubic, out []float64, ok []bool) {
+	num := len(out)
+	w.solves = slices.Grow(w.solves[:0], num)[:num]
+	solves, targets, segs := w.solves[1:num], w.targets[1:num], w.segs[1:num]
+	for i := range solves {
+		seg := segs[i]
+		p := &f.coeffs[seg]
+		s := &solves[i]
+		s.h = f.xs[seg+1] - f.xs[seg]
+		s.a1, s.a2, s.a3 = p[1], p[2], p[3]
+		s.b2, s.b3 = 2*p[2], 3*p[3]
+		s.u = targets[i] - p[0]
+		s.dx = float64(s.h*s.u) / (f.ys[seg+1] - p[0])
+	}
+	for range newtonSteps {
+		for i := range solves {
+			s := &solves[i]
+			dx := s.dx
+			q := float64(s.a3*dx) + s.a2
+			q = float64(q*dx) + s.a1
+			r := float64(q*dx) - s.u
+			v := float64(s.b3*dx) + s.b2
+			d := float64(v*dx) + s.a1
+			dx -= r / d
+			if dx < 0 {
+				dx = 0
+			}
+			if dx > s.h {
+				dx = s.h
+			}
+			s.dx = dx
 		}
 	}
-	deltaA, deltaB := rA/dA, rB/dB
-	dxA -= deltaA
-	dxB -= deltaB
-	mA := math.Abs(a2A) + float64(math.Abs(b3A)*hA)
-	mB := math.Abs(a2B) + float64(math.Abs(b3B)*hB)
-	okA = dA > 0 && float64(float64(mA*deltaA)*deltaA) <= float64(newtonTol*dA) && dxA >= 0 && dxA <= hA
-	okB = dB > 0 && float64(float64(mB*deltaB)*deltaB) <= float64(newtonTol*dB) && dxB >= 0 && dxB <= hB
-	return min(x0A+dxA, x1A), min(x0B+dxB, x1B), okA, okB
+	out, ok = out[1:num], ok[1:num]
+	for i := range solves {
+		s := &solves[i]
+		dx := s.dx
+		q := float64(s.a3*dx) + s.a2
+		q = float64(q*dx) + s.a1
+		r := float64(q*dx) - s.u
+		v := float64(s.b3*dx) + s.b2
+		d := float64(v*dx) + s.a1
+		delta := r / d
+		dx -= delta
+		m := math.Abs(s.a2) + float64(math.Abs(s.b3)*s.h)
+		ok[i] = d > 0 && float64(float64(m*delta)*delta) <= float64(newtonTol*d) && dx >= 0 && dx <= s.h
+		seg := segs[i]
+		out[i] = min(f.xs[seg]+dx, f.xs[seg+1])
+	}
 }
 
 // solveMonotone returns t in [a, b] with f(t) = target for the

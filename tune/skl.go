@@ -15,10 +15,13 @@ import (
 type SKLWorkspace struct {
 	centred []float64 // iters × 2C, the energies minus their column means
 	mean    []float64 // 2C column means: E_n[W_i] at column 2n+i
-	eta     []float64 // 2C: η(t_n) at 2n, 2n+1
+	eta     []float64 // 2C: η(t_n) at 2n, 2n+1 (Gradient); η0 of every chain, then η1 (MomentGradient)
 	z       []float64 // 2C: z_n = (Dη)_n
 	a       []float64 // 2C: ∂L/∂η_n
 	v       []float64 // iters: centred · z
+	segment []int     // C: the spline segment of t_n (MomentGradient)
+	weight  []float64 // C: … and the weight of its upper knot
+	knots   []float64 // 2(K+1): MomentGradient's gradient at every knot, the end knots' terms thrown away
 }
 
 func grow(s []float64, n int) []float64 {
@@ -323,56 +326,69 @@ func (w *SKLWorkspace) MomentGradient(grad, mean, cov, sched []float64, path *Sp
 	case len(mean) != cols || len(cov) != 3*numChains:
 		panic("tune: moment length mismatch")
 	}
-	// One pass over the chains, with chain n's neighbours' η and means in
-	// registers: the operations (and so the bits) of η by path.Eta, z and
-	// (D E[W]) by laplacian, a_n = (D E[W])_n + Cov_n z_n, and the
-	// projection of projectKnots, in the same order.
+	// η and the segment of every chain first (Spline.etaSegmentsStrided),
+	// then one pass over the chains: the operations (and so the bits) of η
+	// by path.Eta, z and (D E[W]) by laplacian, a_n = (D E[W])_n + Cov_n z_n,
+	// and the projection of projectKnots, in the same order. The end
+	// chains are apart from the interior ones, whose loop reads each
+	// chain's neighbourhood through slices of constant length (no tests,
+	// no bounds checks): one chain at a time with its neighbours in
+	// registers, the loop spilled them and cost two hundred instructions a
+	// chain.
+	w.eta = grow(w.eta, cols)
+	w.weight = grow(w.weight, numChains)
+	if cap(w.segment) < numChains {
+		w.segment = make([]int, numChains)
+	}
+	eta0, eta1, seg, wt := w.eta[:numChains], w.eta[numChains:cols], w.segment[:numChains], w.weight
+	path.etaSegmentsStrided(eta0, eta1, seg, wt, 1, sched)
 	mean, cov = mean[:cols], cov[:3*numChains]
 	numKnots := path.K()
-	clear(grad)
-	var d0, d1 float64 // η of chain n-1, n and n+1, and the segments of n and n+1
-	e0, e1, ke, we := path.etaSegment(sched[0])
-	f0, f1, kf, wf := path.etaSegment(sched[1])
-	for n := 0; n < numChains; n++ {
-		// z_n = 0 + (η_n - η_{n-1}) + (η_n - η_{n+1}), each term only
-		// where the neighbour exists; likewise (D E[W])_n.
-		z0, z1 := 0.0, 0.0
-		l0, l1 := 0.0, 0.0
-		m0, m1 := mean[2*n], mean[2*n+1]
-		if n > 0 {
-			z0 += e0 - d0
-			z1 += e1 - d1
-			l0 += m0 - mean[2*n-2]
-			l1 += m1 - mean[2*n-1]
-		}
-		if n < numChains-1 {
-			z0 += e0 - f0
-			z1 += e1 - f1
-			l0 += m0 - mean[2*n+2]
-			l1 += m1 - mean[2*n+3]
-		}
-		c00, c01, c11 := cov[3*n], cov[3*n+1], cov[3*n+2]
-		a0 := l0 + (c00*z0 + c01*z1)
-		a1 := l1 + (c01*z0 + c11*z1)
-		projectKnot(grad, numKnots, ke, we, a0, a1)
-		d0, d1, e0, e1, ke, we = e0, e1, f0, f1, kf, wf
-		if n+2 < numChains {
-			f0, f1, kf, wf = path.etaSegment(sched[n+2])
-		}
+	// The terms of every knot, φ_0 … φ_K, each chain's two added without
+	// tests of whether its segment's knots are interior (the end knots'
+	// sums are dropped): the interior knots' sums are projectKnots', in
+	// the same order.
+	w.knots = grow(w.knots, 2*(numKnots+1))
+	all := w.knots
+	clear(all)
+	// z_n = 0 + (η_n - η_{n-1}) + (η_n - η_{n+1}), each term only where
+	// the neighbour exists; likewise (D E[W])_n.
+	z0, z1 := 0+(eta0[0]-eta0[1]), 0+(eta1[0]-eta1[1])
+	l0, l1 := 0+(mean[0]-mean[2]), 0+(mean[1]-mean[3])
+	projectKnot(all, seg[0], wt[0], l0+(cov[0]*z0+cov[1]*z1), l1+(cov[1]*z0+cov[2]*z1))
+	for n := 1; n < numChains-1; n++ {
+		e0 := eta0[n-1 : n+2 : n+2] // η of chains n-1, n, n+1
+		e1 := eta1[n-1 : n+2 : n+2]
+		m := mean[2*n-2 : 2*n+4 : 2*n+4]
+		c := cov[3*n : 3*n+3 : 3*n+3]
+		z0 := 0 + (e0[1] - e0[0])
+		z1 := 0 + (e1[1] - e1[0])
+		l0 := 0 + (m[2] - m[0])
+		l1 := 0 + (m[3] - m[1])
+		z0 += e0[1] - e0[2]
+		z1 += e1[1] - e1[2]
+		l0 += m[2] - m[4]
+		l1 += m[3] - m[5]
+		a0 := l0 + (c[0]*z0 + c[1]*z1)
+		a1 := l1 + (c[1]*z0 + c[2]*z1)
+		projectKnot(all, seg[n], wt[n], a0, a1)
 	}
+	n := numChains - 1
+	z0, z1 = 0+(eta0[n]-eta0[n-1]), 0+(eta1[n]-eta1[n-1])
+	l0, l1 = 0+(mean[2*n]-mean[2*n-2]), 0+(mean[2*n+1]-mean[2*n-1])
+	c := cov[3*n : 3*n+3]
+	projectKnot(all, seg[n], wt[n], l0+(c[0]*z0+c[1]*z1), l1+(c[1]*z0+c[2]*z1))
+	copy(grad, all[2:2*numKnots])
 }
 
-// projectKnot adds chain n's term of projectKnots, (∂η_n/∂φ_k)·a_n, to
-// grad for the knots of its segment k and weight w (Spline.Segment).
-func projectKnot(grad []float64, numKnots, k int, w, a0, a1 float64) {
-	if k-1 >= 1 { // φ_{k-1}, weight 1-w
-		c := 2 * (k - 2)
-		grad[c] += (1 - w) * a0
-		grad[c+1] += (1 - w) * a1
-	}
-	if k <= numKnots-1 { // φ_k, weight w
-		c := 2 * (k - 1)
-		grad[c] += w * a0
-		grad[c+1] += w * a1
-	}
+// projectKnot adds chain n's term of projectKnots, (∂η_n/∂φ_k)·a_n, for
+// the knots φ_{k-1} (weight 1-w) and φ_k (weight w) of its segment k and
+// weight w (Spline.Segment) to all, which holds the sums of every knot,
+// φ_j's at 2j and 2j+1.
+func projectKnot(all []float64, k int, w, a0, a1 float64) {
+	g := all[2*k-2 : 2*k+2 : 2*k+2]
+	g[0] += (1 - w) * a0
+	g[1] += (1 - w) * a1
+	g[2] += w * a0
+	g[3] += w * a1
 }

@@ -135,18 +135,77 @@ func (s *Spline) Eta(t float64) (eta0, eta1 float64) {
 	return (1-w)*a[0] + w*b[0], (1-w)*a[1] + w*b[1]
 }
 
-// etaSegment returns Eta(t) and Segment(t), bit for bit, from one
-// computation of t's segment.
-func (s *Spline) etaSegment(t float64) (eta0, eta1 float64, k int, w float64) {
-	if t >= 1 {
-		return 0, 1, s.K(), 1
+// EtaStrided writes η(t) = Eta(t) of every t = sched[n] to eta0[n·stride]
+// and eta1[n·stride] (a lane of the engine's chain-major rows), bit for
+// bit as Eta, in one loop with the knots at hand.
+func (s *Spline) EtaStrided(eta0, eta1 []float64, stride int, sched []float64) {
+	if len(sched) == 0 {
+		return
 	}
-	if t <= 0 {
-		return 1, 0, 1, 0
+	last := (len(sched) - 1) * stride
+	eta0, eta1 = eta0[:last+1], eta1[:last+1]
+	knots := s.knots
+	numKnots := len(knots) - 1
+	for n, t := range sched {
+		i := n * stride
+		switch {
+		case t >= 1:
+			eta0[i], eta1[i] = 0, 1
+		case t <= 0:
+			eta0[i], eta1[i] = 1, 0
+		default:
+			// segment, inlined.
+			x := t * float64(numKnots)
+			k := int(x) + 1
+			if k > numKnots {
+				k = numKnots
+			}
+			if k < 1 {
+				k = 1
+			}
+			w := x - float64(k-1)
+			ab := knots[k-1 : k+1 : k+1] // one bounds check for both knots
+			a, b := &ab[0], &ab[1]
+			eta0[i], eta1[i] = (1-w)*a[0]+w*b[0], (1-w)*a[1]+w*b[1]
+		}
 	}
-	k, w = s.segment(t)
-	a, b := s.knots[k-1], s.knots[k]
-	return (1-w)*a[0] + w*b[0], (1-w)*a[1] + w*b[1], k, w
+}
+
+// etaSegmentsStrided writes, for every chain n at i = n·stride,
+// Eta(sched[n]) to eta0[i] and eta1[i] and Segment(sched[n]) to seg[i]
+// and w[i], bit for bit (the same operations, t's segment found once), in
+// one loop with the knots at hand.
+func (s *Spline) etaSegmentsStrided(eta0, eta1 []float64, seg []int, w []float64, stride int, sched []float64) {
+	if len(sched) == 0 {
+		return
+	}
+	last := (len(sched) - 1) * stride
+	eta0, eta1, seg, w = eta0[:last+1], eta1[:last+1], seg[:last+1], w[:last+1]
+	knots := s.knots
+	numKnots := len(knots) - 1
+	for n, t := range sched {
+		i := n * stride
+		switch {
+		case t >= 1:
+			eta0[i], eta1[i], seg[i], w[i] = 0, 1, numKnots, 1
+		case t <= 0:
+			eta0[i], eta1[i], seg[i], w[i] = 1, 0, 1, 0
+		default:
+			// segment, inlined.
+			x := t * float64(numKnots)
+			k := int(x) + 1
+			if k > numKnots {
+				k = numKnots
+			}
+			if k < 1 {
+				k = 1
+			}
+			wk := x - float64(k-1)
+			ab := knots[k-1 : k+1 : k+1] // one bounds check for both knots
+			a, b := &ab[0], &ab[1]
+			eta0[i], eta1[i], seg[i], w[i] = (1-wk)*a[0]+wk*b[0], (1-wk)*a[1]+wk*b[1], k, wk
+		}
+	}
 }
 
 // Step takes one path step of Algorithm 2 (alg:PT_tuning, the line

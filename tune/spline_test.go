@@ -227,3 +227,42 @@ func TestStepAllocs(t *testing.T) {
 		t.Errorf("Step allocates %v times", n)
 	}
 }
+
+// TestEtaSegmentsMatchesEtaSegment checks that etaSegmentsStrided writes
+// Eta's and Segment's bits, and EtaStrided Eta's (and nothing between its
+// strides),
+// for every t: random ones in and beyond [0, 1], the knots, the ends, NaN
+// and the infinities.
+func TestEtaSegmentsMatchesEtaSegment(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 6))
+	for trial := range 200 {
+		s := NewSpline(1 + trial%6)
+		for k := 1; k < s.K(); k++ {
+			s.knots[k] = [2]float64{rng.Float64(), rng.Float64()}
+		}
+		sched := []float64{0, 1, math.Copysign(0, -1), -0.5, 1.5, math.NaN(), math.Inf(1), math.Inf(-1), math.Nextafter(1, 0)}
+		for k := 0; k <= s.K(); k++ {
+			sched = append(sched, float64(k)/float64(s.K()))
+		}
+		for range 20 {
+			sched = append(sched, rng.Float64()*1.2-0.1)
+		}
+		const stride = 3
+		eta, seg, w := make([]float64, 2*stride*len(sched)), make([]int, stride*len(sched)), make([]float64, stride*len(sched))
+		s.etaSegmentsStrided(eta[1:], eta[stride*len(sched):], seg[2:], w[2:], stride, sched)
+		eta0, eta1 := make([]float64, stride*len(sched)), make([]float64, stride*len(sched))
+		s.EtaStrided(eta0[1:], eta1[1:], stride, sched)
+		for n, x := range sched {
+			e0, e1 := s.Eta(x)
+			k, wk := s.Segment(x)
+			i := n * stride
+			if !sameBits(eta[i+1], e0) || !sameBits(eta[stride*len(sched)+i], e1) || seg[i+2] != k || !sameBits(w[i+2], wk) {
+				t.Fatalf("K=%d, t=%v: etaSegmentsStrided (%v, %v, %d, %v), Eta and Segment (%v, %v, %d, %v)",
+					s.K(), x, eta[i+1], eta[stride*len(sched)+i], seg[i+2], w[i+2], e0, e1, k, wk)
+			}
+			if i := n*stride + 1; !sameBits(eta0[i], e0) || !sameBits(eta1[i], e1) || eta0[i-1] != 0 || eta1[i+1] != 0 {
+				t.Fatalf("K=%d, t=%v: EtaStrided (%v, %v), Eta (%v, %v)", s.K(), x, eta0[i], eta1[i], e0, e1)
+			}
+		}
+	}
+}

@@ -219,9 +219,16 @@ func addBand(p *plot.Plot, f Figure, s Series, c color.Color) error {
 	return nil
 }
 
-// decades returns the powers of ten at or below lo and at or above hi.
+// decades returns the powers of ten at or below lo and at or above hi,
+// a decade apart at least: an axis whose data sit on one power of ten
+// (a single point at x = 1) would otherwise have Min == Max, which gonum
+// widens by ±1 to a minimum of 0, where its log scale panics.
 func decades(lo, hi float64) (float64, float64) {
-	return math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)))
+	dlo, dhi := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
+	if dhi <= dlo {
+		dhi = dlo + 1
+	}
+	return math.Pow(10, dlo), math.Pow(10, dhi)
 }
 
 // TitleWidth is the most characters of a title line that fit a 7-inch

@@ -149,3 +149,30 @@ func TestPrecTicksDistinct(t *testing.T) {
 		}
 	}
 }
+
+// TestLogAxisOfOneDecade saves figures whose log axes hold data on a
+// single power of ten (one point at x = 1, as a high-dimensional
+// experiment of d = 1 alone gives; y = 10 on a log y-axis): gonum widens
+// an axis with Min == Max to a minimum of 0, where its log scale panicked.
+// The axis spans a whole decade instead.
+func TestLogAxisOfOneDecade(t *testing.T) {
+	for _, f := range []Figure{
+		{Title: "x", LogX: true, Lines: []Series{{Name: "a", Xs: []float64{1}, Ys: []float64{0.3}, Points: true}}},
+		{Title: "y", LogY: true, NoLegend: true, Lines: []Series{{Name: "a", Xs: []float64{0, 2}, Ys: []float64{10, 10}}}},
+	} {
+		p, err := f.Plot(Height)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ax := p.X
+		if f.LogY {
+			ax = p.Y
+		}
+		if ax.Min != 1 && ax.Min != 10 || ax.Max != 10*ax.Min {
+			t.Errorf("%s: log axis [%v, %v], want one decade from the data's power of ten", f.Title, ax.Min, ax.Max)
+		}
+		if err := f.Save(filepath.Join(t.TempDir(), f.Title)); err != nil {
+			t.Errorf("%s: %v", f.Title, err)
+		}
+	}
+}

@@ -209,6 +209,19 @@ type newtonSolve struct {
 	a1, a2, a3, b2, b3, u, h, dx float64
 }
 
+// residual returns the cubic's value less the target, r, and its
+// derivative d at the iterate dx, by Horner's rule (newtonSegment's
+// operations), for the Newton step dx ← dx − r/d.
+func (s *newtonSolve) residual() (r, d float64) {
+	dx := s.dx
+	q := float64(s.a3*dx) + s.a2
+	q = float64(q*dx) + s.a1
+	r = float64(q*dx) - s.u
+	v := float64(s.b3*dx) + s.b2
+	d = float64(v*dx) + s.a1
+	return r, d
+}
+
 // newtonTargets is newtonSegment for the targets w.targets[n] on the
 // segments w.segs[n], n = 1 … len(out)-1, writing out[n] and ok[n]: the
 // same operations in the same order on each target, so the same bits, but
@@ -235,13 +248,8 @@ func (w *scheduleWorkspace) newtonTargets(f *monotoneCubic, out []float64, ok []
 	for range newtonSteps {
 		for i := range solves {
 			s := &solves[i]
-			dx := s.dx
-			q := float64(s.a3*dx) + s.a2
-			q = float64(q*dx) + s.a1
-			r := float64(q*dx) - s.u
-			v := float64(s.b3*dx) + s.b2
-			d := float64(v*dx) + s.a1
-			dx -= r / d
+			r, d := s.residual()
+			dx := s.dx - r/d
 			if dx < 0 {
 				dx = 0
 			}
@@ -254,14 +262,9 @@ func (w *scheduleWorkspace) newtonTargets(f *monotoneCubic, out []float64, ok []
 	out, ok = out[1:num], ok[1:num]
 	for i := range solves {
 		s := &solves[i]
-		dx := s.dx
-		q := float64(s.a3*dx) + s.a2
-		q = float64(q*dx) + s.a1
-		r := float64(q*dx) - s.u
-		v := float64(s.b3*dx) + s.b2
-		d := float64(v*dx) + s.a1
+		r, d := s.residual()
 		delta := r / d
-		dx -= delta
+		dx := s.dx - delta
 		m := math.Abs(s.a2) + float64(math.Abs(s.b3)*s.h)
 		ok[i] = d > 0 && float64(float64(m*delta)*delta) <= float64(newtonTol*d) && dx >= 0 && dx <= s.h
 		seg := segs[i]

@@ -110,7 +110,12 @@ func (s *Spline) Segment(t float64) (k int, w float64) {
 // segment returns k in 1..K with t in [(k-1)/K, k/K] and the weight
 // w = K t - k + 1 of φ_k (φ_{k-1} has weight 1 - w).
 func (s *Spline) segment(t float64) (k int, w float64) {
-	numKnots := len(s.knots) - 1
+	return segmentOf(t, len(s.knots)-1)
+}
+
+// segmentOf is segment for a spline of numKnots segments: small enough
+// to be inlined into the loops over a schedule.
+func segmentOf(t float64, numKnots int) (k int, w float64) {
 	x := t * float64(numKnots)
 	k = int(x) + 1
 	if k > numKnots {
@@ -154,16 +159,7 @@ func (s *Spline) EtaStrided(eta0, eta1 []float64, stride int, sched []float64) {
 		case t <= 0:
 			eta0[i], eta1[i] = 1, 0
 		default:
-			// segment, inlined.
-			x := t * float64(numKnots)
-			k := int(x) + 1
-			if k > numKnots {
-				k = numKnots
-			}
-			if k < 1 {
-				k = 1
-			}
-			w := x - float64(k-1)
+			k, w := segmentOf(t, numKnots)
 			ab := knots[k-1 : k+1 : k+1] // one bounds check for both knots
 			a, b := &ab[0], &ab[1]
 			eta0[i], eta1[i] = (1-w)*a[0]+w*b[0], (1-w)*a[1]+w*b[1]
@@ -191,16 +187,7 @@ func (s *Spline) etaSegmentsStrided(eta0, eta1 []float64, seg []int, w []float64
 		case t <= 0:
 			eta0[i], eta1[i], seg[i], w[i] = 1, 0, 1, 0
 		default:
-			// segment, inlined.
-			x := t * float64(numKnots)
-			k := int(x) + 1
-			if k > numKnots {
-				k = numKnots
-			}
-			if k < 1 {
-				k = 1
-			}
-			wk := x - float64(k-1)
+			k, wk := segmentOf(t, numKnots)
 			ab := knots[k-1 : k+1 : k+1] // one bounds check for both knots
 			a, b := &ab[0], &ab[1]
 			eta0[i], eta1[i], seg[i], w[i] = (1-wk)*a[0]+wk*b[0], (1-wk)*a[1]+wk*b[1], k, wk

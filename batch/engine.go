@@ -268,16 +268,26 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (*Result, err
 	if err != nil {
 		return nil, err
 	}
+	if err := e.runScans(ctx, progress); err != nil {
+		return nil, err
+	}
+	return e.Result(), nil
+}
+
+// runScans steps the engine to its end, calling progress (if not nil)
+// after every scan. It returns nil when ctx is cancelled, leaving the run
+// where the cancellation stopped it, and a step's error otherwise.
+func (e *Engine) runScans(ctx context.Context, progress func(Progress)) error {
 	for !e.Done() && ctx.Err() == nil {
 		if err := e.Step(ctx); err != nil {
 			if ctx.Err() != nil {
 				break
 			}
-			return nil, err
+			return err
 		}
 		if progress != nil {
-			progress(Progress{Scan: e.scans, Scans: cfg.Scans, Elapsed: time.Since(e.start)})
+			progress(Progress{Scan: e.scans, Scans: e.cfg.Scans, Elapsed: time.Since(e.start)})
 		}
 	}
-	return e.Result(), nil
+	return nil
 }

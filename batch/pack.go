@@ -275,16 +275,8 @@ func RunPacked(ctx context.Context, cfgs []Config, progress func(Progress)) ([]*
 	if err != nil {
 		return nil, err
 	}
-	for !p.Done() && ctx.Err() == nil {
-		if err := p.Step(ctx); err != nil {
-			if ctx.Err() != nil {
-				break
-			}
-			return nil, err
-		}
-		if progress != nil {
-			progress(Progress{Scan: p.e.scans, Scans: p.e.cfg.Scans, Elapsed: time.Since(p.e.start)})
-		}
+	if err := p.e.runScans(ctx, progress); err != nil {
+		return nil, err
 	}
 	return p.Results(), nil
 }

@@ -78,15 +78,7 @@ func New(cfg Config) (*Engine, error) {
 	cfg.Knots = max(cfg.Knots, 1)
 	e := &Engine{cfg: cfg, perScan: cfg.Iterations / cfg.Scans, start: time.Now()}
 	shape := layout.Shape{Replicates: cfg.Replicates, Chains: cfg.Chains, Dim: 1}
-	nb := shape.Blocks()
-	nw := cfg.workers(nb)
-	e.blocks = make([]*block, nb)
-	for w := 0; w < nw; w++ {
-		e.ranges = append(e.ranges, [2]int{w * nb / nw, (w + 1) * nb / nw})
-	}
-	if cfg.Pin {
-		e.cpus = pinOrder()
-	}
+	e.setWorkers(shape.Blocks())
 	err := e.buildBlocks()
 	e.elapsed = time.Since(e.start)
 	return e, err
@@ -272,6 +264,19 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (*Result, err
 		return nil, err
 	}
 	return e.Result(), nil
+}
+
+// setWorkers makes room for nb blocks and gives each worker its range of
+// them, and each its CPU when the configuration pins workers.
+func (e *Engine) setWorkers(nb int) {
+	nw := e.cfg.workers(nb)
+	e.blocks = make([]*block, nb)
+	for w := 0; w < nw; w++ {
+		e.ranges = append(e.ranges, [2]int{w * nb / nw, (w + 1) * nb / nw})
+	}
+	if e.cfg.Pin {
+		e.cpus = pinOrder()
+	}
 }
 
 // runScans steps the engine to its end, calling progress (if not nil)

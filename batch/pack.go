@@ -109,15 +109,7 @@ func NewPacked(cfgs []Config) (*Packed, error) {
 	}
 	base := &cfgs[0]
 	e := &Engine{cfg: *base, perScan: base.Iterations / base.Scans, start: time.Now(), packed: cfgs}
-	nb := (len(units) + lanes - 1) / lanes
-	nw := base.workers(nb)
-	e.blocks = make([]*block, nb)
-	for w := 0; w < nw; w++ {
-		e.ranges = append(e.ranges, [2]int{w * nb / nw, (w + 1) * nb / nw})
-	}
-	if base.Pin {
-		e.cpus = pinOrder()
-	}
+	e.setWorkers((len(units) + lanes - 1) / lanes)
 	err := e.parallel(func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			e.blocks[i] = newPackedBlock(cfgs, units[i*lanes:min((i+1)*lanes, len(units))], e.perScan)

@@ -46,6 +46,27 @@ import (
 // ξσ̂ + (1 − ξ) with ξ ~ U(0, 1), as Pigeons.jl's mixed diagonal
 // preconditioner does (a mixture of invariant kernels, since ξ does not
 // depend on the state). It needs Funcs' gradients.
+//
+// Half the moves, chosen at random, move a random subset of the
+// coordinates and leave the others where they are: each coordinate is in
+// the subset with probability ½ (a subset left empty is the whole), and
+// the move's preconditioner is zero outside it, so that the leapfrog step
+// moves neither those coordinates nor their momenta and the step size is
+// chosen for the subset's conditional alone. This is random-scan
+// Metropolis-within-Gibbs over autoMALA kernels: each kernel leaves the
+// target invariant, the subset is drawn independently of the state, and a
+// mixture of invariant kernels is invariant (Tierney, Markov chains for
+// exploring posterior distributions, Ann. Statist. 22(4), 1994, §2.4).
+// Where one direction is stiff and others are wide, as in the mouth of
+// Neal's funnel (v's conditional standard deviation about 0.47, the x_i's
+// e^{v/2}), a move of every coordinate takes the stiff direction's step
+// for all of them and diffuses, while the moves of subsets without v
+// take the x_i's own steps: on the 10-d funnel with 20 chains and 16
+// replicates (issue 20's bar) the kept Var[v] of seeds 1–6 was +1.7,
+// −5.6, +0.8, −2.0, −0.7 and −4.5 % off 9, against −7.1, +10.4, −0.9,
+// −7.2, +0.6 and −4.7 % with moves of every coordinate, at about 7 % more
+// CPU (benchmarks/results.md, "autoMALA's subset moves").
+// AllCoordinates restores the paper's moves of every coordinate.
 type AutoMALA struct {
 	// Step is the initial θ0 of every chain; 0 means 1.
 	Step float64
@@ -53,7 +74,15 @@ type AutoMALA struct {
 	// 3·⌈dim^0.35⌉ (Pigeons.jl's default for its AutoMALA, base_n_refresh
 	// = 3 and exponent_n_refresh = 0.35: 9 in 10 dimensions).
 	Moves int
+	// AllCoordinates makes every move move every coordinate, as in the
+	// paper, instead of a random subset in half the moves.
+	AllCoordinates bool
 }
+
+// subsetShare is the probability that an autoMALA move moves a random
+// subset of the coordinates, and keepShare the probability that the
+// subset holds a given coordinate.
+const subsetShare, keepShare = 0.5, 0.5
 
 // refreshes returns moves, or 3·⌈dim^0.35⌉ for 0.
 func refreshes(moves, dim int) int {
@@ -70,12 +99,14 @@ func (AutoMALA) Name() string { return "automala" }
 func (AutoMALA) NeedsGradient() bool { return true }
 
 func (e AutoMALA) settings() string {
-	return fmt.Sprintf("step=%s moves=%d", fmtFloat(cmp.Or(e.Step, 1)), e.Moves)
+	return fmt.Sprintf("step=%s moves=%d all-coordinates=%t", fmtFloat(cmp.Or(e.Step, 1)), e.Moves, e.AllCoordinates)
 }
 
 // NewState returns one chain's θ0, preconditioner, counts and scratch.
 func (e AutoMALA) NewState(dim int) ExplorerState {
-	return newAutoState(newHamiltonian(dim, cmp.Or(e.Step, 1)), 1, refreshes(e.Moves, dim))
+	s := newAutoState(newHamiltonian(dim, cmp.Or(e.Step, 1)), 1, refreshes(e.Moves, dim))
+	s.subsets = !e.AllCoordinates
+	return s
 }
 
 // autoState is the state of AutoMALA (one leapfrog step) and autoHMC.
@@ -84,6 +115,7 @@ type autoState struct {
 	leapfrogs  int
 	moves      int
 	symmetric  bool       // the selector compares −|ℓ|, not ℓ, with the bounds (AutoStep's symmetric selection)
+	subsets    bool       // half the moves move a random subset of the coordinates (AutoMALA)
 	xs, ps, gs []float64  // the trial trajectory kept aside: the selected one
 	ws, wt     [2]float64 // the energies of the selected and the last trial
 	ls, lt     float64    // and their log joint ratios (signed)
@@ -103,7 +135,8 @@ const maxExponent = 30
 
 // Move draws, per move, Dim normals (the momenta), then four uniforms:
 // two for the bounds a < b, one for the preconditioner's mixture weight ξ
-// and one for the acceptance.
+// and one for the acceptance; then, for AutoMALA unless AllCoordinates,
+// the uniforms of restrict (one, or 1 + Dim for a move of a subset).
 //
 // It spends no leapfrog step on what is known, and the draws are those
 // of the plain construction (the oracle's): the selected trajectory is
@@ -124,8 +157,9 @@ func (s *autoState) Move(t *Target, rng Rand, x []float64, w *[2]float64) {
 		}
 		u1, u2, xi, u := rng.Uniform(), rng.Uniform(), rng.Uniform(), rng.Uniform()
 		la, lb := math.Log(min(u1, u2)), math.Log(max(u1, u2))
-		for d, sd := range s.s {
-			s.sm[d] = xi*sd + (1 - xi)
+		s.mix(xi)
+		if s.subsets {
+			s.restrict(rng, xi)
 		}
 		j := s.selectExponent(t, logJoint(t, *w, s.p0), la, lb)
 		wp, ell := s.ws, s.ls
@@ -146,6 +180,36 @@ func (s *autoState) Move(t *Target, rng Rand, x []float64, w *[2]float64) {
 			}
 		}
 		s.record(x)
+	}
+}
+
+// restrict makes the move's preconditioner sm (mixed with weight xi)
+// zero outside a random subset of the coordinates, with probability
+// subsetShare: one uniform, then, for a subset move, Dim uniforms, one per
+// coordinate, which is in the subset when its uniform is below keepShare.
+// An empty subset leaves every coordinate in (the move of the whole).
+func (s *autoState) restrict(rng Rand, xi float64) {
+	if rng.Uniform() >= subsetShare {
+		return
+	}
+	kept := 0
+	for d := range s.sm {
+		if rng.Uniform() < keepShare {
+			kept++
+		} else {
+			s.sm[d] = 0
+		}
+	}
+	if kept == 0 {
+		s.mix(xi)
+	}
+}
+
+// mix sets the move's preconditioner sm to ξσ̂ + (1 − ξ), σ̂ the chain's
+// (Pigeons.jl's mixed diagonal preconditioner).
+func (s *autoState) mix(xi float64) {
+	for d, sd := range s.s {
+		s.sm[d] = xi*sd + (1 - xi)
 	}
 }
 

@@ -58,10 +58,11 @@ func invCases() []invCase {
 	return cases
 }
 
-// explorersUnderTest are every built-in explorer with its defaults.
+// explorersUnderTest are every built-in explorer with its defaults, and
+// autoMALA with the paper's moves of every coordinate.
 func explorersUnderTest() []models.Explorer {
 	return []models.Explorer{models.RandomWalk{}, models.SliceSampler{}, models.MALA{}, models.AutoMALA{},
-		models.HMC{}, models.HMC{Auto: true}}
+		models.AutoMALA{AllCoordinates: true}, models.HMC{}, models.HMC{Auto: true}}
 }
 
 // Settings of the invariance tests: invN independent starts from the

@@ -212,12 +212,14 @@ func sdOf(states [][]float64) []float64 {
 // states of the previous window of scans (scans 2^{k−1}+1 … 2^k), and the step adapted by exp(2(a − 0.65)); with
 // auto, the step is θ0·2^j chosen by autoMALA's selector (L = 1 is
 // autoMALA), θ0 moves by the window's mean j at the window's end, and
-// the mass uses s = ξσ̂ + 1 − ξ.
+// the mass uses s = ξσ̂ + 1 − ξ; with subsets, half the moves move a
+// random subset of the coordinates (mass ∞ on the others).
 type hmcOracle struct {
 	theta       float64
 	L           int
 	auto        bool
 	symmetric   bool // the selector compares −|ℓ| with the bounds (AutoStep's symmetric selection)
+	subsets     bool // autoMALA: half the moves move a random subset of the coordinates
 	s           []float64
 	states      [][]float64
 	tries, accs int
@@ -247,6 +249,21 @@ func (o *hmcOracle) move(p plainDensity, r models.Rand, x []float64) {
 	for d := range s {
 		s[d] = xi*o.s[d] + 1 - xi
 		mom[d] = mom[d] * o.s[d] / s[d] // the same normal, scaled by the mixed s
+	}
+	if o.subsets && r.Uniform() < 0.5 {
+		// A move of the coordinates whose uniform is below ½ (all of
+		// them if none is): the others have mass ∞ (s = 0) and no momentum.
+		in := make([]bool, len(x))
+		any := false
+		for d := range in {
+			in[d] = r.Uniform() < 0.5
+			any = any || in[d]
+		}
+		for d := range in {
+			if any && !in[d] {
+				s[d], mom[d] = 0, 0
+			}
+		}
 	}
 	j := o.pick(p, x, mom, s, a, b)
 	y, l := leapfrogM(p, x, append([]float64(nil), mom...), s, o.theta*math.Pow(2, float64(j)), o.L)
@@ -337,7 +354,10 @@ func TestExplorersMatchPlainOracles(t *testing.T) {
 		{models.SliceSampler{}, func(int) oracle { return sliceOracle{} }},
 		{models.MALA{}, func(int) oracle { return &malaOracle{theta: 1} }},
 		{models.HMC{}, func(d int) oracle { return &hmcOracle{theta: 0.1, L: 10, s: ones(d)} }},
-		{models.AutoMALA{Moves: 1}, func(d int) oracle { return &hmcOracle{theta: 1, L: 1, auto: true, symmetric: true, s: ones(d)} }},
+		{models.AutoMALA{Moves: 1}, func(d int) oracle {
+			return &hmcOracle{theta: 1, L: 1, auto: true, symmetric: true, subsets: true, s: ones(d)}
+		}},
+		{models.AutoMALA{Moves: 1, AllCoordinates: true}, func(d int) oracle { return &hmcOracle{theta: 1, L: 1, auto: true, symmetric: true, s: ones(d)} }},
 		{models.HMC{Auto: true}, func(d int) oracle { return &hmcOracle{theta: 0.1, L: 10, auto: true, symmetric: true, s: ones(d)} }},
 	}
 	densities := []plainDensity{{corrGauss(), 0.3, 0.7}, {funnel(3, 3), 0, 1}}

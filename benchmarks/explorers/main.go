@@ -11,6 +11,9 @@
 // process's CPU time (user + system) during the run, on one worker, so
 // that other load on the machine counts less than in wall time. The
 // first coordinate's pooled variance is printed beside (truth 1 and 9).
+// The row automala-all is autoMALA with the paper's moves of every
+// coordinate (models.AutoMALA.AllCoordinates), beside the default's moves
+// of random subsets in half the moves.
 //
 //	go run ./benchmarks/explorers -iterations 4000
 package main
@@ -115,7 +118,8 @@ func main() {
 		name string
 		ex   models.Explorer
 	}{{"rwm", models.RandomWalk{}}, {"slice", models.SliceSampler{}}, {"mala", models.MALA{}},
-		{"automala", models.AutoMALA{}}, {"hmc", models.HMC{}}, {"autohmc", models.HMC{Auto: true}}}
+		{"automala", models.AutoMALA{}}, {"automala-all", models.AutoMALA{AllCoordinates: true}},
+		{"hmc", models.HMC{}}, {"autohmc", models.HMC{Auto: true}}}
 	targets := []struct {
 		name   string
 		chains int

@@ -8,11 +8,12 @@ import (
 // monotoneCubic is the monotone piecewise-cubic interpolant of Fritsch and
 // Butland (1984) through points (xs[i], ys[i]), the Λ(t) of the schedule
 // update (eq:equicrit). It computes the numbers of gonum's
-// interp.FritschButland (v0.17): the same secant slopes and the same
-// interior and edge derivatives bit for bit, with the same operations in
-// the same order, and the cubic coefficients a2 and a3 to a few ulps (it
-// multiplies by 1/dx where gonum divides by dx two and three times, issue
-// 23); it evaluates them with gonum's expressions and boundary rules (at a knot the knot's own value, before
+// interp.FritschButland (v0.17) to a few ulps, with two divisions per
+// segment where gonum makes nine (issue 23): the secant slopes dy·(1/dx),
+// the interior derivatives with one division (interiorDerivative), the
+// edge derivatives with gonum's operations, and the cubic coefficients a2
+// and a3 multiplied by 1/dx where gonum divides by dx two and three times;
+// it evaluates them with gonum's expressions and boundary rules (at a knot the knot's own value, before
 // xs[0] the first value, from the last knot on the last value). Unlike
 // gonum it keeps its buffers between fits and can be evaluated on a
 // segment the caller already knows, without a binary search.
@@ -42,9 +43,10 @@ type monotoneCubic struct {
 	// increasing reports xs[i] < xs[i+1] for all i (no NaN), which lets
 	// segmentNear skip the binary search.
 	increasing bool
-	// dydxs and slopes are fit's scratch: the knot derivatives and the
-	// secant slopes.
-	dydxs, slopes []float64
+	// slopes and invs are fit's scratch: the secant slopes and the
+	// reciprocals of the steps (0 for a step below 1e-100, divided by
+	// instead).
+	slopes, invs []float64
 }
 
 // fit fits the interpolant to the points (xs[i], ys[i]), as gonum's
@@ -53,7 +55,13 @@ type monotoneCubic struct {
 // derivatives, the weighted harmonic mean of the two neighbouring slopes
 // when they have the same sign and 0 otherwise,
 //
-//	d_i = 3(x_{i+1}-x_{i-1}) / ((2x_{i+1}-x_{i-1}-x_i)/s_{i-1} + (x_{i+1}+x_i-2x_{i-1})/s_i);
+//	d_i = 3(x_{i+1}-x_{i-1}) / (w0/s_{i-1} + w1/s_i)
+//	    = 3(x_{i+1}-x_{i-1})·s_{i-1}·s_i / (w0·s_i + w1·s_{i-1}),
+//	w0 = 2x_{i+1}-x_{i-1}-x_i, w1 = x_{i+1}+x_i-2x_{i-1},
+//
+// with one division by the right form (gonum's three divisions' number to
+// a few ulps) where s_{i-1}·s_i is a normal number and the numerator and
+// denominator are finite and normal, and gonum's left form otherwise;
 //
 // the edge derivatives of edgeDerivative; with two points both derivatives
 // are the one slope. xs and ys are kept, not copied, until the next fit
@@ -69,39 +77,13 @@ func (c *monotoneCubic) fit(xs, ys []float64) {
 		panic("tune: monotone cubic length mismatch")
 	}
 	m := n - 1
-	c.dydxs = slices.Grow(c.dydxs[:0], n)[:n]
-	dydxs := c.dydxs
-	if n == 2 {
-		dx := xs[1] - xs[0]
-		slope := (ys[1] - ys[0]) / dx
-		dydxs[0] = slope
-		dydxs[1] = slope
-	} else {
-		c.slopes = slices.Grow(c.slopes[:0], m)[:m]
-		slopes := c.slopes
-		for i := 0; i < m; i++ {
-			dx := xs[i+1] - xs[i]
-			if dx <= 0 {
-				panic("tune: monotone cubic abscissae not increasing")
-			}
-			slopes[i] = (ys[i+1] - ys[i]) / dx
-		}
-		prevSlope := slopes[0]
-		for i := 1; i < m; i++ {
-			slope := slopes[i]
-			if slope*prevSlope > 0 {
-				dydxs[i] = 3 * (xs[i+1] - xs[i-1]) / ((float64(2*xs[i+1])-xs[i-1]-xs[i])/slopes[i-1] +
-					(xs[i+1]+xs[i]-float64(2*xs[i-1]))/slopes[i])
-			} else {
-				dydxs[i] = 0
-			}
-			prevSlope = slope
-		}
-		dydxs[0] = edgeDerivative(slopes[0], slopes[1], xs[0], xs[1], xs[2], true)
-		dydxs[m] = edgeDerivative(slopes[m-1], slopes[m-2], xs[m], xs[m-1], xs[m-2], false)
-	}
-
-	c.coeffs = slices.Grow(c.coeffs[:0], m)[:m]
+	c.slopes = slices.Grow(c.slopes[:0], m)[:m]
+	c.invs = slices.Grow(c.invs[:0], m)[:m]
+	slopes, invs := c.slopes, c.invs
+	// The steps' reciprocals and the secant slopes: one division per
+	// segment (the divider bounded the fit at the end of a scan). Steps
+	// below 1e-100, whose reciprocal's cube would overflow, are divided
+	// by (invs[i] = 0 marks them).
 	c.increasing = true
 	for i := 0; i < m; i++ {
 		dx := xs[i+1] - xs[i]
@@ -112,19 +94,54 @@ func (c *monotoneCubic) fit(xs, ys []float64) {
 			c.increasing = false
 		}
 		dy := ys[i+1] - ys[i]
-		a := &c.coeffs[i]
-		a[0] = ys[i]
-		a[1] = dydxs[i]
-		// gonum divides by dx two and three times; one reciprocal, its
-		// square and cube give the same coefficients to a few ulps with
-		// one division in place of five (the divider, nine divisions per
-		// segment, bounded the fit at the end of a scan).
-		// Steps below 1e-100, whose reciprocal's cube would overflow, are
-		// divided by as gonum does.
-		p2 := float64(3*dy) - float64((float64(2*dydxs[i])+dydxs[i+1])*dx)
-		p3 := float64(-2*dy) + float64((dydxs[i]+dydxs[i+1])*dx)
 		if dx >= 1e-100 {
 			inv := 1 / dx
+			invs[i], slopes[i] = inv, float64(dy*inv)
+		} else {
+			invs[i], slopes[i] = 0, dy/dx
+		}
+	}
+	// The end knots' derivatives, then each segment's coefficients with
+	// the derivative at its right knot (interiorDerivative, inlined) and
+	// the one at its left carried over from the segment before.
+	dFirst, dLast := slopes[0], slopes[0]
+	if n > 2 {
+		dFirst = edgeDerivative(slopes[0], slopes[1], xs[0], xs[1], xs[2], true)
+		dLast = edgeDerivative(slopes[m-1], slopes[m-2], xs[m], xs[m-1], xs[m-2], false)
+	}
+	c.coeffs = slices.Grow(c.coeffs[:0], m)[:m]
+	coeffs := c.coeffs
+	d0 := dFirst
+	for i := 0; i < m; i++ {
+		d1 := dLast
+		if i+1 < m {
+			// interiorDerivative(slopes[i], slopes[i+1], xs[i], xs[i+1], xs[i+2]).
+			s0, s1 := slopes[i], slopes[i+1]
+			x0, x1, x2 := xs[i], xs[i+1], xs[i+2]
+			d1 = 0
+			if p := s0 * s1; p > 0 {
+				w0 := float64(2*x2) - x0 - x1
+				w1 := x2 + x1 - float64(2*x0)
+				h := 3 * (x2 - x0)
+				num := float64(h * p)
+				den := float64(w0*s1) + float64(w1*s0)
+				if p >= minNormal && num <= math.MaxFloat64 && math.Abs(den) >= minNormal && math.Abs(den) <= math.MaxFloat64 {
+					d1 = num / den
+				} else {
+					d1 = h / (w0/s0 + w1/s1)
+				}
+			}
+		}
+		dx := xs[i+1] - xs[i]
+		dy := ys[i+1] - ys[i]
+		a := &coeffs[i]
+		a[0] = ys[i]
+		a[1] = d0
+		// gonum divides by dx two and three times; the reciprocal, its
+		// square and cube give the same coefficients to a few ulps.
+		p2 := float64(3*dy) - float64((float64(2*d0)+d1)*dx)
+		p3 := float64(-2*dy) + float64((d0+d1)*dx)
+		if inv := invs[i]; inv != 0 {
 			inv2 := float64(inv * inv)
 			a[2] = float64(p2 * inv2)
 			a[3] = float64(float64(p3*inv2) * inv)
@@ -132,11 +149,15 @@ func (c *monotoneCubic) fit(xs, ys []float64) {
 			a[2] = p2 / dx / dx
 			a[3] = p3 / dx / dx / dx
 		}
+		d0 = d1
 	}
+	c.lastDyDx = dLast
 	c.xs, c.ys = xs, ys
 	c.lastY = ys[m]
-	c.lastDyDx = dydxs[m]
 }
+
+// minNormal is the smallest positive normal float64, 2^-1022.
+const minNormal = 0x1p-1022
 
 // edgeDerivative returns the Fritsch–Butland derivative at an end knot xE,
 // from the slope dE of the end segment [xE, xM] and the slope dI of the

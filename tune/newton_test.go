@@ -54,9 +54,9 @@ func TestNewtonSegmentMatchesSafeguarded(t *testing.T) {
 		}
 		numChains := len(sched)
 		w.targets, w.segs = make([]float64, numChains), make([]int, numChains)
-		seg := 0
+		seg, step := 0, barrier/float64(numChains-1)
 		for n := 1; n < numChains-1; n++ {
-			target := barrier * float64(n) / float64(numChains-1)
+			target := float64(n) * step // as UpdateSchedule
 			for seg+2 < len(xs) && ys[seg+1] < target {
 				seg++
 			}

@@ -77,9 +77,9 @@ func (c *monotoneCubic) fit(xs, ys []float64) {
 		panic("tune: monotone cubic length mismatch")
 	}
 	m := n - 1
-	c.slopes = slices.Grow(c.slopes[:0], m)[:m]
-	c.invs = slices.Grow(c.invs[:0], m)[:m]
-	slopes, invs := c.slopes, c.invs
+	slopes := slices.Grow(c.slopes[:0], m)[:m]
+	invs := slices.Grow(c.invs[:0], m)[:m]
+	c.slopes, c.invs = slopes, invs
 	// The steps' reciprocals and the secant slopes: one division per
 	// segment (the divider bounded the fit at the end of a scan). Steps
 	// below 1e-100, whose reciprocal's cube would overflow, are divided
@@ -109,8 +109,8 @@ func (c *monotoneCubic) fit(xs, ys []float64) {
 		dFirst = edgeDerivative(slopes[0], slopes[1], xs[0], xs[1], xs[2], true)
 		dLast = edgeDerivative(slopes[m-1], slopes[m-2], xs[m], xs[m-1], xs[m-2], false)
 	}
-	c.coeffs = slices.Grow(c.coeffs[:0], m)[:m]
-	coeffs := c.coeffs
+	coeffs := slices.Grow(c.coeffs[:0], m)[:m]
+	c.coeffs = coeffs
 	d0 := dFirst
 	for i := 0; i < m; i++ {
 		d1 := dLast

@@ -94,30 +94,28 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 	}
 	f := &w.f
 	f.fit(xs, ys)
-	w.out = slices.Grow(w.out[:0], numChains)[:numChains]
-	out := w.out
+	out := slices.Grow(w.out[:0], numChains)[:numChains]
+	w.out = out
 	out[0], out[numChains-1] = 0, 1
 	// The targets Λ·n/N. The interpolant is non-decreasing and the targets
 	// increase: walk to the segment whose end values bracket each target.
-	w.targets = slices.Grow(w.targets[:0], numChains)[:numChains]
-	w.segs = slices.Grow(w.segs[:0], numChains)[:numChains]
-	targets, segs := w.targets, w.segs
+	targets := slices.Grow(w.targets[:0], numChains)[:numChains]
+	segs := slices.Grow(w.segs[:0], numChains)[:numChains]
+	w.targets, w.segs = targets, segs
 	step := barrier / float64(numChains-1) // one division, not one per target
+	seg, last := 0, len(xs)-2              // the last segment
+	ys = ys[:len(xs)]
 	for n := 1; n < numChains-1; n++ {
-		targets[n] = float64(n) * step
-	}
-	seg := 0
-	for n := 1; n < numChains-1; n++ {
-		t := targets[n]
-		for seg+2 < len(xs) && ys[seg+1] < t {
+		t := float64(n) * step
+		for seg < last && ys[seg+1] < t {
 			seg++
 		}
-		segs[n] = seg
+		targets[n], segs[n] = t, seg
 	}
 	// Newton's method on each target's segment, all targets' steps
 	// interleaved (newtonTargets), where the abscissae are increasing.
-	w.ok = slices.Grow(w.ok[:0], numChains)[:numChains]
-	ok := w.ok
+	ok := slices.Grow(w.ok[:0], numChains)[:numChains]
+	w.ok = ok
 	clear(ok)
 	if f.increasing {
 		w.newtonTargets(f, out[:numChains-1], ok[:numChains-1])

@@ -10,10 +10,10 @@ import (
 // update (eq:equicrit). It computes the numbers of gonum's
 // interp.FritschButland (v0.17) to a few ulps, with two divisions per
 // segment where gonum makes nine (issue 23): the secant slopes dy·(1/dx),
-// the interior derivatives with one division (interiorDerivative), the
-// edge derivatives with gonum's operations, and the cubic coefficients a2
-// and a3 multiplied by 1/dx where gonum divides by dx two and three times;
-// it evaluates them with gonum's expressions and boundary rules (at a knot the knot's own value, before
+// the interior derivatives with one division (see fit), the edge
+// derivatives with gonum's operations, and the cubic coefficients a2 and
+// a3 multiplied by 1/dx where gonum divides by dx two and three times; it
+// evaluates them with gonum's expressions and boundary rules (at a knot the knot's own value, before
 // xs[0] the first value, from the last knot on the last value). Unlike
 // gonum it keeps its buffers between fits and can be evaluated on a
 // segment the caller already knows, without a binary search.
@@ -21,8 +21,8 @@ import (
 // Every product is converted, float64(x*y), before it is added or
 // subtracted, which forbids the compiler to fuse the two into one
 // multiply-add (Go spec, "Floating-point operators"): the results are the
-// same on every platform, and the slopes and derivatives are gonum's where
-// the compiler fuses none of gonum's (amd64 at its default GOAMD64=v1, on
+// same on every platform, and within a few ulps of gonum's where the
+// compiler fuses none of gonum's (amd64 at its default GOAMD64=v1, on
 // which the tests compare the two; GOAMD64=v3 or arm64 fuse some,
 // depending on where the operands live).
 //

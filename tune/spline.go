@@ -208,7 +208,9 @@ func (s *Spline) etaSegmentsStrided(eta0, eta1 []float64, seg []int, w []float64
 //
 // then Adagrad updates θ = log φ:
 //
-//	G ← G + g̃²,  θ ← θ - lr g̃ / sqrt(G + 1e-8).
+//	G ← G + g̃²,  θ ← θ - lr g̃ / sqrt(G + 1e-8),
+//
+// computed as φ ← φ·exp(-lr g̃ / sqrt(G + 1e-8)), without the logarithm.
 //
 // Finally monotonicity (§4 "Convexity": η0 non-increasing and η1
 // non-decreasing along the knots) is restored as §4 describes instead of
@@ -242,8 +244,9 @@ func (s *Spline) Step(grad []float64, lr float64) {
 			phi := s.knots[k][i]
 			g := grad[c] / (math.Abs(grad[c]) + phi)
 			s.accum[c] += g * g
-			theta := math.Log(phi) - lr*g/math.Sqrt(s.accum[c]+adagradEps)
-			s.knots[k][i] = math.Exp(theta)
+			// θ ← θ - lr g̃/sqrt(G + 1e-8) with θ = log φ, as
+			// φ·exp(-lr g̃/sqrt(G + 1e-8)): no logarithm (issue 23).
+			s.knots[k][i] = phi * math.Exp(-lr*g/math.Sqrt(s.accum[c]+adagradEps))
 		}
 	}
 	s.repairMonotone()

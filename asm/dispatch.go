@@ -27,6 +27,9 @@ type Impl struct {
 	// The Ising model's checkerboard line and spin counts (ising.go).
 	IsingLine func(row, up, down []uint64, x0 int, q *[80]int32, s *[4 * lanes]uint64)
 	IsingXor  func(dst *[4]uint64, a, b []uint64)
+
+	// The schedule update's root finding (cubic.go).
+	SolveCubics func(t, a1, a2, a3, u, h, dy, x0, x1 []float64)
 }
 
 // Generic is the plain-Go implementation, available everywhere.
@@ -49,6 +52,7 @@ var Generic = Impl{
 	MixLog:         MixLogGeneric,
 	IsingLine:      IsingLineGeneric,
 	IsingXor:       IsingXorGeneric,
+	SolveCubics:    SolveCubicsGeneric,
 }
 
 // Impls returns the implementations this build and CPU can run, fastest

@@ -34,10 +34,12 @@ var (
 		MixLog:         mixLogAVX2,
 		IsingLine:      isingLineAVX2,
 		IsingXor:       isingXorAVX2,
+		SolveCubics:    solveCubicsAVX2,
 	}
 	// avx512 is avx2 with the AVX-512 kernels substituted: the random
-	// fills, energies, swap acceptances and the mixture kernels (terms,
-	// proportions, labels, gamma proposals, logarithm). The bookkeeping
+	// fills, energies, swap acceptances, the mixture kernels (terms,
+	// proportions, labels, gamma proposals, logarithm) and the schedule
+	// update's root finding. The bookkeeping
 	// and Ising kernels exist in AVX2 only (asm/_gen/book.go, ising.go);
 	// every CPU with AVX-512 F and DQ has AVX2 and FMA. Each kernel agrees
 	// with its generic twin (kernels_test.go, the fuzz targets), which is
@@ -50,6 +52,7 @@ var (
 		im.MixTerms2, im.MixProp2, im.MixLabels2 = mixTerms2AVX512, mixProp2AVX512, mixLabels2AVX512
 		im.MixTermsK, im.MixPropK, im.MixLabelsK = mixTermsKAVX512, mixPropKAVX512, mixLabelsKAVX512
 		im.MixGammaTry, im.MixLog = mixGammaTryAVX512, mixLogAVX512
+		im.SolveCubics = solveCubicsAVX512
 		return im
 	}()
 )

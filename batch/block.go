@@ -162,6 +162,20 @@ func (b *block) start(scans int, sl *slab) {
 	for j := 0; j < lanes; j++ {
 		b.last[j] = sl.take(b.numChains - 1)
 	}
+	// What endScan reports of each lane (reportInto), with room for it
+	// from the start: the first scan's end allocates no more than the next.
+	knots := 0
+	for j := 0; j < lanes; j++ {
+		knots = max(knots, b.tuner.path[j].K()+1)
+	}
+	nr, ns := b.numChains-1, len(b.tuner.sched[0])
+	floats, pairs := make([]float64, lanes*(nr+ns)), make([][2]float64, lanes*knots)
+	for j := range b.prev {
+		r := &b.prev[j]
+		f := floats[j*(nr+ns) : (j+1)*(nr+ns)]
+		r.rejection, r.schedule = f[:0:nr], f[nr:nr:nr+ns]
+		r.knots = pairs[j*knots : j*knots : (j+1)*knots]
+	}
 	// Every scan's statistics, as the memory estimate counts them:
 	// allocated once for up to histPrealloc scans, not grown (and copied)
 	// at the ends of scans.

@@ -199,6 +199,14 @@ func blockMemory(cfg *Config, obs int) (memCount, error) {
 // gradient and moments.
 func (b *memCount) addTuner(cfg *Config, c, knots int) {
 	b.add(lanes, c, 8)
+	// What endScan reports of each lane: rejections, schedule and knots.
+	b.add(lanes, 2*c-1, 8)
+	b.add(lanes, knots+1, 16)
+	if cfg.TuneSchedule {
+		// The schedule updater's buffers (tune.NewScheduleUpdater): 12
+		// points per chain and 8 rows of the root finding, rounded up.
+		b.add(20, c+8, 8)
+	}
 	b.add(lanes, int(unsafe.Sizeof(tune.Spline{})))
 	b.add(lanes, knots+1, 16)
 	b.add(lanes, 2, knots-1, 8)

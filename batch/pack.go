@@ -175,6 +175,7 @@ func newPackedBlock(cfgs []Config, units []laneUnit, recordRows int) *block {
 		pk.of[j], reps[j], algs[j] = cfg, cfg.FirstReplicate+units[j].r, cfg.Algorithm
 		alloc.Knots = max(alloc.Knots, cfg.Knots)
 		alloc.TunePath = alloc.TunePath || cfg.TunePath
+		alloc.TuneSchedule = alloc.TuneSchedule || cfg.TuneSchedule
 	}
 	exact := models.IsExact(base.Model)
 	sl := newSlab(exchangeFloats(c, exact) + momentsFloats(&alloc) + tunerFloats(&alloc) + lanes*slabLen(c-1))

@@ -22,6 +22,10 @@ type tuner struct {
 	// With AutoTuning: each lane's automatic tuner.
 	auto [lanes]*tune.Auto
 
+	// updater holds the buffers of the lanes' schedule updates (the
+	// paper's tuning), sized at the start so that no scan end allocates.
+	updater *tune.ScheduleUpdater
+
 	// c1 is the number of chains of the first leg, all of them with one
 	// leg. With two legs (Config.VariationalLeg) sched[j] holds t of
 	// every chain of the line: leg 1's C1 points rising from 0 to 1, then
@@ -58,6 +62,9 @@ func newTuner(cfg *Config, recordRows int, sl *slab) tuner {
 		t.path[j] = tune.NewSpline(cfg.Knots)
 	}
 	c := t.c1
+	if cfg.TuneSchedule {
+		t.updater = tune.NewScheduleUpdater(max(c, len(t.legSched)))
+	}
 	if cfg.Tuning == AutoTuning {
 		t.auto = newAutoTuners(cfg, recordRows)
 		return t
@@ -71,7 +78,11 @@ func newTuner(cfg *Config, recordRows int, sl *slab) tuner {
 		}
 		t.grad = make([]float64, 2*(cfg.Knots-1))
 		for j := range t.work {
-			t.work[j] = new(tune.SKLWorkspace)
+			if cfg.Gradient == FullGradient {
+				t.work[j] = new(tune.SKLWorkspace)
+			} else {
+				t.work[j] = tune.NewMomentWorkspace(c, cfg.Knots)
+			}
 		}
 	}
 	return t
@@ -160,7 +171,7 @@ func (t *tuner) leg1(j int) []float64 { return t.sched[j][:t.c1] }
 // two legs, leg 2's from those of its own, each leg separately (the
 // junction's pair, always accepted, belongs to neither).
 func (t *tuner) updateSchedules(j int, rej []float64) {
-	tune.UpdateSchedule(t.leg1(j), t.leg1(j), rej[:t.c1-1])
+	t.updater.Update(t.leg1(j), t.leg1(j), rej[:t.c1-1])
 	if t.legSched != nil {
 		t.updateLeg2(j, rej[t.c1:])
 	}
@@ -178,7 +189,7 @@ func (t *tuner) updateLeg2(j int, rej2 []float64) {
 	for i := range t.legRej {
 		t.legRej[i] = rej2[c2-2-i]
 	}
-	tune.UpdateSchedule(t.legSched, t.legSched, t.legRej)
+	t.updater.Update(t.legSched, t.legSched, t.legRej)
 	for i, v := range t.legSched {
 		s[c2-1-i] = v
 	}

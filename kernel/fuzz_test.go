@@ -506,3 +506,90 @@ func FuzzBookKernels(f *testing.F) {
 		})
 	})
 }
+
+// FuzzSolveCubics checks SolveCubics under every implementation against
+// asm.SolveCubicsGeneric on (rows%11)·L targets, with one of the nine
+// lengths perturbed by code, the values decoded from data by mode (see
+// decode). With mode/3 odd the rows are the values as decoded; with mode/3
+// even each target is a segment of a monotone cubic built from them (its
+// width, rise, end slopes and the target's height), the scan end's kind of
+// problem: with moderate values (mode%3 == 1) about half the solves
+// converge (the test of convergence is absolute, made for t in [0, 1],
+// and these segments reach ±512), so that the iteration's steps, not only
+// its NaN paths, are compared.
+func FuzzSolveCubics(f *testing.F) {
+	f.Add(uint8(1), uint8(0), uint8(1), []byte("one register of segments"))
+	f.Add(uint8(6), uint8(0), uint8(1), []byte{3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4})
+	f.Add(uint8(3), uint8(0), uint8(2), []byte{0, 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4})
+	f.Add(uint8(2), uint8(0), uint8(3), []byte("\x00\x00\x00\x00\x00\x00\xf8\x7f\x00\x00\x00\x00\x00\x00\xf0\xff\x01\x00"))
+	f.Add(uint8(0), uint8(0), uint8(0), []byte{})
+	f.Add(uint8(2), uint8(9), uint8(0), []byte{9})
+	f.Add(uint8(2), uint8(70), uint8(0), []byte{9})
+	f.Fuzz(func(t *testing.T, rows, code, mode uint8, data []byte) {
+		n := int(rows%11) * L
+		lens := perturb([]int{n, n, n, n, n, n, n, n, n}, code) // t, a1, a2, a3, u, h, dy, x0, x1
+		valid := lens[0]%L == 0
+		for _, l := range lens[1:] {
+			valid = valid && l == lens[0]
+		}
+		pos := 0
+		in := make([][]float64, 8)
+		for k := range in {
+			in[k] = decode(data, lens[k+1], mode, &pos)
+		}
+		if mode/3%2 == 0 && valid {
+			// Segment i of a monotone cubic: width h, rise dy, end slopes
+			// s0, s1 in [0, 3·dy/h], the target's height a share of dy.
+			for i := 0; i < n; i++ {
+				h := math.Abs(in[4][i]) + 1e-3
+				dy := math.Abs(in[5][i]) + 1e-3
+				sec := dy / h
+				s0 := 3 * sec * math.Abs(math.Sin(in[0][i]))
+				s1 := 3 * sec * math.Abs(math.Sin(in[1][i]))
+				in[0][i] = s0
+				in[1][i] = (3*sec - 2*s0 - s1) / h
+				in[2][i] = (s0 + s1 - 2*sec) / (h * h)
+				in[3][i] = dy * math.Abs(math.Sin(in[3][i]))
+				in[4][i], in[5][i] = h, dy
+				in[7][i] = in[6][i] + h
+			}
+		}
+		var want []float64
+		if valid {
+			want = make([]float64, n)
+			asm.SolveCubicsGeneric(want, in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7])
+		}
+		in0 := make([][]float64, len(in))
+		for i := range in {
+			in0[i] = append([]float64(nil), in[i]...)
+		}
+		eachImpl(t, func(name string) {
+			what := fmt.Sprintf("%s: lengths %v", name, lens)
+			out, g := guardedCopy(sentinels(lens[0]))
+			got := panicMessage(func() { SolveCubics(out, in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7]) })
+			if !valid {
+				if got != errLengths {
+					t.Fatalf("%s: panic %v, want %q", what, got, errLengths)
+				}
+				if !untouched(out) {
+					t.Fatalf("%s: refused call wrote t", what)
+				}
+				return
+			}
+			if got != nil {
+				t.Fatalf("%s: panic %v on valid lengths", what, got)
+			}
+			if !untouched(g) {
+				t.Fatalf("%s: wrote past the end of t", what)
+			}
+			if i, ok := sameFloat64Bits(out, want); !ok {
+				t.Fatalf("%s: t[%d] = %v (%#x), generic twin %v (%#x)", what, i, out[i], math.Float64bits(out[i]), want[i], math.Float64bits(want[i]))
+			}
+			for i := range in {
+				if _, ok := sameFloat64Bits(in[i], in0[i]); !ok {
+					t.Fatalf("%s: input %d changed", what, i)
+				}
+			}
+		})
+	})
+}

@@ -224,3 +224,38 @@ func TestBookkeepingKernelsRefuseBadLengths(t *testing.T) {
 		}
 	})
 }
+
+// TestSolveCubicsRefusesBadLengths checks that SolveCubics refuses each of
+// its nine slices a value or a row short or long, and rows that are not a
+// multiple of layout.Lanes, without writing t.
+func TestSolveCubicsRefusesBadLengths(t *testing.T) {
+	const n = 2 * L
+	forEachImpl(t, func(name string) {
+		for arg := 0; arg < 9; arg++ {
+			for _, delta := range []int{-L, -1, 1, L} {
+				x := make([][]float64, 9)
+				for i := range x {
+					l := n
+					if i == arg {
+						l += delta
+					}
+					x[i] = sentinels(l)
+				}
+				got := panicMessage(func() { SolveCubics(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8]) })
+				if got != errLengths {
+					t.Errorf("%s: slice %d %+d: panic %v, want %q", name, arg, delta, got, errLengths)
+				}
+				if !untouched(x[0]) {
+					t.Errorf("%s: slice %d %+d: refused call wrote t", name, arg, delta)
+				}
+			}
+		}
+		x := make([][]float64, 9)
+		for i := range x {
+			x[i] = sentinels(5)
+		}
+		if got := panicMessage(func() { SolveCubics(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8]) }); got != errLengths {
+			t.Errorf("%s: 5 values: panic %v, want %q", name, got, errLengths)
+		}
+	})
+}

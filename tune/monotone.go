@@ -49,6 +49,12 @@ type monotoneCubic struct {
 	slopes, invs []float64
 }
 
+// reserve gives c room for fits through n points.
+func (c *monotoneCubic) reserve(n int) {
+	c.slopes, c.invs = make([]float64, 0, n), make([]float64, 0, n)
+	c.coeffs = make([][4]float64, 0, n)
+}
+
 // fit fits the interpolant to the points (xs[i], ys[i]), as gonum's
 // FritschButland.Fit followed by PiecewiseCubic.FitWithDerivatives: the
 // secant slopes s_i = (ys[i+1]-ys[i])/(xs[i+1]-xs[i]); the interior

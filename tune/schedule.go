@@ -4,6 +4,10 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/ptbatch/ptbatch/asm"
+	"github.com/ptbatch/ptbatch/kernel"
+	"github.com/ptbatch/ptbatch/layout"
 )
 
 // UniformSchedule returns the equally spaced schedule t_n = n/(numChains-1)
@@ -65,6 +69,29 @@ func UpdateSchedule(dst, sched, rej []float64) {
 	schedulePool.Put(w)
 }
 
+// ScheduleUpdater is UpdateSchedule with buffers of its own, sized once:
+// for a caller that updates schedules of one size again and again (the
+// engine, at the end of every scan) and wants the first update to
+// allocate no more than the next. Not safe for concurrent use.
+type ScheduleUpdater struct{ w scheduleWorkspace }
+
+// NewScheduleUpdater returns a ScheduleUpdater with room for schedules of
+// numChains points.
+func NewScheduleUpdater(numChains int) *ScheduleUpdater {
+	u := new(ScheduleUpdater)
+	u.w.reserve(numChains)
+	return u
+}
+
+// Update is UpdateSchedule(dst, sched, rej) on u's buffers.
+func (u *ScheduleUpdater) Update(dst, sched, rej []float64) {
+	numChains := len(sched)
+	if len(dst) != numChains || len(rej) != numChains-1 {
+		panic("tune: schedule length mismatch")
+	}
+	u.w.update(dst, sched, rej)
+}
+
 // schedulePool holds the scheduleWorkspace buffers of UpdateSchedule.
 var schedulePool = sync.Pool{New: func() any { return new(scheduleWorkspace) }}
 
@@ -75,9 +102,17 @@ type scheduleWorkspace struct {
 	xs, ys, out []float64
 	targets     []float64 // the targets Λ·n/N of eq:equicrit
 	segs        []int     // each target's segment
-	ok          []bool    // whether newtonSegment converged for it
-	solves      []newtonSolve
+	rows        []float64 // newtonTargets' rows of kernel.SolveCubics
 	f           monotoneCubic
+}
+
+// reserve gives w room for the updates of schedules of numChains points.
+func (w *scheduleWorkspace) reserve(numChains int) {
+	pad := (numChains + layout.Lanes - 1) / layout.Lanes * layout.Lanes
+	w.xs, w.ys, w.out = make([]float64, 0, numChains), make([]float64, 0, numChains), make([]float64, 0, numChains)
+	w.targets, w.segs = make([]float64, 0, numChains), make([]int, 0, numChains)
+	w.rows = make([]float64, 0, 8*pad)
+	w.f.reserve(numChains)
 }
 
 // update is UpdateSchedule with w's buffers, the lengths already checked.
@@ -112,13 +147,15 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 		}
 		targets[n], segs[n] = t, seg
 	}
-	// Newton's method on each target's segment, all targets' steps
-	// interleaved (newtonTargets), where the abscissae are increasing.
-	ok := slices.Grow(w.ok[:0], numChains)[:numChains]
-	w.ok = ok
-	clear(ok)
+	// Halley's and Newton's method on each target's segment, all targets
+	// at once (newtonTargets), where the abscissae are increasing; NaN
+	// where that did not converge.
 	if f.increasing {
-		w.newtonTargets(f, out[:numChains-1], ok[:numChains-1])
+		w.newtonTargets(f, out[:numChains-1])
+	} else {
+		for n := 1; n < numChains-1; n++ {
+			out[n] = math.NaN()
+		}
 	}
 	// In order, each root kept at or above the one before (should rounding
 	// break their order); where Newton did not converge (or the abscissae
@@ -126,8 +163,8 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 	// [max(lo, xs[seg]), xs[seg+1]].
 	for n := 1; n < numChains-1; n++ {
 		lo, seg := out[n-1], segs[n]
-		if ok[n] && lo <= xs[seg+1] {
-			out[n] = maxFloat(out[n], lo)
+		if t := out[n]; !math.IsNaN(t) && lo <= xs[seg+1] {
+			out[n] = maxFloat(t, lo)
 		} else {
 			out[n] = solveMonotone(f, seg, targets[n], maxFloat(lo, xs[seg]), xs[seg+1])
 		}
@@ -135,23 +172,16 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 	copy(dst, out)
 }
 
-// halleySteps is the number of Halley steps newtonSegment takes before its
-// last, Newton step: from the secant guess, two steps of Halley's cubic
-// convergence bring all but a few in a thousand of the scan-end solves to
-// a last step small enough (see newtonTol), as three Newton steps did,
-// with one division fewer (issue 23).
-const halleySteps = 2
-
-// newtonTol bounds newtonSegment's estimate of the error left after its
-// last step, as an absolute error in t ∈ [0, 1]: about one unit in the
-// last place of t near 1.
-const newtonTol = 1e-16
-
-// maxHalleySlope bounds the slopes at which newtonSegment's Halley steps
-// are trusted: above 2^511 the square r'² overflows and the step is lost,
-// so the solve falls back to solveMonotone (only schedules squeezed to
-// widths near 1e-300 have such slopes).
-const maxHalleySlope = 0x1p511
+// halleySteps, newtonTol and maxHalleySlope are the constants of the
+// scan end's root finding, kernel.SolveCubics (asm.SolveCubicsGeneric):
+// the Halley steps before the last, Newton step; the bound on the error
+// estimate after it, an absolute error in t ∈ [0, 1]; and the bound on the
+// slopes at which the Halley steps are trusted (above it r'² overflows).
+const (
+	halleySteps    = asm.SolveHalleySteps
+	newtonTol      = asm.SolveTol
+	maxHalleySlope = asm.SolveMaxSlope
+)
 
 // newtonSegment returns the t in segment seg = [x0, x1] of the increasing
 // abscissae of f where f(t) = target, for f(x0) < target ≤ f(x1), and
@@ -169,14 +199,15 @@ const maxHalleySlope = 0x1p511
 // maxHalleySlope or more) the caller
 // falls back to the safeguarded solveMonotone.
 //
-// The steps have a fixed count and branch on the iterates only to keep
-// them in the segment, which they rarely leave, so that the core predicts
-// its branches and overlaps the solves of consecutive targets, which are
-// independent; solveMonotone's bracketing branches, taken either way at
-// random, it cannot predict. Its result differs from solveMonotone's in the
-// last bits (both are within about 1e-15 of the root). Every product is
-// rounded before it is added, as in monotoneCubic, so that the result is
-// the same on every platform.
+// It is one target of newtonTargets (kernel.SolveCubics, whose generic
+// twin is asm.SolveCubicsGeneric), written apart from the kernel's rows
+// as the tests' reference: the steps have a fixed count and branch on the
+// iterates only to keep them in the segment, so that the kernel runs a
+// register of targets with the same operations; solveMonotone's
+// bracketing branches could not be. Its result differs from
+// solveMonotone's in the last bits (both are within about 1e-15 of the
+// root). Every product is rounded before it is added, as in
+// monotoneCubic, so that the result is the same on every platform.
 func newtonSegment(f *monotoneCubic, seg int, target float64) (float64, bool) {
 	x0, x1 := f.xs[seg], f.xs[seg+1]
 	h := x1 - x0
@@ -209,78 +240,44 @@ func newtonSegment(f *monotoneCubic, seg int, target float64) (float64, bool) {
 	dx -= delta
 	m := math.Abs(a2) + float64(math.Abs(b3)*h)
 	ok := d > 0 && d < maxHalleySlope && float64(float64(m*delta)*delta) <= float64(newtonTol*d) && dx >= 0 && dx <= h
-	return min(x0+dx, x1), ok
-}
-
-// newtonSolve is one target's Newton solve in newtonTargets: its
-// segment's coefficients, the target's height u above the segment's start,
-// the segment's width h and the iterate dx (eight values, one cache line).
-type newtonSolve struct {
-	a1, a2, a3, b2, b3, u, h, dx float64
-}
-
-// residual returns the cubic's value less the target, r, its derivative
-// d and half its second derivative c at the iterate dx, by Horner's rule
-// (newtonSegment's operations), for the Halley step
-// dx ← dx − r·d/(d² − r·c) and the Newton step dx ← dx − r/d.
-func (s *newtonSolve) residual() (r, d, c float64) {
-	dx := s.dx
-	q := float64(s.a3*dx) + s.a2
-	q = float64(q*dx) + s.a1
-	r = float64(q*dx) - s.u
-	v := float64(s.b3 * dx)
-	d = float64((v+s.b2)*dx) + s.a1
-	return r, d, s.a2 + v
+	t := x0 + dx
+	if x1 < t { // min(t, x1), but t kept where they are unordered or equal, as MINPD
+		t = x1
+	}
+	return t, ok
 }
 
 // newtonTargets is newtonSegment for the targets w.targets[n] on the
-// segments w.segs[n], n = 1 … len(out)-1, writing out[n] and ok[n]: the
-// same operations in the same order on each target, so the same bits, but
-// one step of every target before the next step of any. The solves are
-// independent, so the core runs as many chains of dependent operations
-// side by side as its window holds: a solve is a chain of about twenty
-// multiplications, additions and divisions, each waiting on the one
-// before, which one target at a time leaves the divider and the
-// multipliers idle most of the time.
-func (w *scheduleWorkspace) newtonTargets(f *monotoneCubic, out []float64, ok []bool) {
-	num := len(out)
-	w.solves = slices.Grow(w.solves[:0], num)[:num]
-	solves, targets, segs := w.solves[1:num], w.targets[1:num], w.segs[1:num]
-	for i := range solves {
-		seg := segs[i]
-		p := &f.coeffs[seg]
-		s := &solves[i]
-		s.h = f.xs[seg+1] - f.xs[seg]
-		s.a1, s.a2, s.a3 = p[1], p[2], p[3]
-		s.b2, s.b3 = 2*p[2], 3*p[3]
-		s.u = targets[i] - p[0]
-		s.dx = float64(s.h*s.u) / (f.ys[seg+1] - p[0])
+// segments w.segs[n], n = 1 … len(out)-1, by kernel.SolveCubics: it writes
+// to out[n] newtonSegment's root where newtonSegment converges and NaN
+// where it does not, bit for bit (the kernel makes newtonSegment's
+// operations in its order). The solves are independent, and the kernel
+// runs a register of them at a time (8 with AVX-512, 4 with AVX2), each
+// target's steps in registers: one target at a time, a solve is a chain
+// of about forty dependent multiplications, additions and divisions.
+func (w *scheduleWorkspace) newtonTargets(f *monotoneCubic, out []float64) {
+	num := len(out) - 1
+	const L = layout.Lanes
+	pad := (num + L - 1) / L * L
+	rows := slices.Grow(w.rows[:0], 8*pad)[:8*pad]
+	w.rows = rows
+	a1, a2, a3, u := rows[:pad], rows[pad:2*pad], rows[2*pad:3*pad], rows[3*pad:4*pad]
+	h, dy, x0, x1 := rows[4*pad:5*pad], rows[5*pad:6*pad], rows[6*pad:7*pad], rows[7*pad:]
+	xs, ys, coeffs := f.xs, f.ys, f.coeffs
+	targets, segs := w.targets[1:num+1], w.segs[1:num+1]
+	for i, seg := range segs[:num] {
+		p := &coeffs[seg]
+		a1[i], a2[i], a3[i] = p[1], p[2], p[3]
+		u[i] = targets[i] - p[0]
+		lo, hi := xs[seg], xs[seg+1]
+		x0[i], x1[i], h[i] = lo, hi, hi-lo
+		dy[i] = ys[seg+1] - p[0]
 	}
-	for range halleySteps {
-		for i := range solves {
-			s := &solves[i]
-			r, d, c := s.residual()
-			dx := s.dx - float64(r*d)/(float64(d*d)-float64(r*c))
-			if dx < 0 {
-				dx = 0
-			}
-			if dx > s.h {
-				dx = s.h
-			}
-			s.dx = dx
-		}
+	for i := num; i < pad; i++ { // padding: the line dx on [0, 1], at 1/2
+		a1[i], a2[i], a3[i], u[i], h[i], dy[i], x0[i], x1[i] = 1, 0, 0, 0.5, 1, 1, 0, 1
 	}
-	out, ok = out[1:num], ok[1:num]
-	for i := range solves {
-		s := &solves[i]
-		r, d, _ := s.residual()
-		delta := r / d
-		dx := s.dx - delta
-		m := math.Abs(s.a2) + float64(math.Abs(s.b3)*s.h)
-		ok[i] = d > 0 && d < maxHalleySlope && float64(float64(m*delta)*delta) <= float64(newtonTol*d) && dx >= 0 && dx <= s.h
-		seg := segs[i]
-		out[i] = min(f.xs[seg]+dx, f.xs[seg+1])
-	}
+	kernel.SolveCubics(dy, a1, a2, a3, u, h, dy, x0, x1)
+	copy(out[1:], dy[:num])
 }
 
 // solveMonotone returns t in [a, b] with f(t) = target for the

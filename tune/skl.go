@@ -24,6 +24,18 @@ type SKLWorkspace struct {
 	knots   []float64 // 2(K+1): MomentGradient's gradient at every knot, the end knots' terms thrown away
 }
 
+// NewMomentWorkspace returns an SKLWorkspace with room for MomentGradient
+// on numChains chains and a spline of knots knots (K), so that its first
+// call, at the end of a run's first scan, allocates nothing.
+func NewMomentWorkspace(numChains, knots int) *SKLWorkspace {
+	return &SKLWorkspace{
+		eta:     make([]float64, 2*numChains),
+		weight:  make([]float64, numChains),
+		segment: make([]int, numChains),
+		knots:   make([]float64, 2*(knots+1)),
+	}
+}
+
 func grow(s []float64, n int) []float64 {
 	if cap(s) < n {
 		return make([]float64, n)

@@ -21,7 +21,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-var family = flag.String("family", "", "kernel family to generate: xoshiro, gauss, swap, mix, book or ising")
+var family = flag.String("family", "", "kernel family to generate: xoshiro, gauss, swap, mix, book, ising or cubic")
 
 func main() {
 	flag.Parse()
@@ -39,6 +39,8 @@ func main() {
 		genBook()
 	case "ising":
 		genIsing()
+	case "cubic":
+		genCubic()
 	default:
 		fmt.Fprintln(os.Stderr, "_gen: unknown -family", *family)
 		os.Exit(2)

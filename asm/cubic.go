@@ -95,3 +95,116 @@ func solveCubic(a1, a2, a3, u, h, dy, x0, x1 float64) float64 {
 	}
 	return t
 }
+
+// The Fritsch–Butland fit of the same interpolant (Fritsch and Butland
+// 1984, as gonum's interp.FritschButland), in three passes over its
+// points (xs[i], ys[i]): the secant slopes, the derivatives at the
+// interior knots, and each segment's cubic coefficients. Package tune
+// (monotoneCubic.fit) computes the two end knots' derivatives and checks
+// the abscissae between them.
+
+// fitTinyStep is the step below which a segment's reciprocal is not taken
+// (its cube would overflow): CubicSlopesGeneric marks it with inv = 0 and
+// CubicCoeffsGeneric divides by the step instead.
+const fitTinyStep = 1e-100
+
+// fitMinNormal is the smallest positive normal float64, 2^-1022.
+const fitMinNormal = 0x1p-1022
+
+// CubicSlopesGeneric writes, for every segment i < len(slopes), the
+// reciprocal of its step and its secant slope:
+//
+//	dx, dy := xs[i+1]-xs[i], ys[i+1]-ys[i]
+//	if dx >= 1e-100 { invs[i] = 1/dx; slopes[i] = dy*invs[i] }
+//	else            { invs[i] = 0;    slopes[i] = dy/dx }
+//
+// len(invs) == len(slopes), a multiple of 8 for the assembly twins, and
+// len(xs) == len(ys) == len(slopes)+1 (the checked layer in package
+// kernel guarantees it).
+func CubicSlopesGeneric(slopes, invs, xs, ys []float64) {
+	n := len(slopes)
+	invs, xs, ys = invs[:n], xs[:n+1], ys[:n+1]
+	for i := range slopes {
+		dx := xs[i+1] - xs[i]
+		dy := ys[i+1] - ys[i]
+		if dx >= fitTinyStep {
+			inv := 1 / dx
+			invs[i], slopes[i] = inv, float64(dy*inv)
+		} else {
+			invs[i], slopes[i] = 0, dy/dx
+		}
+	}
+}
+
+// CubicDerivsGeneric writes to d[i] the Fritsch–Butland derivative at the
+// interior knot i+1, for i < len(d): from the slopes s0 = slopes[i] and
+// s1 = slopes[i+1] of the segments on either side and the knots
+// x0, x1, x2 = xs[i], xs[i+1], xs[i+2], the weighted harmonic mean of the
+// slopes when they have the same sign and 0 otherwise,
+//
+//	p := s0*s1
+//	if p > 0 {
+//	    w0, w1, h := (2*x2 - x0) - x1, (x2 + x1) - 2*x0, 3*(x2 - x0)
+//	    num, den := h*p, w0*s1 + w1*s0
+//	    d = num/den     where p, num, |den| are normal and finite,
+//	    d = h / (w0/s0 + w1/s1)    otherwise (gonum's form)
+//	} else { d = 0 }
+//
+// each product rounded before it is added. len(slopes) == len(d)+1,
+// len(xs) == len(d)+2, len(d) a multiple of 8 for the assembly twins.
+func CubicDerivsGeneric(d, slopes, xs []float64) {
+	n := len(d)
+	slopes, xs = slopes[:n+1], xs[:n+2]
+	for i := range d {
+		s0, s1 := slopes[i], slopes[i+1]
+		x0, x1, x2 := xs[i], xs[i+1], xs[i+2]
+		v := 0.0
+		if p := s0 * s1; p > 0 {
+			w0 := float64(2*x2) - x0 - x1
+			w1 := x2 + x1 - float64(2*x0)
+			h := 3 * (x2 - x0)
+			num := float64(h * p)
+			den := float64(w0*s1) + float64(w1*s0)
+			if p >= fitMinNormal && num <= math.MaxFloat64 && math.Abs(den) >= fitMinNormal && math.Abs(den) <= math.MaxFloat64 {
+				v = num / den
+			} else {
+				v = h / (w0/s0 + w1/s1)
+			}
+		}
+		d[i] = v
+	}
+}
+
+// CubicCoeffsGeneric writes, for every segment i < len(a2), the
+// coefficients a2 and a3 of its cubic p(x) = ((a3·dx + a2)·dx + a1)·dx + a0
+// (a0 = ys[i], a1 = d[i]) that make p(xs[i+1]) = ys[i+1] and
+// p'(xs[i+1]) = d[i+1]:
+//
+//	dx, dy := xs[i+1]-xs[i], ys[i+1]-ys[i]
+//	p2 := 3*dy - (2*d[i] + d[i+1])*dx
+//	p3 := -2*dy + (d[i] + d[i+1])*dx
+//	if invs[i] != 0 { a2 = p2*inv²; a3 = (p3*inv²)*inv }   // inv² = invs[i]*invs[i]
+//	else            { a2 = p2/dx/dx; a3 = p3/dx/dx/dx }
+//
+// each product rounded before it is added. len(a3) == len(invs) ==
+// len(a2), a multiple of 8 for the assembly twins, and len(d) == len(xs)
+// == len(ys) == len(a2)+1.
+func CubicCoeffsGeneric(a2, a3, d, xs, ys, invs []float64) {
+	n := len(a2)
+	a3, d, xs, ys, invs = a3[:n], d[:n+1], xs[:n+1], ys[:n+1], invs[:n]
+	for i := range a2 {
+		d0, d1 := d[i], d[i+1]
+		dx := xs[i+1] - xs[i]
+		dy := ys[i+1] - ys[i]
+		p2 := float64(3*dy) - float64((float64(2*d0)+d1)*dx)
+		p3 := float64(-2*dy) + float64((d0+d1)*dx)
+		if inv := invs[i]; inv != 0 {
+			inv2 := float64(inv * inv)
+			a2[i] = float64(p2 * inv2)
+			a3[i] = float64(float64(p3*inv2) * inv)
+		} else {
+			a2[i] = p2 / dx / dx
+			a3[i] = p3 / dx / dx / dx
+		}
+	}
+}

@@ -13,3 +13,33 @@ func solveCubicsAVX512(t []float64, a1 []float64, a2 []float64, a3 []float64, u 
 //
 //go:noescape
 func solveCubicsAVX2(t []float64, a1 []float64, a2 []float64, a3 []float64, u []float64, h []float64, dy []float64, x0 []float64, x1 []float64)
+
+// cubicSlopesAVX512 computes CubicSlopesGeneric (AVX512).
+//
+//go:noescape
+func cubicSlopesAVX512(slopes []float64, invs []float64, xs []float64, ys []float64)
+
+// cubicDerivsAVX512 computes CubicDerivsGeneric (AVX512).
+//
+//go:noescape
+func cubicDerivsAVX512(d []float64, slopes []float64, xs []float64)
+
+// cubicCoeffsAVX512 computes CubicCoeffsGeneric (AVX512).
+//
+//go:noescape
+func cubicCoeffsAVX512(a2 []float64, a3 []float64, d []float64, xs []float64, ys []float64, invs []float64)
+
+// cubicSlopesAVX2 computes CubicSlopesGeneric (AVX2).
+//
+//go:noescape
+func cubicSlopesAVX2(slopes []float64, invs []float64, xs []float64, ys []float64)
+
+// cubicDerivsAVX2 computes CubicDerivsGeneric (AVX2).
+//
+//go:noescape
+func cubicDerivsAVX2(d []float64, slopes []float64, xs []float64)
+
+// cubicCoeffsAVX2 computes CubicCoeffsGeneric (AVX2).
+//
+//go:noescape
+func cubicCoeffsAVX2(a2 []float64, a3 []float64, d []float64, xs []float64, ys []float64, invs []float64)

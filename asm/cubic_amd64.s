@@ -242,6 +242,365 @@ solveCubicsAVX2_loop_done:
 	VZEROUPPER
 	RET
 
+// func cubicSlopesAVX512(slopes []float64, invs []float64, xs []float64, ys []float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cubicSlopesAVX512(SB), NOSPLIT, $0-96
+	LEAQ consts<>+0(SB), AX
+	ADDQ $0x3f, AX
+	ANDQ $-64, AX
+	MOVQ slopes_base+0(FP), CX
+	MOVQ invs_base+24(FP), DX
+	MOVQ xs_base+48(FP), BX
+	MOVQ ys_base+72(FP), SI
+	MOVQ slopes_len+8(FP), DI
+	SHRQ $0x03, DI
+	CMPQ DI, $0x00
+	JE   cubicSlopesAVX512_loop_done
+
+cubicSlopesAVX512_loop:
+	VMOVUPD   8(BX), Z0
+	VSUBPD    (BX), Z0, Z0
+	VMOVUPD   8(SI), Z1
+	VSUBPD    (SI), Z1, Z1
+	VCMPPD    $0x1d, 768(AX), Z0, K1
+	VPMOVM2Q  K1, Z2
+	VMOVUPD   896(AX), Z3
+	VDIVPD    Z0, Z3, Z3
+	VMULPD    Z3, Z1, Z4
+	VDIVPD    Z0, Z1, Z0
+	VPANDQ    Z2, Z3, Z3
+	VPMOVQ2M  Z2, K1
+	VBLENDMPD Z4, Z0, K1, Z4
+	VMOVUPD   Z3, (DX)
+	VMOVUPD   Z4, (CX)
+	ADDQ      $0x40, CX
+	ADDQ      $0x40, DX
+	ADDQ      $0x40, BX
+	ADDQ      $0x40, SI
+	DECQ      DI
+	JNZ       cubicSlopesAVX512_loop
+
+cubicSlopesAVX512_loop_done:
+	VZEROUPPER
+	RET
+
+// func cubicDerivsAVX512(d []float64, slopes []float64, xs []float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cubicDerivsAVX512(SB), NOSPLIT, $0-72
+	LEAQ   consts<>+0(SB), AX
+	ADDQ   $0x3f, AX
+	ANDQ   $-64, AX
+	MOVQ   d_base+0(FP), CX
+	MOVQ   slopes_base+24(FP), DX
+	MOVQ   xs_base+48(FP), BX
+	MOVQ   d_len+8(FP), SI
+	SHRQ   $0x03, SI
+	VPXORQ Z0, Z0, Z0
+	CMPQ   SI, $0x00
+	JE     cubicDerivsAVX512_loop_done
+
+cubicDerivsAVX512_loop:
+	VMOVUPD   (DX), Z1
+	VMOVUPD   8(DX), Z2
+	VMOVUPD   (BX), Z3
+	VMOVUPD   16(BX), Z4
+	VMULPD    Z2, Z1, Z5
+	VCMPPD    $0x1e, Z0, Z5, K1
+	VPMOVM2Q  K1, Z6
+	VMULPD    (AX), Z4, Z7
+	VSUBPD    Z3, Z7, Z7
+	VSUBPD    8(BX), Z7, Z7
+	VMOVUPD   8(BX), Z8
+	VADDPD    Z4, Z8, Z8
+	VMULPD    (AX), Z3, Z9
+	VSUBPD    Z9, Z8, Z8
+	VSUBPD    Z3, Z4, Z9
+	VMULPD    128(AX), Z9, Z9
+	VMULPD    Z5, Z9, Z10
+	VMULPD    Z2, Z7, Z11
+	VMULPD    Z1, Z8, Z3
+	VADDPD    Z3, Z11, Z11
+	VCMPPD    $0x1d, 1024(AX), Z5, K1
+	VPMOVM2Q  K1, Z3
+	VCMPPD    $0x12, 1152(AX), Z10, K1
+	VPMOVM2Q  K1, Z4
+	VPANDQ    Z4, Z3, Z3
+	VANDPD    256(AX), Z11, Z4
+	VCMPPD    $0x1d, 1024(AX), Z4, K1
+	VPMOVM2Q  K1, Z5
+	VPANDQ    Z5, Z3, Z3
+	VCMPPD    $0x12, 1152(AX), Z4, K1
+	VPMOVM2Q  K1, Z4
+	VPANDQ    Z4, Z3, Z3
+	VDIVPD    Z11, Z10, Z10
+	VPANDQ    Z6, Z3, Z4
+	VPANDQ    Z4, Z10, Z10
+	VPANDNQ   Z6, Z3, Z4
+	VPTESTMQ  Z4, Z4, K1
+	KORTESTB  K1, K1
+	JE        cubicDerivsAVX512_normal
+	VDIVPD    Z1, Z7, Z1
+	VDIVPD    Z2, Z8, Z2
+	VADDPD    Z2, Z1, Z1
+	VDIVPD    Z1, Z9, Z1
+	VPMOVQ2M  Z4, K1
+	VBLENDMPD Z1, Z10, K1, Z10
+
+cubicDerivsAVX512_normal:
+	VMOVUPD Z10, (CX)
+	ADDQ    $0x40, CX
+	ADDQ    $0x40, DX
+	ADDQ    $0x40, BX
+	DECQ    SI
+	JNZ     cubicDerivsAVX512_loop
+
+cubicDerivsAVX512_loop_done:
+	VZEROUPPER
+	RET
+
+// func cubicCoeffsAVX512(a2 []float64, a3 []float64, d []float64, xs []float64, ys []float64, invs []float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cubicCoeffsAVX512(SB), NOSPLIT, $0-144
+	LEAQ   consts<>+0(SB), AX
+	ADDQ   $0x3f, AX
+	ANDQ   $-64, AX
+	MOVQ   a2_base+0(FP), CX
+	MOVQ   a3_base+24(FP), DX
+	MOVQ   d_base+48(FP), BX
+	MOVQ   xs_base+72(FP), SI
+	MOVQ   ys_base+96(FP), DI
+	MOVQ   invs_base+120(FP), R8
+	MOVQ   a2_len+8(FP), R9
+	SHRQ   $0x03, R9
+	VPXORQ Z0, Z0, Z0
+	CMPQ   R9, $0x00
+	JE     cubicCoeffsAVX512_loop_done
+
+cubicCoeffsAVX512_loop:
+	VMOVUPD   (BX), Z1
+	VMOVUPD   8(BX), Z2
+	VMOVUPD   8(SI), Z3
+	VSUBPD    (SI), Z3, Z3
+	VMOVUPD   8(DI), Z4
+	VSUBPD    (DI), Z4, Z4
+	VMULPD    128(AX), Z4, Z5
+	VMULPD    (AX), Z1, Z6
+	VADDPD    Z2, Z6, Z6
+	VMULPD    Z3, Z6, Z6
+	VSUBPD    Z6, Z5, Z5
+	VMULPD    1280(AX), Z4, Z4
+	VADDPD    Z2, Z1, Z6
+	VMULPD    Z3, Z6, Z6
+	VADDPD    Z6, Z4, Z4
+	VMOVUPD   (R8), Z6
+	VMULPD    Z6, Z6, Z2
+	VMULPD    Z2, Z5, Z1
+	VMULPD    Z2, Z4, Z2
+	VMULPD    Z6, Z2, Z2
+	VCMPPD    $0x00, Z0, Z6, K1
+	VPMOVM2Q  K1, Z6
+	VPTESTMQ  Z6, Z6, K1
+	KORTESTB  K1, K1
+	JE        cubicCoeffsAVX512_recip
+	VDIVPD    Z3, Z5, Z5
+	VDIVPD    Z3, Z5, Z5
+	VDIVPD    Z3, Z4, Z4
+	VDIVPD    Z3, Z4, Z4
+	VDIVPD    Z3, Z4, Z4
+	VPMOVQ2M  Z6, K1
+	VBLENDMPD Z5, Z1, K1, Z1
+	VPMOVQ2M  Z6, K1
+	VBLENDMPD Z4, Z2, K1, Z2
+
+cubicCoeffsAVX512_recip:
+	VMOVUPD Z1, (CX)
+	VMOVUPD Z2, (DX)
+	ADDQ    $0x40, CX
+	ADDQ    $0x40, DX
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, SI
+	ADDQ    $0x40, DI
+	ADDQ    $0x40, R8
+	DECQ    R9
+	JNZ     cubicCoeffsAVX512_loop
+
+cubicCoeffsAVX512_loop_done:
+	VZEROUPPER
+	RET
+
+// func cubicSlopesAVX2(slopes []float64, invs []float64, xs []float64, ys []float64)
+// Requires: AVX, AVX2
+TEXT ·cubicSlopesAVX2(SB), NOSPLIT, $0-96
+	LEAQ consts<>+0(SB), AX
+	ADDQ $0x3f, AX
+	ANDQ $-64, AX
+	MOVQ slopes_base+0(FP), CX
+	MOVQ invs_base+24(FP), DX
+	MOVQ xs_base+48(FP), BX
+	MOVQ ys_base+72(FP), SI
+	MOVQ slopes_len+8(FP), DI
+	SHRQ $0x02, DI
+	CMPQ DI, $0x00
+	JE   cubicSlopesAVX2_loop_done
+
+cubicSlopesAVX2_loop:
+	VMOVUPD   8(BX), Y0
+	VSUBPD    (BX), Y0, Y0
+	VMOVUPD   8(SI), Y1
+	VSUBPD    (SI), Y1, Y1
+	VCMPPD    $0x1d, 768(AX), Y0, Y2
+	VMOVUPD   896(AX), Y3
+	VDIVPD    Y0, Y3, Y3
+	VMULPD    Y3, Y1, Y4
+	VDIVPD    Y0, Y1, Y0
+	VPAND     Y2, Y3, Y3
+	VBLENDVPD Y2, Y4, Y0, Y4
+	VMOVUPD   Y3, (DX)
+	VMOVUPD   Y4, (CX)
+	ADDQ      $0x20, CX
+	ADDQ      $0x20, DX
+	ADDQ      $0x20, BX
+	ADDQ      $0x20, SI
+	DECQ      DI
+	JNZ       cubicSlopesAVX2_loop
+
+cubicSlopesAVX2_loop_done:
+	VZEROUPPER
+	RET
+
+// func cubicDerivsAVX2(d []float64, slopes []float64, xs []float64)
+// Requires: AVX, AVX2
+TEXT ·cubicDerivsAVX2(SB), NOSPLIT, $0-72
+	LEAQ  consts<>+0(SB), AX
+	ADDQ  $0x3f, AX
+	ANDQ  $-64, AX
+	MOVQ  d_base+0(FP), CX
+	MOVQ  slopes_base+24(FP), DX
+	MOVQ  xs_base+48(FP), BX
+	MOVQ  d_len+8(FP), SI
+	SHRQ  $0x02, SI
+	VPXOR Y0, Y0, Y0
+	CMPQ  SI, $0x00
+	JE    cubicDerivsAVX2_loop_done
+
+cubicDerivsAVX2_loop:
+	VMOVUPD   (DX), Y1
+	VMOVUPD   8(DX), Y2
+	VMOVUPD   (BX), Y3
+	VMOVUPD   16(BX), Y4
+	VMULPD    Y2, Y1, Y5
+	VCMPPD    $0x1e, Y0, Y5, Y6
+	VMULPD    (AX), Y4, Y7
+	VSUBPD    Y3, Y7, Y7
+	VSUBPD    8(BX), Y7, Y7
+	VMOVUPD   8(BX), Y8
+	VADDPD    Y4, Y8, Y8
+	VMULPD    (AX), Y3, Y9
+	VSUBPD    Y9, Y8, Y8
+	VSUBPD    Y3, Y4, Y9
+	VMULPD    128(AX), Y9, Y9
+	VMULPD    Y5, Y9, Y10
+	VMULPD    Y2, Y7, Y11
+	VMULPD    Y1, Y8, Y3
+	VADDPD    Y3, Y11, Y11
+	VCMPPD    $0x1d, 1024(AX), Y5, Y3
+	VCMPPD    $0x12, 1152(AX), Y10, Y4
+	VPAND     Y4, Y3, Y3
+	VANDPD    256(AX), Y11, Y4
+	VCMPPD    $0x1d, 1024(AX), Y4, Y5
+	VPAND     Y5, Y3, Y3
+	VCMPPD    $0x12, 1152(AX), Y4, Y4
+	VPAND     Y4, Y3, Y3
+	VDIVPD    Y11, Y10, Y10
+	VPAND     Y6, Y3, Y4
+	VPAND     Y4, Y10, Y10
+	VANDNPD   Y6, Y3, Y4
+	VPTEST    Y4, Y4
+	JE        cubicDerivsAVX2_normal
+	VDIVPD    Y1, Y7, Y1
+	VDIVPD    Y2, Y8, Y2
+	VADDPD    Y2, Y1, Y1
+	VDIVPD    Y1, Y9, Y1
+	VBLENDVPD Y4, Y1, Y10, Y10
+
+cubicDerivsAVX2_normal:
+	VMOVUPD Y10, (CX)
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, BX
+	DECQ    SI
+	JNZ     cubicDerivsAVX2_loop
+
+cubicDerivsAVX2_loop_done:
+	VZEROUPPER
+	RET
+
+// func cubicCoeffsAVX2(a2 []float64, a3 []float64, d []float64, xs []float64, ys []float64, invs []float64)
+// Requires: AVX, AVX2
+TEXT ·cubicCoeffsAVX2(SB), NOSPLIT, $0-144
+	LEAQ  consts<>+0(SB), AX
+	ADDQ  $0x3f, AX
+	ANDQ  $-64, AX
+	MOVQ  a2_base+0(FP), CX
+	MOVQ  a3_base+24(FP), DX
+	MOVQ  d_base+48(FP), BX
+	MOVQ  xs_base+72(FP), SI
+	MOVQ  ys_base+96(FP), DI
+	MOVQ  invs_base+120(FP), R8
+	MOVQ  a2_len+8(FP), R9
+	SHRQ  $0x02, R9
+	VPXOR Y0, Y0, Y0
+	CMPQ  R9, $0x00
+	JE    cubicCoeffsAVX2_loop_done
+
+cubicCoeffsAVX2_loop:
+	VMOVUPD   (BX), Y1
+	VMOVUPD   8(BX), Y2
+	VMOVUPD   8(SI), Y3
+	VSUBPD    (SI), Y3, Y3
+	VMOVUPD   8(DI), Y4
+	VSUBPD    (DI), Y4, Y4
+	VMULPD    128(AX), Y4, Y5
+	VMULPD    (AX), Y1, Y6
+	VADDPD    Y2, Y6, Y6
+	VMULPD    Y3, Y6, Y6
+	VSUBPD    Y6, Y5, Y5
+	VMULPD    1280(AX), Y4, Y4
+	VADDPD    Y2, Y1, Y6
+	VMULPD    Y3, Y6, Y6
+	VADDPD    Y6, Y4, Y4
+	VMOVUPD   (R8), Y6
+	VMULPD    Y6, Y6, Y2
+	VMULPD    Y2, Y5, Y1
+	VMULPD    Y2, Y4, Y2
+	VMULPD    Y6, Y2, Y2
+	VCMPPD    $0x00, Y0, Y6, Y6
+	VPTEST    Y6, Y6
+	JE        cubicCoeffsAVX2_recip
+	VDIVPD    Y3, Y5, Y5
+	VDIVPD    Y3, Y5, Y5
+	VDIVPD    Y3, Y4, Y4
+	VDIVPD    Y3, Y4, Y4
+	VDIVPD    Y3, Y4, Y4
+	VBLENDVPD Y6, Y5, Y1, Y1
+	VBLENDVPD Y6, Y4, Y2, Y2
+
+cubicCoeffsAVX2_recip:
+	VMOVUPD Y1, (CX)
+	VMOVUPD Y2, (DX)
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, BX
+	ADDQ    $0x20, SI
+	ADDQ    $0x20, DI
+	ADDQ    $0x20, R8
+	DECQ    R9
+	JNZ     cubicCoeffsAVX2_loop
+
+cubicCoeffsAVX2_loop_done:
+	VZEROUPPER
+	RET
+
 DATA consts<>+0(SB)/8, $0x4000000000000000
 DATA consts<>+8(SB)/8, $0x4000000000000000
 DATA consts<>+16(SB)/8, $0x4000000000000000
@@ -338,4 +697,84 @@ DATA consts<>+736(SB)/8, $0x7ff8000000000001
 DATA consts<>+744(SB)/8, $0x7ff8000000000001
 DATA consts<>+752(SB)/8, $0x7ff8000000000001
 DATA consts<>+760(SB)/8, $0x7ff8000000000001
-GLOBL consts<>(SB), RODATA|NOPTR, $768
+DATA consts<>+768(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+776(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+784(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+792(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+800(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+808(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+816(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+824(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+832(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+840(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+848(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+856(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+864(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+872(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+880(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+888(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+896(SB)/8, $0x3ff0000000000000
+DATA consts<>+904(SB)/8, $0x3ff0000000000000
+DATA consts<>+912(SB)/8, $0x3ff0000000000000
+DATA consts<>+920(SB)/8, $0x3ff0000000000000
+DATA consts<>+928(SB)/8, $0x3ff0000000000000
+DATA consts<>+936(SB)/8, $0x3ff0000000000000
+DATA consts<>+944(SB)/8, $0x3ff0000000000000
+DATA consts<>+952(SB)/8, $0x3ff0000000000000
+DATA consts<>+960(SB)/8, $0x3ff0000000000000
+DATA consts<>+968(SB)/8, $0x3ff0000000000000
+DATA consts<>+976(SB)/8, $0x3ff0000000000000
+DATA consts<>+984(SB)/8, $0x3ff0000000000000
+DATA consts<>+992(SB)/8, $0x3ff0000000000000
+DATA consts<>+1000(SB)/8, $0x3ff0000000000000
+DATA consts<>+1008(SB)/8, $0x3ff0000000000000
+DATA consts<>+1016(SB)/8, $0x3ff0000000000000
+DATA consts<>+1024(SB)/8, $0x0010000000000000
+DATA consts<>+1032(SB)/8, $0x0010000000000000
+DATA consts<>+1040(SB)/8, $0x0010000000000000
+DATA consts<>+1048(SB)/8, $0x0010000000000000
+DATA consts<>+1056(SB)/8, $0x0010000000000000
+DATA consts<>+1064(SB)/8, $0x0010000000000000
+DATA consts<>+1072(SB)/8, $0x0010000000000000
+DATA consts<>+1080(SB)/8, $0x0010000000000000
+DATA consts<>+1088(SB)/8, $0x0010000000000000
+DATA consts<>+1096(SB)/8, $0x0010000000000000
+DATA consts<>+1104(SB)/8, $0x0010000000000000
+DATA consts<>+1112(SB)/8, $0x0010000000000000
+DATA consts<>+1120(SB)/8, $0x0010000000000000
+DATA consts<>+1128(SB)/8, $0x0010000000000000
+DATA consts<>+1136(SB)/8, $0x0010000000000000
+DATA consts<>+1144(SB)/8, $0x0010000000000000
+DATA consts<>+1152(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1160(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1168(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1176(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1184(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1192(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1200(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1208(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1216(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1224(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1232(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1240(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1248(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1256(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1264(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1272(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1280(SB)/8, $0xc000000000000000
+DATA consts<>+1288(SB)/8, $0xc000000000000000
+DATA consts<>+1296(SB)/8, $0xc000000000000000
+DATA consts<>+1304(SB)/8, $0xc000000000000000
+DATA consts<>+1312(SB)/8, $0xc000000000000000
+DATA consts<>+1320(SB)/8, $0xc000000000000000
+DATA consts<>+1328(SB)/8, $0xc000000000000000
+DATA consts<>+1336(SB)/8, $0xc000000000000000
+DATA consts<>+1344(SB)/8, $0xc000000000000000
+DATA consts<>+1352(SB)/8, $0xc000000000000000
+DATA consts<>+1360(SB)/8, $0xc000000000000000
+DATA consts<>+1368(SB)/8, $0xc000000000000000
+DATA consts<>+1376(SB)/8, $0xc000000000000000
+DATA consts<>+1384(SB)/8, $0xc000000000000000
+DATA consts<>+1392(SB)/8, $0xc000000000000000
+DATA consts<>+1400(SB)/8, $0xc000000000000000
+GLOBL consts<>(SB), RODATA|NOPTR, $1408

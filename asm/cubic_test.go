@@ -139,3 +139,105 @@ func TestSolveCubicsFindsRoots(t *testing.T) {
 		}
 	}
 }
+
+// fitValue draws a value for the fit kernels' rows: a moderate one of
+// either sign, now and then a special one (NaN, ±Inf, ±0, values whose
+// products leave the normal range or overflow, steps below 1e-100).
+func fitValue(rng *rand.Rand) float64 {
+	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1),
+		1e300, -1e300, 1e-300, -1e-300, 5e-324, 1e-160, 1e-101, 1e160, math.MaxFloat64}
+	if rng.IntN(8) == 0 {
+		return special[rng.IntN(len(special))]
+	}
+	return math.Ldexp(rng.NormFloat64(), rng.IntN(20)-10)
+}
+
+// fitRows returns n increasing abscissae and non-decreasing ordinates as
+// the scan end fits (steps of many scales, a few below 1e-100 where the
+// reciprocal is not taken), with now and then a special value.
+func fitRows(rng *rand.Rand, n int) (xs, ys []float64) {
+	xs, ys = make([]float64, n), make([]float64, n)
+	x, y := 0.0, 0.0
+	for i := range xs {
+		step := math.Ldexp(rng.Float64()+1e-3, -rng.IntN(12))
+		if rng.IntN(20) == 0 {
+			step = 1e-120
+		}
+		x += step
+		y += math.Ldexp(rng.Float64(), -rng.IntN(6))
+		xs[i], ys[i] = x, y
+		if rng.IntN(15) == 0 {
+			xs[i] = fitValue(rng)
+		}
+		if rng.IntN(15) == 0 {
+			ys[i] = fitValue(rng)
+		}
+	}
+	return xs, ys
+}
+
+// TestFitKernelsMatchGeneric checks CubicSlopes, CubicDerivs and
+// CubicCoeffs of every tier against their generic twins, bit for bit (a
+// NaN equal to any NaN, as for the bookkeeping kernels: x86 keeps the
+// first operand's payload), on barrier points and on rows of moderate and
+// special values of either sign, which reach the slopes of opposite signs
+// (derivative 0), gonum's three-division form and the division by steps
+// below 1e-100; guards past every output.
+func TestFitKernelsMatchGeneric(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, im Impl) {
+		rng := rand.New(rand.NewPCG(41, 42))
+		for n := 0; n <= 80; n += 8 {
+			for rep := 0; rep < 30; rep++ {
+				xs, ys := fitRows(rng, n+2)
+				if rep%2 == 1 { // rows of values of either sign
+					for i := range xs {
+						xs[i], ys[i] = fitValue(rng), fitValue(rng)
+					}
+				}
+				what := fmt.Sprintf("n=%d rep=%d", n, rep)
+				slopes, gs := guarded(n + 1)
+				invs, gi := guarded(n + 1)
+				ws, wi := make([]float64, n+1), make([]float64, n+1)
+				im.CubicSlopes(slopes[:n], invs[:n], xs[:n+1], ys[:n+1])
+				CubicSlopesGeneric(ws[:n], wi[:n], xs[:n+1], ys[:n+1])
+				checkGuard(t, gs)
+				checkGuard(t, gi)
+				sameBitsOrNaN(t, what+": slopes", slopes[:n], ws[:n])
+				sameBitsOrNaN(t, what+": invs", invs[:n], wi[:n])
+
+				sl := make([]float64, n+1)
+				for i := range sl {
+					sl[i] = fitValue(rng)
+					if rep%3 == 0 && i < n {
+						sl[i] = ws[i]
+					}
+				}
+				d, gd := guarded(n)
+				wd := make([]float64, n)
+				im.CubicDerivs(d, sl, xs)
+				CubicDerivsGeneric(wd, sl, xs)
+				checkGuard(t, gd)
+				sameBitsOrNaN(t, what+": d", d, wd)
+
+				dd := make([]float64, n+1)
+				for i := range dd {
+					dd[i] = fitValue(rng)
+				}
+				for i := range wi[:n] {
+					if rng.IntN(10) == 0 {
+						wi[i] = 0
+					}
+				}
+				a2, g2 := guarded(n)
+				a3, g3 := guarded(n)
+				w2, w3 := make([]float64, n), make([]float64, n)
+				im.CubicCoeffs(a2, a3, dd, xs[:n+1], ys[:n+1], wi[:n])
+				CubicCoeffsGeneric(w2, w3, dd, xs[:n+1], ys[:n+1], wi[:n])
+				checkGuard(t, g2)
+				checkGuard(t, g3)
+				sameBitsOrNaN(t, what+": a2", a2, w2)
+				sameBitsOrNaN(t, what+": a3", a3, w3)
+			}
+		}
+	})
+}

@@ -28,8 +28,11 @@ type Impl struct {
 	IsingLine func(row, up, down []uint64, x0 int, q *[80]int32, s *[4 * lanes]uint64)
 	IsingXor  func(dst *[4]uint64, a, b []uint64)
 
-	// The schedule update's root finding (cubic.go).
+	// The schedule update's interpolant and its root finding (cubic.go).
 	SolveCubics func(t, a1, a2, a3, u, h, dy, x0, x1 []float64)
+	CubicSlopes func(slopes, invs, xs, ys []float64)
+	CubicDerivs func(d, slopes, xs []float64)
+	CubicCoeffs func(a2, a3, d, xs, ys, invs []float64)
 }
 
 // Generic is the plain-Go implementation, available everywhere.
@@ -53,6 +56,9 @@ var Generic = Impl{
 	IsingLine:      IsingLineGeneric,
 	IsingXor:       IsingXorGeneric,
 	SolveCubics:    SolveCubicsGeneric,
+	CubicSlopes:    CubicSlopesGeneric,
+	CubicDerivs:    CubicDerivsGeneric,
+	CubicCoeffs:    CubicCoeffsGeneric,
 }
 
 // Impls returns the implementations this build and CPU can run, fastest

@@ -35,11 +35,14 @@ var (
 		IsingLine:      isingLineAVX2,
 		IsingXor:       isingXorAVX2,
 		SolveCubics:    solveCubicsAVX2,
+		CubicSlopes:    cubicSlopesAVX2,
+		CubicDerivs:    cubicDerivsAVX2,
+		CubicCoeffs:    cubicCoeffsAVX2,
 	}
 	// avx512 is avx2 with the AVX-512 kernels substituted: the random
 	// fills, energies, swap acceptances, the mixture kernels (terms,
 	// proportions, labels, gamma proposals, logarithm) and the schedule
-	// update's root finding. The bookkeeping
+	// update's interpolant and root finding. The bookkeeping
 	// and Ising kernels exist in AVX2 only (asm/_gen/book.go, ising.go);
 	// every CPU with AVX-512 F and DQ has AVX2 and FMA. Each kernel agrees
 	// with its generic twin (kernels_test.go, the fuzz targets), which is
@@ -53,6 +56,7 @@ var (
 		im.MixTermsK, im.MixPropK, im.MixLabelsK = mixTermsKAVX512, mixPropKAVX512, mixLabelsKAVX512
 		im.MixGammaTry, im.MixLog = mixGammaTryAVX512, mixLogAVX512
 		im.SolveCubics = solveCubicsAVX512
+		im.CubicSlopes, im.CubicDerivs, im.CubicCoeffs = cubicSlopesAVX512, cubicDerivsAVX512, cubicCoeffsAVX512
 		return im
 	}()
 )

@@ -23,3 +23,58 @@ func SolveCubics(t, a1, a2, a3, u, h, dy, x0, x1 []float64) {
 	raceWrite(t)
 	impl.SolveCubics(t, a1, a2, a3, u, h, dy, x0, x1)
 }
+
+// CubicSlopes writes the reciprocal of each step and the secant slope of
+// every segment [xs[i], xs[i+1]] of a Fritsch–Butland fit (see
+// asm.CubicSlopesGeneric; the reciprocal is 0 for steps below 1e-100,
+// whose slope is divided out instead). len(invs) == len(slopes), a
+// multiple of layout.Lanes, and len(xs) == len(ys) == len(slopes)+1;
+// otherwise it panics with "kernel: slice lengths do not match".
+func CubicSlopes(slopes, invs, xs, ys []float64) {
+	n := len(slopes)
+	if n%layout.Lanes != 0 || len(invs) != n || len(xs) != n+1 || len(ys) != n+1 {
+		panic(errLengths)
+	}
+	raceRead(xs)
+	raceRead(ys)
+	raceWrite(slopes)
+	raceWrite(invs)
+	impl.CubicSlopes(slopes, invs, xs, ys)
+}
+
+// CubicDerivs writes to d[i] the Fritsch–Butland derivative at the
+// interior knot i+1 from the slopes of the segments on either side and
+// the knots xs[i], xs[i+1], xs[i+2] (see asm.CubicDerivsGeneric).
+// len(d) is a multiple of layout.Lanes, len(slopes) == len(d)+1 and
+// len(xs) == len(d)+2; otherwise it panics with "kernel: slice lengths do
+// not match".
+func CubicDerivs(d, slopes, xs []float64) {
+	n := len(d)
+	if n%layout.Lanes != 0 || len(slopes) != n+1 || len(xs) != n+2 {
+		panic(errLengths)
+	}
+	raceRead(slopes)
+	raceRead(xs)
+	raceWrite(d)
+	impl.CubicDerivs(d, slopes, xs)
+}
+
+// CubicCoeffs writes the coefficients a2 and a3 of every segment's cubic
+// from the derivatives d at its knots, its step and rise, and the step's
+// reciprocal invs (see asm.CubicCoeffsGeneric). len(a3) == len(invs) ==
+// len(a2), a multiple of layout.Lanes, and len(d) == len(xs) == len(ys) ==
+// len(a2)+1; otherwise it panics with "kernel: slice lengths do not
+// match".
+func CubicCoeffs(a2, a3, d, xs, ys, invs []float64) {
+	n := len(a2)
+	if n%layout.Lanes != 0 || len(a3) != n || len(invs) != n || len(d) != n+1 || len(xs) != n+1 || len(ys) != n+1 {
+		panic(errLengths)
+	}
+	raceRead(d)
+	raceRead(xs)
+	raceRead(ys)
+	raceRead(invs)
+	raceWrite(a2)
+	raceWrite(a3)
+	impl.CubicCoeffs(a2, a3, d, xs, ys, invs)
+}

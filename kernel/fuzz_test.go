@@ -593,3 +593,56 @@ func FuzzSolveCubics(f *testing.F) {
 		})
 	})
 }
+
+// FuzzFitKernels checks CubicSlopes, CubicDerivs and CubicCoeffs under
+// every implementation against their generic twins on (rows%11)·L
+// segments whose points, slopes, derivatives and reciprocals are decoded
+// from data by mode (a NaN equal to any NaN: x86 keeps the first operand's
+// payload). With mode/3 even the abscissae are made increasing (each
+// decoded value's magnitude added to the one before), as the schedule
+// update's are.
+func FuzzFitKernels(f *testing.F) {
+	f.Add(uint8(1), uint8(1), []byte("a row of segments"))
+	f.Add(uint8(3), uint8(2), []byte{0, 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4})
+	f.Add(uint8(2), uint8(3), []byte("\x00\x00\x00\x00\x00\x00\xf8\x7f\x00\x00\x00\x00\x00\x00\xf0\xff\x01\x00"))
+	f.Add(uint8(0), uint8(0), []byte{})
+	f.Fuzz(func(t *testing.T, rows, mode uint8, data []byte) {
+		n := int(rows%11) * L
+		pos := 0
+		xs := decode(data, n+2, mode, &pos)
+		ys := decode(data, n+2, mode, &pos)
+		sl := decode(data, n+1, mode, &pos)
+		d := decode(data, n+1, mode, &pos)
+		invs := decode(data, n, mode, &pos)
+		if mode/3%2 == 0 {
+			for i := 1; i < len(xs); i++ {
+				xs[i] = xs[i-1] + math.Abs(xs[i])
+			}
+		}
+		ws, wi, wd, w2, w3 := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		asm.CubicSlopesGeneric(ws, wi, xs[:n+1], ys[:n+1])
+		asm.CubicDerivsGeneric(wd, sl, xs)
+		asm.CubicCoeffsGeneric(w2, w3, d, xs[:n+1], ys[:n+1], invs)
+		eachImpl(t, func(name string) {
+			s, gs := guardedCopy(sentinels(n))
+			iv, gi := guardedCopy(sentinels(n))
+			dd, gd := guardedCopy(sentinels(n))
+			a2, g2 := guardedCopy(sentinels(n))
+			a3, g3 := guardedCopy(sentinels(n))
+			CubicSlopes(s, iv, xs[:n+1], ys[:n+1])
+			CubicDerivs(dd, sl, xs)
+			CubicCoeffs(a2, a3, d, xs[:n+1], ys[:n+1], invs)
+			for k, g := range [][]float64{gs, gi, gd, g2, g3} {
+				if !untouched(g) {
+					t.Fatalf("%s: output %d written past its end", name, k)
+				}
+			}
+			for k, pair := range [][2][]float64{{s, ws}, {iv, wi}, {dd, wd}, {a2, w2}, {a3, w3}} {
+				if i, ok := sameBitsOrNaN(pair[0], pair[1]); !ok {
+					t.Fatalf("%s: output %d [%d] = %v (%#x), generic twin %v (%#x)", name, k, i,
+						pair[0][i], math.Float64bits(pair[0][i]), pair[1][i], math.Float64bits(pair[1][i]))
+				}
+			}
+		})
+	})
+}

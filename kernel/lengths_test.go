@@ -259,3 +259,43 @@ func TestSolveCubicsRefusesBadLengths(t *testing.T) {
 		}
 	})
 }
+
+// TestFitKernelsRefuseBadLengths checks that CubicSlopes, CubicDerivs and
+// CubicCoeffs refuse each slice a value or a row short or long, without
+// writing their outputs.
+func TestFitKernelsRefuseBadLengths(t *testing.T) {
+	const n = 2 * L
+	kernels := []struct {
+		name string
+		lens []int
+		outs int // the first outs slices are written
+		call func(x [][]float64)
+	}{
+		{"CubicSlopes", []int{n, n, n + 1, n + 1}, 2, func(x [][]float64) { CubicSlopes(x[0], x[1], x[2], x[3]) }},
+		{"CubicDerivs", []int{n, n + 1, n + 2}, 1, func(x [][]float64) { CubicDerivs(x[0], x[1], x[2]) }},
+		{"CubicCoeffs", []int{n, n, n + 1, n + 1, n + 1, n}, 2, func(x [][]float64) { CubicCoeffs(x[0], x[1], x[2], x[3], x[4], x[5]) }},
+	}
+	forEachImpl(t, func(name string) {
+		for _, k := range kernels {
+			for arg := range k.lens {
+				for _, delta := range []int{-L, -1, 1, L} {
+					x := make([][]float64, len(k.lens))
+					for i, l := range k.lens {
+						if i == arg {
+							l += delta
+						}
+						x[i] = sentinels(l)
+					}
+					if got := panicMessage(func() { k.call(x) }); got != errLengths {
+						t.Errorf("%s: %s: slice %d %+d: panic %v, want %q", name, k.name, arg, delta, got, errLengths)
+					}
+					for i := range k.outs {
+						if !untouched(x[i]) {
+							t.Errorf("%s: %s: slice %d %+d: refused call wrote output %d", name, k.name, arg, delta, i)
+						}
+					}
+				}
+			}
+		}
+	})
+}

@@ -3,6 +3,9 @@ package tune
 import (
 	"math"
 	"slices"
+
+	"github.com/ptbatch/ptbatch/kernel"
+	"github.com/ptbatch/ptbatch/layout"
 )
 
 // monotoneCubic is the monotone piecewise-cubic interpolant of Fritsch and
@@ -34,10 +37,13 @@ import (
 // p'(xs[i+1]) = d_{i+1} for the derivatives d_i of fit.
 type monotoneCubic struct {
 	// xs and ys are the points of the last fit (the caller's slices, not
-	// copies); ys[i] is the value at the knot xs[i].
+	// copies); ys[i] is the value at the knot xs[i], the coefficient a0
+	// of segment i.
 	xs, ys []float64
-	// coeffs holds a0, a1, a2, a3 of segment i in coeffs[i].
-	coeffs [][4]float64
+	// derivs holds the derivative d_i at knot i, the coefficient a1 of
+	// segment i; a2s and a3s hold a2 and a3 of segment i (each padded to
+	// a whole number of the kernels' rows).
+	derivs, a2s, a3s []float64
 	// lastY and lastDyDx are the value and derivative at the last knot.
 	lastY, lastDyDx float64
 	// increasing reports xs[i] < xs[i+1] for all i (no NaN), which lets
@@ -45,35 +51,56 @@ type monotoneCubic struct {
 	increasing bool
 	// slopes and invs are fit's scratch: the secant slopes and the
 	// reciprocals of the steps (0 for a step below 1e-100, divided by
-	// instead).
-	slopes, invs []float64
+	// instead); xpad and ypad hold copies of the points when the caller's
+	// slices have no room for the kernels' padding.
+	slopes, invs, xpad, ypad []float64
 }
+
+// fitPad returns the number of segments fit's kernels compute for m
+// segments: m rounded up to a whole number of rows of layout.Lanes.
+func fitPad(m int) int { return (m + layout.Lanes - 1) / layout.Lanes * layout.Lanes }
 
 // reserve gives c room for fits through n points.
 func (c *monotoneCubic) reserve(n int) {
-	c.slopes, c.invs = make([]float64, 0, n), make([]float64, 0, n)
-	c.coeffs = make([][4]float64, 0, n)
+	p := fitPad(n)
+	c.slopes, c.invs = make([]float64, p+1), make([]float64, p)
+	c.derivs, c.a2s, c.a3s = make([]float64, p+1), make([]float64, p), make([]float64, p)
+}
+
+// coeff returns the coefficients a0, a1, a2, a3 of segment i.
+func (c *monotoneCubic) coeff(i int) (a0, a1, a2, a3 float64) {
+	return c.ys[i], c.derivs[i], c.a2s[i], c.a3s[i]
+}
+
+// padded returns x cut to n values, with room for the kernels to read
+// past its end: x itself when its capacity allows (the values past its
+// length are read and their results thrown away), else a copy in *buf.
+func padded(x []float64, n int, buf *[]float64) []float64 {
+	if cap(x) >= n {
+		return x[:n]
+	}
+	*buf = append(slices.Grow((*buf)[:0], n), x...)
+	return (*buf)[:n]
 }
 
 // fit fits the interpolant to the points (xs[i], ys[i]), as gonum's
 // FritschButland.Fit followed by PiecewiseCubic.FitWithDerivatives: the
-// secant slopes s_i = (ys[i+1]-ys[i])/(xs[i+1]-xs[i]); the interior
-// derivatives, the weighted harmonic mean of the two neighbouring slopes
-// when they have the same sign and 0 otherwise,
+// secant slopes s_i = (ys[i+1]-ys[i])/(xs[i+1]-xs[i]) (by the reciprocal
+// of the step); the interior derivatives, the weighted harmonic mean of
+// the two neighbouring slopes when they have the same sign and 0
+// otherwise,
 //
-//	d_i = 3(x_{i+1}-x_{i-1}) / (w0/s_{i-1} + w1/s_i)
-//	    = 3(x_{i+1}-x_{i-1})·s_{i-1}·s_i / (w0·s_i + w1·s_{i-1}),
-//	w0 = 2x_{i+1}-x_{i-1}-x_i, w1 = x_{i+1}+x_i-2x_{i-1},
+//	d_i = 3H / (w0/s_{i-1} + w1/s_i) = 3H·s_{i-1}·s_i / (w0·s_i + w1·s_{i-1}),
 //
-// with one division by the right form (gonum's three divisions' number to
-// a few ulps) where s_{i-1}·s_i is a normal number and the numerator and
-// denominator are finite and normal, and gonum's left form otherwise;
-//
-// the edge derivatives of edgeDerivative; with two points both derivatives
-// are the one slope. xs and ys are kept, not copied, until the next fit
-// and must not change before it. It panics if len(xs) < 2,
-// len(ys) != len(xs), or a step xs[i+1]-xs[i] is ≤ 0 (a NaN step is not
-// caught, as in gonum).
+// with H = x_{i+1}-x_{i-1}, w0 = 2x_{i+1}-x_{i-1}-x_i and
+// w1 = x_{i+1}+x_i-2x_{i-1}, by the second form (one division, gonum's
+// three) where its product and denominator are normal and finite; the
+// edge derivatives of edgeDerivative; with two points both derivatives
+// are the one slope. Slopes, interior derivatives and coefficients are
+// kernel.CubicSlopes, CubicDerivs and CubicCoeffs, a row of segments at a
+// time. xs and ys are kept, not copied, until the next fit and must not
+// change before it. It panics if len(xs) < 2, len(ys) != len(xs), or a
+// step xs[i+1]-xs[i] is ≤ 0 (a NaN step is not caught, as in gonum).
 func (c *monotoneCubic) fit(xs, ys []float64) {
 	n := len(xs)
 	if n < 2 {
@@ -83,87 +110,39 @@ func (c *monotoneCubic) fit(xs, ys []float64) {
 		panic("tune: monotone cubic length mismatch")
 	}
 	m := n - 1
-	slopes := slices.Grow(c.slopes[:0], m)[:m]
-	invs := slices.Grow(c.invs[:0], m)[:m]
-	c.slopes, c.invs = slopes, invs
-	// The steps' reciprocals and the secant slopes: one division per
-	// segment (the divider bounded the fit at the end of a scan). Steps
-	// below 1e-100, whose reciprocal's cube would overflow, are divided
-	// by (invs[i] = 0 marks them).
 	c.increasing = true
 	for i := 0; i < m; i++ {
 		dx := xs[i+1] - xs[i]
 		if dx <= 0 {
 			panic("tune: monotone cubic abscissae not increasing")
 		}
-		if !(xs[i] < xs[i+1]) {
+		if !(dx > 0) { // a NaN step: xs[i] < xs[i+1] is false
 			c.increasing = false
 		}
-		dy := ys[i+1] - ys[i]
-		if dx >= 1e-100 {
-			inv := 1 / dx
-			invs[i], slopes[i] = inv, float64(dy*inv)
-		} else {
-			invs[i], slopes[i] = 0, dy/dx
-		}
 	}
-	// The end knots' derivatives, then each segment's coefficients with
-	// the derivative at its right knot (interiorDerivative, inlined) and
-	// the one at its left carried over from the segment before.
+	// The kernels compute p segments, past the last real one on whatever
+	// the slices hold there (results thrown away); CubicDerivs reads
+	// xs[p+1].
+	p := fitPad(m)
+	xp, yp := padded(xs, p+2, &c.xpad), padded(ys, p+2, &c.ypad)
+	slopes, invs := grow(c.slopes, p+1), grow(c.invs, p)
+	derivs, a2s, a3s := grow(c.derivs, p+1), grow(c.a2s, p), grow(c.a3s, p)
+	c.slopes, c.invs, c.derivs, c.a2s, c.a3s = slopes, invs, derivs, a2s, a3s
+	kernel.CubicSlopes(slopes[:p], invs, xp[:p+1], yp[:p+1])
+	// The end knots' derivatives, then the interior ones (knots 1 … m-1,
+	// and past them), then each segment's coefficients.
 	dFirst, dLast := slopes[0], slopes[0]
 	if n > 2 {
 		dFirst = edgeDerivative(slopes[0], slopes[1], xs[0], xs[1], xs[2], true)
 		dLast = edgeDerivative(slopes[m-1], slopes[m-2], xs[m], xs[m-1], xs[m-2], false)
 	}
-	coeffs := slices.Grow(c.coeffs[:0], m)[:m]
-	c.coeffs = coeffs
-	d0 := dFirst
-	for i := 0; i < m; i++ {
-		d1 := dLast
-		if i+1 < m {
-			// interiorDerivative(slopes[i], slopes[i+1], xs[i], xs[i+1], xs[i+2]).
-			s0, s1 := slopes[i], slopes[i+1]
-			x0, x1, x2 := xs[i], xs[i+1], xs[i+2]
-			d1 = 0
-			if p := s0 * s1; p > 0 {
-				w0 := float64(2*x2) - x0 - x1
-				w1 := x2 + x1 - float64(2*x0)
-				h := 3 * (x2 - x0)
-				num := float64(h * p)
-				den := float64(w0*s1) + float64(w1*s0)
-				if p >= minNormal && num <= math.MaxFloat64 && math.Abs(den) >= minNormal && math.Abs(den) <= math.MaxFloat64 {
-					d1 = num / den
-				} else {
-					d1 = h / (w0/s0 + w1/s1)
-				}
-			}
-		}
-		dx := xs[i+1] - xs[i]
-		dy := ys[i+1] - ys[i]
-		a := &coeffs[i]
-		a[0] = ys[i]
-		a[1] = d0
-		// gonum divides by dx two and three times; the reciprocal, its
-		// square and cube give the same coefficients to a few ulps.
-		p2 := float64(3*dy) - float64((float64(2*d0)+d1)*dx)
-		p3 := float64(-2*dy) + float64((d0+d1)*dx)
-		if inv := invs[i]; inv != 0 {
-			inv2 := float64(inv * inv)
-			a[2] = float64(p2 * inv2)
-			a[3] = float64(float64(p3*inv2) * inv)
-		} else {
-			a[2] = p2 / dx / dx
-			a[3] = p3 / dx / dx / dx
-		}
-		d0 = d1
-	}
+	kernel.CubicDerivs(derivs[1:p+1], slopes, xp)
+	derivs[0], derivs[m] = dFirst, dLast
+	kernel.CubicCoeffs(a2s, a3s, derivs, xp[:p+1], yp[:p+1], invs)
 	c.lastDyDx = dLast
 	c.xs, c.ys = xs, ys
 	c.lastY = ys[m]
 }
-
-// minNormal is the smallest positive normal float64, 2^-1022.
-const minNormal = 0x1p-1022
 
 // edgeDerivative returns the Fritsch–Butland derivative at an end knot xE,
 // from the slope dE of the end segment [xE, xM] and the slope dI of the
@@ -228,40 +207,40 @@ func (c *monotoneCubic) segmentNear(x float64, seg int) int {
 // for x in segment i = findSegment(x) (i = -1 before the first knot).
 func (c *monotoneCubic) predict(i int, x float64) float64 {
 	if i < 0 {
-		return c.coeffs[0][0]
+		return c.ys[0]
 	}
 	m := len(c.xs) - 1
 	if x == c.xs[i] {
 		if i < m {
-			return c.coeffs[i][0]
+			return c.ys[i]
 		}
 		return c.lastY
 	}
 	if i == m {
 		return c.lastY
 	}
-	a := &c.coeffs[i]
-	return cubicValue(a[0], a[1], a[2], a[3], x-c.xs[i])
+	a0, a1, a2, a3 := c.coeff(i)
+	return cubicValue(a0, a1, a2, a3, x-c.xs[i])
 }
 
 // predictDerivative returns the interpolant's derivative at x, as gonum's
 // PiecewiseCubic.PredictDerivative, for x in segment i = findSegment(x).
 func (c *monotoneCubic) predictDerivative(i int, x float64) float64 {
 	if i < 0 {
-		return c.coeffs[0][1]
+		return c.derivs[0]
 	}
 	m := len(c.xs) - 1
 	if x == c.xs[i] {
 		if i < m {
-			return c.coeffs[i][1]
+			return c.derivs[i]
 		}
 		return c.lastDyDx
 	}
 	if i == m {
 		return c.lastDyDx
 	}
-	a := &c.coeffs[i]
-	return cubicSlope(a[1], a[2], a[3], x-c.xs[i])
+	_, a1, a2, a3 := c.coeff(i)
+	return cubicSlope(a1, a2, a3, x-c.xs[i])
 }
 
 // cubicValue returns ((a3·dx + a2)·dx + a1)·dx + a0, gonum's

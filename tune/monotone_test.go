@@ -307,10 +307,11 @@ func TestMonotoneCubicMatchesGonum(t *testing.T) {
 			vtol, dtol := 0.0, 0.0
 			switch {
 			case i >= 0 && i < m && x != xs[i]:
-				a, dx := c.coeffs[i], x-xs[i]
+				a0, a1, a2, a3 := c.coeff(i)
+				a, dx := [4]float64{a0, a1, a2, a3}, x-xs[i]
 				d1 := math.Abs(c.lastDyDx)
 				if i+1 < m {
-					d1 = math.Abs(c.coeffs[i+1][1])
+					d1 = math.Abs(c.derivs[i+1])
 				}
 				vtol = 1e-14*(math.Abs(a[0])+math.Abs(a[1]*dx)+math.Abs(a[2]*dx*dx)+math.Abs(a[3]*dx*dx*dx)+d1*dx) + 1e-300
 				dtol = 1e-14*(math.Abs(a[1])+math.Abs(2*a[2]*dx)+math.Abs(3*a[3]*dx*dx)+3*d1+knotSlopes(xs, ys, i)+knotSlopes(xs, ys, i+1)) + 1e-300

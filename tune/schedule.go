@@ -108,8 +108,9 @@ type scheduleWorkspace struct {
 
 // reserve gives w room for the updates of schedules of numChains points.
 func (w *scheduleWorkspace) reserve(numChains int) {
-	pad := (numChains + layout.Lanes - 1) / layout.Lanes * layout.Lanes
-	w.xs, w.ys, w.out = make([]float64, 0, numChains), make([]float64, 0, numChains), make([]float64, 0, numChains)
+	pad := fitPad(numChains)
+	// xs and ys with room for the fit's padding (monotoneCubic.fit).
+	w.xs, w.ys, w.out = make([]float64, 0, pad+2), make([]float64, 0, pad+2), make([]float64, 0, numChains)
 	w.targets, w.segs = make([]float64, 0, numChains), make([]int, 0, numChains)
 	w.rows = make([]float64, 0, 8*pad)
 	w.f.reserve(numChains)
@@ -211,11 +212,10 @@ const (
 func newtonSegment(f *monotoneCubic, seg int, target float64) (float64, bool) {
 	x0, x1 := f.xs[seg], f.xs[seg+1]
 	h := x1 - x0
-	p := &f.coeffs[seg]
-	a1, a2, a3 := p[1], p[2], p[3]
+	a0, a1, a2, a3 := f.coeff(seg)
 	b2, b3 := 2*a2, 3*a3 // the slope's coefficients
-	u := target - p[0]   // the target's height above the segment's start
-	dx := float64(h*u) / (f.ys[seg+1] - p[0])
+	u := target - a0     // the target's height above the segment's start
+	dx := float64(h*u) / (f.ys[seg+1] - a0)
 	var r, d float64
 	for k := 0; ; k++ {
 		// r = a1·dx + a2·dx² + a3·dx³ - u and d = r' at dx, as cubicValue
@@ -263,15 +263,15 @@ func (w *scheduleWorkspace) newtonTargets(f *monotoneCubic, out []float64) {
 	w.rows = rows
 	a1, a2, a3, u := rows[:pad], rows[pad:2*pad], rows[2*pad:3*pad], rows[3*pad:4*pad]
 	h, dy, x0, x1 := rows[4*pad:5*pad], rows[5*pad:6*pad], rows[6*pad:7*pad], rows[7*pad:]
-	xs, ys, coeffs := f.xs, f.ys, f.coeffs
+	xs, ys, ds, a2s, a3s := f.xs, f.ys, f.derivs, f.a2s, f.a3s
 	targets, segs := w.targets[1:num+1], w.segs[1:num+1]
 	for i, seg := range segs[:num] {
-		p := &coeffs[seg]
-		a1[i], a2[i], a3[i] = p[1], p[2], p[3]
-		u[i] = targets[i] - p[0]
+		a0 := ys[seg]
+		a1[i], a2[i], a3[i] = ds[seg], a2s[seg], a3s[seg]
+		u[i] = targets[i] - a0
 		lo, hi := xs[seg], xs[seg+1]
 		x0[i], x1[i], h[i] = lo, hi, hi-lo
-		dy[i] = ys[seg+1] - p[0]
+		dy[i] = ys[seg+1] - a0
 	}
 	for i := num; i < pad; i++ { // padding: the line dx on [0, 1], at 1/2
 		a1[i], a2[i], a3[i], u[i], h[i], dy[i], x0[i], x1[i] = 1, 0, 0, 0.5, 1, 1, 0, 1
@@ -298,8 +298,7 @@ func (w *scheduleWorkspace) newtonTargets(f *monotoneCubic, out []float64) {
 func solveMonotone(f *monotoneCubic, seg int, target, a, b float64) float64 {
 	x0, x1 := f.xs[seg], f.xs[seg+1]
 	inside := f.increasing // an x in (x0, x1) is in segment seg
-	p := &f.coeffs[seg]
-	a0, a1, a2, a3 := p[0], p[1], p[2], p[3]
+	a0, a1, a2, a3 := f.coeff(seg)
 	// f(a) and f(b), usually at the segment's knots or inside it.
 	var fa, fb float64
 	switch {

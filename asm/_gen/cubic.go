@@ -151,3 +151,223 @@ func solveCubics(t tier) {
 	VZEROUPPER()
 	RET()
 }
+
+// The constants of asm/cubic.go's Fritsch–Butland fit.
+const (
+	fitTinyStep  = 1e-100
+	fitMinNormal = 0x1p-1022
+	absMask      = 0x7fffffffffffffff
+)
+
+func genFit() {
+	for _, t := range []tier{avx512, avx2} {
+		cubicSlopes(t)
+		cubicDerivs(t)
+		cubicCoeffs(t)
+	}
+}
+
+// pick sets dst = m ? a : b lane by lane, for a mask m of all-ones or
+// all-zeros lanes (as cmp makes).
+func (t tier) pick(m reg.VecVirtual, a, b Op, dst reg.VecVirtual) {
+	if t.zmm() {
+		k := K()
+		VPMOVQ2M(m, k)
+		VBLENDMPD(a, b, k, dst)
+	} else {
+		VBLENDVPD(m, a, b, dst)
+	}
+}
+
+// andNot sets dst = a &^ b.
+func (t tier) andNot(a, b, dst reg.VecVirtual) {
+	if t.zmm() {
+		VPANDNQ(a, b, dst)
+	} else {
+		VANDNPD(a, b, dst)
+	}
+}
+
+// slices loads the base pointers of the slice parameters names and the
+// register count of the first (its length over the register's width).
+func (t tier) slices(names ...string) (map[string]reg.Register, reg.Register) {
+	ptr := map[string]reg.Register{}
+	for _, s := range names {
+		ptr[s] = Load(Param(s).Base(), GP64())
+	}
+	n := Load(Param(names[0]).Len(), GP64())
+	if t.zmm() {
+		SHRQ(U8(3), n)
+	} else {
+		SHRQ(U8(2), n)
+	}
+	return ptr, n
+}
+
+// cubicSlopes emits cubicSlopes+tier, CubicSlopesGeneric a register of
+// segments at a time (both quotients computed, the one a lane needs
+// kept).
+func cubicSlopes(t tier) {
+	fn := "cubicSlopes" + t.name
+	TEXT(fn, NOSPLIT, "func(slopes, invs, xs, ys []float64)")
+	alignConsts()
+	Pragma("noescape")
+	Doc(fn + " computes CubicSlopesGeneric (" + t.name + ").")
+	names := []string{"slopes", "invs", "xs", "ys"}
+	ptr, n := t.slices(names...)
+	loopN(fn+"_loop", n, func() {
+		dx, dy := t.vec(), t.vec()
+		VMOVUPD(Mem{Base: ptr["xs"], Disp: 8}, dx)
+		VSUBPD(Mem{Base: ptr["xs"]}, dx, dx) // xs[i+1] - xs[i]
+		VMOVUPD(Mem{Base: ptr["ys"], Disp: 8}, dy)
+		VSUBPD(Mem{Base: ptr["ys"]}, dy, dy)
+		ok := t.cmp(cmpGE, cf(fitTinyStep), dx) // dx >= 1e-100, false for NaN
+		inv := t.vec()
+		VMOVUPD(cf(1), inv)
+		VDIVPD(dx, inv, inv) // 1 / dx
+		s := t.vec()
+		VMULPD(inv, dy, s) // dy * inv
+		q := t.vec()
+		VDIVPD(dx, dy, q) // dy / dx
+		t.and(ok, inv, inv)
+		t.pick(ok, s, q, s)
+		VMOVUPD(inv, Mem{Base: ptr["invs"]})
+		VMOVUPD(s, Mem{Base: ptr["slopes"]})
+		for _, s := range names {
+			ADDQ(U8(t.bytes()), ptr[s])
+		}
+	})
+	VZEROUPPER()
+	RET()
+}
+
+// cubicDerivs emits cubicDerivs+tier, CubicDerivsGeneric a register of
+// knots at a time; gonum's three-division form only when some lane needs
+// it (a product or denominator out of the normal range).
+func cubicDerivs(t tier) {
+	fn := "cubicDerivs" + t.name
+	TEXT(fn, NOSPLIT, "func(d, slopes, xs []float64)")
+	alignConsts()
+	Pragma("noescape")
+	Doc(fn + " computes CubicDerivsGeneric (" + t.name + ").")
+	names := []string{"d", "slopes", "xs"}
+	ptr, n := t.slices(names...)
+	zero := t.vec()
+	t.zero(zero)
+	loopN(fn+"_loop", n, func() {
+		s0, s1 := t.vec(), t.vec()
+		VMOVUPD(Mem{Base: ptr["slopes"]}, s0)
+		VMOVUPD(Mem{Base: ptr["slopes"], Disp: 8}, s1)
+		x0, x2 := t.vec(), t.vec()
+		VMOVUPD(Mem{Base: ptr["xs"]}, x0)
+		VMOVUPD(Mem{Base: ptr["xs"], Disp: 16}, x2)
+		p := t.vec()
+		VMULPD(s1, s0, p)           // s0*s1
+		pos := t.cmp(0x1e, zero, p) // GT_OQ
+		w0, w1, h := t.vec(), t.vec(), t.vec()
+		VMULPD(cf(2), x2, w0)
+		VSUBPD(x0, w0, w0)
+		VSUBPD(Mem{Base: ptr["xs"], Disp: 8}, w0, w0) // (2*x2 - x0) - x1
+		VMOVUPD(Mem{Base: ptr["xs"], Disp: 8}, w1)
+		VADDPD(x2, w1, w1) // x2 + x1
+		VMULPD(cf(2), x0, h)
+		VSUBPD(h, w1, w1) // (x2 + x1) - 2*x0
+		VSUBPD(x0, x2, h)
+		VMULPD(cf(3), h, h) // 3*(x2 - x0)
+		num, den := t.vec(), t.vec()
+		VMULPD(p, h, num) // h*p
+		VMULPD(s1, w0, den)
+		VMULPD(s0, w1, x0)
+		VADDPD(x0, den, den) // w0*s1 + w1*s0
+		// normal: p >= minNormal, num <= MaxFloat64, minNormal <= |den| <= MaxFloat64.
+		normal := t.cmp(cmpGE, cf(fitMinNormal), p)
+		t.and(t.cmp(cmpLE, cf(math.MaxFloat64), num), normal, normal)
+		abs := x2
+		VANDPD(c64(absMask), den, abs)
+		t.and(t.cmp(cmpGE, cf(fitMinNormal), abs), normal, normal)
+		t.and(t.cmp(cmpLE, cf(math.MaxFloat64), abs), normal, normal)
+		v := num
+		VDIVPD(den, num, v) // num / den
+		sel := t.vec()
+		t.and(pos, normal, sel)
+		t.and(sel, v, v) // 0 where p ≤ 0 (or NaN) or out of range
+		fb := sel
+		t.andNot(pos, normal, fb) // p > 0, out of range
+		done := fn + "_normal"
+		t.jumpIfNone(fb, done)
+		q0, q1 := t.vec(), t.vec()
+		VDIVPD(s0, w0, q0) // w0/s0
+		VDIVPD(s1, w1, q1) // w1/s1
+		VADDPD(q1, q0, q0)
+		VDIVPD(q0, h, q0) // h / (w0/s0 + w1/s1)
+		t.pick(fb, q0, v, v)
+		Label(done)
+		VMOVUPD(v, Mem{Base: ptr["d"]})
+		for _, s := range names {
+			ADDQ(U8(t.bytes()), ptr[s])
+		}
+	})
+	VZEROUPPER()
+	RET()
+}
+
+// cubicCoeffs emits cubicCoeffs+tier, CubicCoeffsGeneric a register of
+// segments at a time; the divisions by the step only when some lane's
+// reciprocal is 0.
+func cubicCoeffs(t tier) {
+	fn := "cubicCoeffs" + t.name
+	TEXT(fn, NOSPLIT, "func(a2, a3, d, xs, ys, invs []float64)")
+	alignConsts()
+	Pragma("noescape")
+	Doc(fn + " computes CubicCoeffsGeneric (" + t.name + ").")
+	names := []string{"a2", "a3", "d", "xs", "ys", "invs"}
+	ptr, n := t.slices(names...)
+	zero := t.vec()
+	t.zero(zero)
+	loopN(fn+"_loop", n, func() {
+		d0, d1 := t.vec(), t.vec()
+		VMOVUPD(Mem{Base: ptr["d"]}, d0)
+		VMOVUPD(Mem{Base: ptr["d"], Disp: 8}, d1)
+		dx, dy := t.vec(), t.vec()
+		VMOVUPD(Mem{Base: ptr["xs"], Disp: 8}, dx)
+		VSUBPD(Mem{Base: ptr["xs"]}, dx, dx)
+		VMOVUPD(Mem{Base: ptr["ys"], Disp: 8}, dy)
+		VSUBPD(Mem{Base: ptr["ys"]}, dy, dy)
+		p2, u := t.vec(), t.vec()
+		VMULPD(cf(3), dy, p2)
+		VMULPD(cf(2), d0, u)
+		VADDPD(d1, u, u)
+		VMULPD(dx, u, u)
+		VSUBPD(u, p2, p2) // 3*dy - (2*d0 + d1)*dx
+		p3 := t.vec()
+		VMULPD(cf(-2), dy, p3)
+		VADDPD(d1, d0, u)
+		VMULPD(dx, u, u)
+		VADDPD(u, p3, p3) // -2*dy + (d0 + d1)*dx
+		inv, inv2 := t.vec(), t.vec()
+		VMOVUPD(Mem{Base: ptr["invs"]}, inv)
+		VMULPD(inv, inv, inv2)
+		r2, r3 := d0, d1
+		VMULPD(inv2, p2, r2) // p2*inv²
+		VMULPD(inv2, p3, r3)
+		VMULPD(inv, r3, r3)             // (p3*inv²)*inv
+		tiny := t.cmp(cmpEQ, zero, inv) // inv == 0 (false for NaN, as Go's !=)
+		done := fn + "_recip"
+		t.jumpIfNone(tiny, done)
+		VDIVPD(dx, p2, p2)
+		VDIVPD(dx, p2, p2) // p2/dx/dx
+		VDIVPD(dx, p3, p3)
+		VDIVPD(dx, p3, p3)
+		VDIVPD(dx, p3, p3) // p3/dx/dx/dx
+		t.pick(tiny, p2, r2, r2)
+		t.pick(tiny, p3, r3, r3)
+		Label(done)
+		VMOVUPD(r2, Mem{Base: ptr["a2"]})
+		VMOVUPD(r3, Mem{Base: ptr["a3"]})
+		for _, s := range names {
+			ADDQ(U8(t.bytes()), ptr[s])
+		}
+	})
+	VZEROUPPER()
+	RET()
+}

@@ -41,6 +41,7 @@ func main() {
 		genIsing()
 	case "cubic":
 		genCubic()
+		genFit()
 	default:
 		fmt.Fprintln(os.Stderr, "_gen: unknown -family", *family)
 		os.Exit(2)

@@ -128,3 +128,31 @@ func TestCheckMemory(t *testing.T) {
 		t.Errorf("need = limit+1: %#v", err)
 	}
 }
+
+// TestFirstScanEndAllocatesNothing checks that the end of a run's first
+// scan, under the paper's tuning of the schedule and a spline path,
+// allocates nothing: its buffers (the schedule updater's, the SKL
+// workspaces', what is reported of each lane) are sized when the block is
+// built, so that the first scan's end costs what the others do.
+func TestFirstScanEndAllocatesNothing(t *testing.T) {
+	g, _ := models.NewGaussian(1, -1, 1, 0.1, 0.1)
+	cfg := Config{Model: g, Chains: 50, Replicates: 8, Iterations: 200, Scans: 2, Knots: 4, Seed: 1,
+		Workers: 1, TuneSchedule: true, TunePath: true, LearningRate: 0.2}
+	e, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := e.blocks[0]
+	for s := 1; s <= 2; s++ {
+		for m := 0; m < 100; m++ {
+			b.iterate(NRPT, s, (s-1)*100+m+1, m)
+		}
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		b.endScan(&cfg, s, 100)
+		runtime.ReadMemStats(&m1)
+		if n := m1.Mallocs - m0.Mallocs; n != 0 {
+			t.Errorf("the end of scan %d allocated %d times (%d bytes)", s, n, m1.TotalAlloc-m0.TotalAlloc)
+		}
+	}
+}

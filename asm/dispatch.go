@@ -33,6 +33,10 @@ type Impl struct {
 	CubicSlopes func(slopes, invs, xs, ys []float64)
 	CubicDerivs func(d, slopes, xs []float64)
 	CubicCoeffs func(a2, a3, d, xs, ys, invs []float64)
+
+	// The path step's gradient for a block's lanes (path.go).
+	PathMoments func(rec, sum0, sum1, shift0, shift1, sq00, sq01, sq11, t, knots []float64, numKnots int, inv, inv1 float64)
+	PathProject func(acc, rec []float64, chains, numKnots int)
 }
 
 // Generic is the plain-Go implementation, available everywhere.
@@ -59,6 +63,8 @@ var Generic = Impl{
 	CubicSlopes:    CubicSlopesGeneric,
 	CubicDerivs:    CubicDerivsGeneric,
 	CubicCoeffs:    CubicCoeffsGeneric,
+	PathMoments:    PathMomentsGeneric,
+	PathProject:    PathProjectGeneric,
 }
 
 // Impls returns the implementations this build and CPU can run, fastest

@@ -38,11 +38,13 @@ var (
 		CubicSlopes:    cubicSlopesAVX2,
 		CubicDerivs:    cubicDerivsAVX2,
 		CubicCoeffs:    cubicCoeffsAVX2,
+		PathMoments:    pathMomentsAVX2,
+		PathProject:    pathProjectAVX2,
 	}
 	// avx512 is avx2 with the AVX-512 kernels substituted: the random
 	// fills, energies, swap acceptances, the mixture kernels (terms,
 	// proportions, labels, gamma proposals, logarithm) and the schedule
-	// update's interpolant and root finding. The bookkeeping
+	// update's interpolant and root finding, and the path step's gradient. The bookkeeping
 	// and Ising kernels exist in AVX2 only (asm/_gen/book.go, ising.go);
 	// every CPU with AVX-512 F and DQ has AVX2 and FMA. Each kernel agrees
 	// with its generic twin (kernels_test.go, the fuzz targets), which is
@@ -57,6 +59,7 @@ var (
 		im.MixGammaTry, im.MixLog = mixGammaTryAVX512, mixLogAVX512
 		im.SolveCubics = solveCubicsAVX512
 		im.CubicSlopes, im.CubicDerivs, im.CubicCoeffs = cubicSlopesAVX512, cubicDerivsAVX512, cubicCoeffsAVX512
+		im.PathMoments, im.PathProject = pathMomentsAVX512, pathProjectAVX512
 		return im
 	}()
 )

@@ -14,3 +14,4 @@ package asm
 //go:generate sh -c "cd _gen && go run . -family book -out ../book_amd64.s -stubs ../book_amd64.go -pkg asm"
 //go:generate sh -c "cd _gen && go run . -family ising -out ../ising_amd64.s -stubs ../ising_amd64.go -pkg asm"
 //go:generate sh -c "cd _gen && go run . -family cubic -out ../cubic_amd64.s -stubs ../cubic_amd64.go -pkg asm"
+//go:generate sh -c "cd _gen && go run . -family path -out ../path_amd64.s -stubs ../path_amd64.go -pkg asm"

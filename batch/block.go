@@ -176,6 +176,11 @@ func (b *block) start(scans int, sl *slab) {
 		r.rejection, r.schedule = f[:0:nr], f[nr:nr:nr+ns]
 		r.knots = pairs[j*knots : j*knots : (j+1)*knots]
 	}
+	touch(floats)
+	clear(pairs)
+	for j := range b.hist {
+		clear(b.hist[j][:cap(b.hist[j])])
+	}
 	// Every scan's statistics, as the memory estimate counts them:
 	// allocated once for up to histPrealloc scans, not grown (and copied)
 	// at the ends of scans.
@@ -235,6 +240,13 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 		a.EndScan()
 	}
 	inv := 1 / float64(iters)
+	// A block of one run under the paper's tuning with the block gradient
+	// takes every lane's path gradient at once (tuner.blockGradients).
+	blockPath := blockPathSteps && b.pk == nil && cfg.Tuning != AutoTuning && cfg.TunePath &&
+		cfg.Gradient != FullGradient && iters >= 2
+	if blockPath {
+		b.tuner.blockGradients(&b.moments, iters)
+	}
 	var changed [lanes]bool // the lanes whose path or schedule the tuning moved
 	for j := 0; j < lanes; j++ {
 		if l := b.trips.legs; l != nil {
@@ -258,7 +270,10 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 		case cfg.Tuning == AutoTuning:
 			changed[j] = b.tuner.autoEndScan(&b.moments, &b.x, j, iters)
 		default:
-			if cfg.TunePath {
+			switch {
+			case blockPath:
+				b.tuner.path[j].Step(b.tuner.gradOf(j), cfg.LearningRate)
+			case cfg.TunePath:
 				b.tuner.pathStep(cfg, &b.moments, j, iters)
 			}
 			if cfg.TuneSchedule {

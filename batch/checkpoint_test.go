@@ -457,7 +457,7 @@ func TestCheckpointCoversEveryField(t *testing.T) {
 			[]string{"numChains", "exact", "alpha", "u", "coin", "parity", "epoch", "second", "legs", "keep", "algs"}}, // second, legs, algs: configuration; keep: scratch
 		{energyMoments{}, []string{"shift0", "shift1", "sum0", "sum1", "sq00", "sq01", "sq11", "record"}, nil},
 		{tuner{}, []string{"sched", "path", "auto", "legRound", "legIters"},
-			[]string{"work", "grad", "matrix", "mean", "cov", "scan", "c1", "legSched", "legRej", "updater"}}, // updater: scratch
+			[]string{"work", "grad", "matrix", "mean", "cov", "scan", "c1", "legSched", "legRej", "updater", "block"}}, // updater, block: scratch
 		{reported{}, []string{"rejection", "tripsScan", "schedule", "knots", "rounds", "used", "frozen"}, nil},
 		{ScanStats{}, []string{"Scan", "RoundTrips", "Barrier", "NonAsymptoticBarrier", "SKL", "MeanRejection", "TargetMean", "TargetVar"}, nil},
 	} {

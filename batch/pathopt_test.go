@@ -2,9 +2,11 @@ package batch
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/ptbatch/ptbatch/internal/gaussexact"
+	"github.com/ptbatch/ptbatch/kernel"
 	"github.com/ptbatch/ptbatch/models"
 	"github.com/ptbatch/ptbatch/tune"
 )
@@ -84,5 +86,54 @@ func TestPathOptimizationBeatsLinearBound(t *testing.T) {
 		if first, last := mean(r, 0, 10, nab), mean(r, 140, 150, nab); !(last < first/3) {
 			t.Errorf("replicate %d: non-asymptotic barrier fell from %.3g to %.3g, want at least 3×", r, first, last)
 		}
+	}
+}
+
+// TestBlockPathStepsSameAsLaneByLane checks that the path steps taken
+// from every lane's gradient at once (tuner.blockGradients, the kernels
+// PathMoments and PathProject) give the lane-by-lane steps' bits
+// (momentPathStep, tune.SKLWorkspace.MomentGradient): the same schedules
+// and knots of every replicate after every scan, for splines of 2 to 6
+// segments, on the Gaussian at d = 1 (whose tuned schedules crowd t = 0
+// and 1) and at d = 8 with two legs (the gradient is leg 1's), under
+// every kernel tier.
+func TestBlockPathStepsSameAsLaneByLane(t *testing.T) {
+	g1, _ := models.NewGaussian(1, -1, 1, 0.1, 0.1)
+	g8, _ := models.NewGaussian(8, -1, 1, 0.3, 0.3)
+	var cfgs []Config
+	for _, k := range []int{2, 4, 6} {
+		cfgs = append(cfgs, Config{Model: g1, Chains: 30, Replicates: 11, Iterations: 1200, Scans: 12, Knots: k, Seed: 5,
+			TuneSchedule: true, TunePath: true, LearningRate: 0.2})
+	}
+	cfgs = append(cfgs, Config{Model: walkGaussian(t), Chains: 14, VariationalLeg: 5, Replicates: 8, Iterations: 600, Scans: 6,
+		Knots: 3, Seed: 2, TuneSchedule: true, TunePath: true, LearningRate: 0.2})
+	cfgs = append(cfgs, Config{Model: g8, Chains: 20, Replicates: 8, Iterations: 400, Scans: 4, Knots: 4, Seed: 3,
+		TunePath: true, LearningRate: 0.3})
+	for _, impl := range kernel.Impls() {
+		restore, err := kernel.SetImpl(impl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, cfg := range cfgs {
+			got := mustRun(t, cfg)
+			blockPathSteps = false
+			want := mustRun(t, cfg)
+			blockPathSteps = true
+			for r := range want.Schedules {
+				if !slices.Equal(got.Schedules[r], want.Schedules[r]) || !slices.Equal(got.Knots[r], want.Knots[r]) {
+					t.Fatalf("%s, config %d, replicate %d: schedule %v knots %v, lane by lane %v and %v", impl, i, r,
+						got.Schedules[r], got.Knots[r], want.Schedules[r], want.Knots[r])
+				}
+			}
+			if linear := tune.NewSpline(cfg.Knots).Knots(); cfg.Knots > 1 && slices.Equal(got.Knots[0], linear) {
+				t.Fatalf("config %d: the path did not move from the line, so the test compares nothing", i)
+			}
+			for r := range want.History {
+				if !slices.Equal(got.History[r], want.History[r]) {
+					t.Fatalf("%s, config %d, replicate %d: the scans' statistics differ", impl, i, r)
+				}
+			}
+		}
+		restore()
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ptbatch/ptbatch/asm"
+	"github.com/ptbatch/ptbatch/kernel"
 	"github.com/ptbatch/ptbatch/tune"
 )
 
@@ -25,6 +27,10 @@ type tuner struct {
 	// updater holds the buffers of the lanes' schedule updates (the
 	// paper's tuning), sized at the start so that no scan end allocates.
 	updater *tune.ScheduleUpdater
+
+	// block holds the buffers of blockGradients, when the lanes' path
+	// steps are taken from the moments all at once (blockPath).
+	block *blockGradient
 
 	// c1 is the number of chains of the first leg, all of them with one
 	// leg. With two legs (Config.VariationalLeg) sched[j] holds t of
@@ -77,6 +83,9 @@ func newTuner(cfg *Config, recordRows int, sl *slab) tuner {
 			t.cov = make([]float64, 3*c)
 		}
 		t.grad = make([]float64, 2*(cfg.Knots-1))
+		if cfg.Gradient != FullGradient {
+			t.block = newBlockGradient(c, cfg.Knots)
+		}
 		for j := range t.work {
 			if cfg.Gradient == FullGradient {
 				t.work[j] = new(tune.SKLWorkspace)
@@ -160,6 +169,85 @@ func (t *tuner) momentPathStep(cfg *Config, e *energyMoments, j, iters int) {
 	grad := t.laneGrad(j)
 	t.work[j].MomentGradient(grad, t.mean, t.cov, t.leg1(j), t.path[j])
 	t.path[j].Step(grad, cfg.LearningRate)
+}
+
+// blockPathSteps reports whether the tuners of a block of one run (not a
+// packed block, whose lanes' splines may differ in K) take their path
+// steps from gradients computed for all lanes at once (blockGradients).
+// Tests set it to false to compare with the lane-by-lane computation.
+var blockPathSteps = true
+
+// blockGradient holds the rows of blockGradients: the lanes' leg-1
+// schedules and knots with the lanes innermost, the chains' records of
+// kernel.PathMoments, the knots' sums of kernel.PathProject, and a lane's
+// knots.
+type blockGradient struct {
+	t, knotRows, rec, acc []float64
+	knots                 [][2]float64
+}
+
+// newBlockGradient returns the buffers of blockGradients for c chains on
+// leg 1 and splines of numKnots segments.
+func newBlockGradient(c, numKnots int) *blockGradient {
+	g := &blockGradient{
+		t:        make([]float64, c*lanes),
+		knotRows: make([]float64, 2*(numKnots+1)*lanes),
+		rec:      make([]float64, asm.PathRecord*c*lanes),
+		acc:      make([]float64, 2*(numKnots+1)*lanes),
+		knots:    make([][2]float64, 0, numKnots+1),
+	}
+	touch(g.t, g.knotRows, g.rec, g.acc)
+	return g
+}
+
+// touch writes every value of the buffers xs, so that their pages are
+// mapped now, on the CPU of the worker that builds the block (memory the
+// runtime takes fresh from the system is known to be zero and is not
+// written by make): the first scan's end would otherwise take a page
+// fault for each new page, tens of microseconds per block on a virtual
+// machine, that no later scan pays.
+func touch(xs ...[]float64) {
+	for _, x := range xs {
+		clear(x)
+	}
+}
+
+// blockGradients computes the path gradient of every lane of the block
+// (momentPathStep's, MomentGradient's bits) at once with the lanes
+// innermost, as the moments are stored: kernel.PathMoments writes each
+// chain's means, covariances, η, segment and weight, kernel.PathProject
+// adds the chains' terms to the knots' sums; lane j's gradient is then
+// gradOf(j). The lanes' splines must have one K (a block of one run).
+func (t *tuner) blockGradients(e *energyMoments, iters int) {
+	g, c := t.block, t.c1
+	n := c * lanes
+	for j := 0; j < lanes; j++ {
+		for i, v := range t.sched[j][:c] {
+			g.t[i*lanes+j] = v
+		}
+	}
+	numKnots := t.path[0].K()
+	for j := 0; j < lanes; j++ {
+		g.knots = t.path[j].AppendKnots(g.knots[:0])
+		for k, p := range g.knots {
+			g.knotRows[2*k*lanes+j], g.knotRows[(2*k+1)*lanes+j] = p[0], p[1]
+		}
+	}
+	inv, inv1 := 1/float64(iters), 1/float64(iters-1)
+	kernel.PathMoments(g.rec, e.sum0[:n], e.sum1[:n], e.shift0[:n], e.shift1[:n], e.sq00[:n], e.sq01[:n], e.sq11[:n],
+		g.t, g.knotRows, numKnots, inv, inv1)
+	clear(g.acc)
+	kernel.PathProject(g.acc, g.rec, c, numKnots)
+}
+
+// gradOf returns lane j's gradient of blockGradients, in the order of
+// Spline.Step's argument (φ_1[η0], φ_1[η1], φ_2[η0], …).
+func (t *tuner) gradOf(j int) []float64 {
+	grad := t.laneGrad(j)
+	for i := range grad {
+		grad[i] = t.block.acc[(2+i)*lanes+j] // knot φ_1's component 0 first
+	}
+	return grad
 }
 
 // leg1 returns lane j's schedule of the first leg: t of chains 0 … C1−1

@@ -646,3 +646,56 @@ func FuzzFitKernels(f *testing.F) {
 		})
 	})
 }
+
+// FuzzPathKernels checks PathMoments and PathProject under every
+// implementation against their generic twins (a NaN equal to any NaN) on
+// 2 + rows%12 chains and splines of 1 + knots%6 segments, the moments,
+// schedule points and knots decoded from data by mode; with mode/3 even
+// the schedule points are folded into [-0.25, 1.25] (most of them inside
+// (0, 1), where the knots are read), and PathProject reads the generic
+// records.
+func FuzzPathKernels(f *testing.F) {
+	f.Add(uint8(1), uint8(3), uint8(1), []byte("a block of chains on a spline"))
+	f.Add(uint8(5), uint8(0), uint8(2), []byte{0, 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4})
+	f.Add(uint8(0), uint8(5), uint8(0), []byte("\x00\x00\x00\x00\x00\x00\xf8\x7f\x00\x00\x00\x00\x00\x00\xf0\xff\x01\x00"))
+	f.Add(uint8(2), uint8(1), uint8(4), []byte{})
+	f.Fuzz(func(t *testing.T, rows, knots, mode uint8, data []byte) {
+		chains, k := 2+int(rows%12), 1+int(knots%6)
+		n := chains * L
+		pos := 0
+		var in [8][]float64 // the seven moment rows and t
+		for i := range in {
+			in[i] = decode(data, n, mode, &pos)
+		}
+		if mode/3%2 == 0 {
+			for i, v := range in[7] {
+				in[7][i] = 1.5*math.Abs(math.Mod(v, 1)) - 0.25
+			}
+		}
+		kn := decode(data, 2*(k+1)*L, mode, &pos)
+		inv, inv1 := 1/float64(chains+50), 1/float64(chains+49)
+		want := make([]float64, asm.PathRecord*n)
+		asm.PathMomentsGeneric(want, in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], kn, k, inv, inv1)
+		acc0 := decode(data, 2*(k+1)*L, mode, &pos)
+		wacc := append([]float64(nil), acc0...)
+		asm.PathProjectGeneric(wacc, want, chains, k)
+		eachImpl(t, func(name string) {
+			rec, g := guardedCopy(sentinels(len(want)))
+			PathMoments(rec, in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], kn, k, inv, inv1)
+			if !untouched(g) {
+				t.Fatalf("%s: PathMoments wrote past the end of rec", name)
+			}
+			if i, ok := sameBitsOrNaN(rec, want); !ok {
+				t.Fatalf("%s: rec[%d] = %v, generic twin %v", name, i, rec[i], want[i])
+			}
+			acc, ga := guardedCopy(acc0)
+			PathProject(acc, want, chains, k)
+			if !untouched(ga) {
+				t.Fatalf("%s: PathProject wrote past the end of acc", name)
+			}
+			if i, ok := sameBitsOrNaN(acc, wacc); !ok {
+				t.Fatalf("%s: acc[%d] = %v, generic twin %v", name, i, acc[i], wacc[i])
+			}
+		})
+	})
+}

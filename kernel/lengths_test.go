@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/ptbatch/ptbatch/asm"
 )
 
 // panicMessage runs f and returns the value it panicked with, or nil.
@@ -296,6 +298,57 @@ func TestFitKernelsRefuseBadLengths(t *testing.T) {
 					}
 				}
 			}
+		}
+	})
+}
+
+// TestPathKernelsRefuseBadLengths checks that PathMoments and PathProject
+// refuse a slice a value or a row short or long, fewer than two chains
+// and numKnots below 1, without writing their outputs.
+func TestPathKernelsRefuseBadLengths(t *testing.T) {
+	const chains, k = 3, 2
+	n := chains * L
+	forEachImpl(t, func(name string) {
+		lens := []int{asm.PathRecord * n, n, n, n, n, n, n, n, n, 2 * (k + 1) * L} // rec, the moments, t, knots
+		for arg := range lens {
+			for _, delta := range []int{-L, -1, 1, L} {
+				x := make([][]float64, len(lens))
+				for i, l := range lens {
+					if i == arg {
+						l += delta
+					}
+					x[i] = sentinels(l)
+				}
+				got := panicMessage(func() { PathMoments(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[9], k, 0.1, 0.1) })
+				if got != errLengths {
+					t.Errorf("%s: PathMoments slice %d %+d: panic %v, want %q", name, arg, delta, got, errLengths)
+				}
+				if !untouched(x[0]) {
+					t.Errorf("%s: PathMoments slice %d %+d: refused call wrote rec", name, arg, delta)
+				}
+			}
+		}
+		nr, na := asm.PathRecord*n, 2*(k+1)*L
+		rec, acc := sentinels(nr+L), sentinels(na+L)
+		for _, c := range []struct{ chains, k, rec, acc int }{
+			{chains, k + 1, nr, na}, {chains + 1, k, nr, na}, {1, k, asm.PathRecord * L, na},
+			{chains, 0, nr, 2 * L}, {chains, k, nr - 1, na}, {chains, k, nr, na + 1},
+		} {
+			got := panicMessage(func() { PathProject(acc[:c.acc:c.acc], rec[:c.rec:c.rec], c.chains, c.k) })
+			if got != errLengths {
+				t.Errorf("%s: PathProject chains %d K %d lengths %d %d: panic %v, want %q", name, c.chains, c.k, c.rec, c.acc, got, errLengths)
+			}
+			if !untouched(acc) {
+				t.Errorf("%s: PathProject refused call wrote acc", name)
+			}
+		}
+		x := make([][]float64, 10)
+		for i := range x {
+			x[i] = sentinels(2 * L)
+		}
+		x[0], x[9] = sentinels(asm.PathRecord*2*L), sentinels(2*L)
+		if got := panicMessage(func() { PathMoments(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[9], 0, 0.1, 0.1) }); got != errLengths {
+			t.Errorf("%s: PathMoments K = 0: panic %v, want %q", name, got, errLengths)
 		}
 	})
 }

@@ -114,6 +114,14 @@ func (w *scheduleWorkspace) reserve(numChains int) {
 	w.targets, w.segs = make([]float64, 0, numChains), make([]int, 0, numChains)
 	w.rows = make([]float64, 0, 8*pad)
 	w.f.reserve(numChains)
+	// Every buffer written once, so that its pages are mapped now and not
+	// at the first update (memory the runtime takes fresh from the system
+	// is not written by make).
+	for _, b := range [...][]float64{w.xs[:cap(w.xs)], w.ys[:cap(w.ys)], w.out[:cap(w.out)], w.targets[:cap(w.targets)],
+		w.rows[:cap(w.rows)], w.f.slopes, w.f.invs, w.f.derivs, w.f.a2s, w.f.a3s} {
+		clear(b)
+	}
+	clear(w.segs[:cap(w.segs)])
 }
 
 // update is UpdateSchedule with w's buffers, the lengths already checked.

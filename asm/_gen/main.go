@@ -21,7 +21,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-var family = flag.String("family", "", "kernel family to generate: xoshiro, gauss, swap, mix, book, ising or cubic")
+var family = flag.String("family", "", "kernel family to generate: xoshiro, gauss, swap, mix, book, ising, cubic or path")
 
 func main() {
 	flag.Parse()
@@ -42,6 +42,8 @@ func main() {
 	case "cubic":
 		genCubic()
 		genFit()
+	case "path":
+		genPath()
 	default:
 		fmt.Fprintln(os.Stderr, "_gen: unknown -family", *family)
 		os.Exit(2)

@@ -1,6 +1,13 @@
 package kernel
 
-import "github.com/ptbatch/ptbatch/layout"
+// The kernels of the end of a scan: the schedule update's interpolant
+// and its root finding (eq:equicrit), and the path step's gradient
+// (alg:PT_tuning).
+
+import (
+	"github.com/ptbatch/ptbatch/asm"
+	"github.com/ptbatch/ptbatch/layout"
+)
 
 // SolveCubics inverts the segments of a monotone cubic at given heights,
 // the root finding of the schedule update (eq:equicrit): for every i, the
@@ -77,4 +84,54 @@ func CubicCoeffs(a2, a3, d, xs, ys, invs []float64) {
 	raceWrite(a2)
 	raceWrite(a3)
 	impl.CubicCoeffs(a2, a3, d, xs, ys, invs)
+}
+
+// PathMoments writes, for every chain of a block and every lane, the
+// record of asm.PathRecord rows that PathProject reads: the chain's means
+// and covariances of the energies over the scan from their shifted sums
+// (inv = 1/M, inv1 = 1/(M-1)), and η(t) of the lane's spline of numKnots
+// segments at its schedule point t with its segment and weight (see
+// asm.PathMomentsGeneric). The rows sum0 … sq11 and t have one value per
+// chain and lane, chain-major; knots holds component i of knot φ_k for
+// lane j at (2k+i)·layout.Lanes + j. len(t) is a multiple of
+// layout.Lanes, at least two rows, the seven moment rows have len(t),
+// len(rec) == asm.PathRecord·len(t), len(knots) == 2(numKnots+1)·
+// layout.Lanes and numKnots ≥ 1; otherwise it panics with "kernel: slice
+// lengths do not match".
+func PathMoments(rec, sum0, sum1, shift0, shift1, sq00, sq01, sq11, t, knots []float64, numKnots int, inv, inv1 float64) {
+	n := len(t)
+	if n%layout.Lanes != 0 || n < 2*layout.Lanes || numKnots < 1 || numKnots > 1<<20 ||
+		len(rec)/asm.PathRecord != n || len(rec)%asm.PathRecord != 0 || len(knots) != 2*(numKnots+1)*layout.Lanes {
+		panic(errLengths)
+	}
+	for _, r := range [...][]float64{sum0, sum1, shift0, shift1, sq00, sq01, sq11} {
+		if len(r) != n {
+			panic(errLengths)
+		}
+		raceRead(r)
+	}
+	raceRead(t)
+	raceRead(knots)
+	raceWrite(rec)
+	impl.PathMoments(rec, sum0, sum1, shift0, shift1, sq00, sq01, sq11, t, knots, numKnots, inv, inv1)
+}
+
+// PathProject adds, for every lane, each chain's term of the SKL
+// surrogate's gradient from the records rec of PathMoments to the sums of
+// the knots φ_0 … φ_numKnots in acc (component i of φ_k for lane j at
+// (2k+i)·layout.Lanes + j; acc is not cleared first), in chain order, as
+// tune.SKLWorkspace.MomentGradient does lane by lane (see
+// asm.PathProjectGeneric): its interior knots' sums are that gradient bit
+// for bit. chains ≥ 2, len(rec) == asm.PathRecord·layout.Lanes·chains,
+// len(acc) == 2(numKnots+1)·layout.Lanes and numKnots ≥ 1; otherwise it
+// panics with "kernel: slice lengths do not match".
+func PathProject(acc, rec []float64, chains, numKnots int) {
+	const R = asm.PathRecord * layout.Lanes
+	if chains < 2 || numKnots < 1 || numKnots > 1<<20 || len(rec)/R != chains || len(rec)%R != 0 ||
+		len(acc) != 2*(numKnots+1)*layout.Lanes {
+		panic(errLengths)
+	}
+	raceRead(rec)
+	raceWrite(acc)
+	impl.PathProject(acc, rec, chains, numKnots)
 }

@@ -37,6 +37,7 @@ type Impl struct {
 	// The path step's gradient for a block's lanes (path.go).
 	PathMoments func(rec, sum0, sum1, shift0, shift1, sq00, sq01, sq11, t, knots []float64, numKnots int, inv, inv1 float64)
 	PathProject func(acc, rec []float64, chains, numKnots int)
+	PathEta     func(eta0, eta1, t, knots []float64, numKnots int)
 }
 
 // Generic is the plain-Go implementation, available everywhere.
@@ -65,6 +66,7 @@ var Generic = Impl{
 	CubicCoeffs:    CubicCoeffsGeneric,
 	PathMoments:    PathMomentsGeneric,
 	PathProject:    PathProjectGeneric,
+	PathEta:        PathEtaGeneric,
 }
 
 // Impls returns the implementations this build and CPU can run, fastest

@@ -40,6 +40,7 @@ var (
 		CubicCoeffs:    cubicCoeffsAVX2,
 		PathMoments:    pathMomentsAVX2,
 		PathProject:    pathProjectAVX2,
+		PathEta:        pathEtaAVX2,
 	}
 	// avx512 is avx2 with the AVX-512 kernels substituted: the random
 	// fills, energies, swap acceptances, the mixture kernels (terms,
@@ -59,7 +60,7 @@ var (
 		im.MixGammaTry, im.MixLog = mixGammaTryAVX512, mixLogAVX512
 		im.SolveCubics = solveCubicsAVX512
 		im.CubicSlopes, im.CubicDerivs, im.CubicCoeffs = cubicSlopesAVX512, cubicDerivsAVX512, cubicCoeffsAVX512
-		im.PathMoments, im.PathProject = pathMomentsAVX512, pathProjectAVX512
+		im.PathMoments, im.PathProject, im.PathEta = pathMomentsAVX512, pathProjectAVX512, pathEtaAVX512
 		return im
 	}()
 )

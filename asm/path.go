@@ -63,28 +63,7 @@ func PathMomentsGeneric(rec, sum0, sum1, shift0, shift1, sq00, sq01, sq11, t, kn
 		r[recC00*lanes] = float64((sq00[i] - float64(s0*f0)) * inv1)
 		r[recC01*lanes] = float64((sq01[i] - float64(s0*f1)) * inv1)
 		r[recC11*lanes] = float64((sq11[i] - float64(s1*f1)) * inv1)
-		var e0, e1, w float64
-		var k int
-		switch {
-		case tt >= 1:
-			e0, e1, k, w = 0, 1, numKnots, 1
-		case tt <= 0:
-			e0, e1, k, w = 1, 0, 1, 0
-		default:
-			x := tt * float64(numKnots)
-			k = int(x) + 1
-			if k > numKnots {
-				k = numKnots
-			}
-			if k < 1 {
-				k = 1
-			}
-			w = x - float64(k-1)
-			a0, a1 := knots[(2*k-2)*lanes+j], knots[(2*k-1)*lanes+j]
-			b0, b1 := knots[2*k*lanes+j], knots[(2*k+1)*lanes+j]
-			e0 = float64((1-w)*a0) + float64(w*b0)
-			e1 = float64((1-w)*a1) + float64(w*b1)
-		}
+		e0, e1, k, w := splineEta(tt, knots[j:], numKnots)
 		r[recE0*lanes], r[recE1*lanes] = e0, e1
 		r[recSeg*lanes], r[recW*lanes] = float64(k), w
 	}
@@ -143,5 +122,51 @@ func PathProjectGeneric(acc, rec []float64, chains, numKnots int) {
 			g[2*lanes] += float64(w * a0)
 			g[3*lanes] += float64(w * a1)
 		}
+	}
+}
+
+// splineEta returns η(t) of a spline of numKnots segments, the segment k
+// of t and its weight w (tune.Spline's Eta and segmentOf), with component
+// i of knot φ_k at knots[(2k+i)·lanes]:
+//
+//	t >= 1:  η = (0, 1), k = K, w = 1
+//	t <= 0:  η = (1, 0), k = 1, w = 0
+//	else:    x := t·K; k = int(x)+1 kept in [1, K]; w = x - (k-1)
+//	         η = (1-w)·φ_{k-1} + w·φ_k
+func splineEta(t float64, knots []float64, numKnots int) (e0, e1 float64, k int, w float64) {
+	switch {
+	case t >= 1:
+		return 0, 1, numKnots, 1
+	case t <= 0:
+		return 1, 0, 1, 0
+	}
+	x := t * float64(numKnots)
+	k = int(x) + 1
+	if k > numKnots {
+		k = numKnots
+	}
+	if k < 1 {
+		k = 1
+	}
+	w = x - float64(k-1)
+	a0, a1 := knots[(2*k-2)*lanes], knots[(2*k-1)*lanes]
+	b0, b1 := knots[2*k*lanes], knots[(2*k+1)*lanes]
+	e0 = float64((1-w)*a0) + float64(w*b0)
+	e1 = float64((1-w)*a1) + float64(w*b1)
+	return e0, e1, k, w
+}
+
+// PathEtaGeneric writes η(t) of each lane's spline of numKnots segments at
+// every schedule point t[n·lanes+j] to eta0 and eta1 at the same index
+// (PathMomentsGeneric's η rows, as tune.Spline.Eta): the coefficients of
+// the chains of a block, with the lanes innermost as the engine keeps
+// them, after a scan's tuning. len(eta0) == len(eta1) == len(t), a
+// multiple of lanes, len(knots) == 2(K+1)·lanes and K ≥ 1 (the checked
+// layer in package kernel guarantees it).
+func PathEtaGeneric(eta0, eta1, t, knots []float64, numKnots int) {
+	n := len(t)
+	eta0, eta1 = eta0[:n], eta1[:n]
+	for i, tt := range t {
+		eta0[i], eta1[i], _, _ = splineEta(tt, knots[i%lanes:], numKnots)
 	}
 }

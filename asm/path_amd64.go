@@ -14,6 +14,11 @@ func pathMomentsAVX512(rec []float64, sum0 []float64, sum1 []float64, shift0 []f
 //go:noescape
 func pathProjectAVX512(acc []float64, rec []float64, chains int, numKnots int)
 
+// pathEtaAVX512 computes PathEtaGeneric (AVX512).
+//
+//go:noescape
+func pathEtaAVX512(eta0 []float64, eta1 []float64, t []float64, knots []float64, numKnots int)
+
 // pathMomentsAVX2 computes PathMomentsGeneric (AVX2).
 //
 //go:noescape
@@ -23,3 +28,8 @@ func pathMomentsAVX2(rec []float64, sum0 []float64, sum1 []float64, shift0 []flo
 //
 //go:noescape
 func pathProjectAVX2(acc []float64, rec []float64, chains int, numKnots int)
+
+// pathEtaAVX2 computes PathEtaGeneric (AVX2).
+//
+//go:noescape
+func pathEtaAVX2(eta0 []float64, eta1 []float64, t []float64, knots []float64, numKnots int)

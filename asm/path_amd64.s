@@ -6,7 +6,7 @@
 
 // func pathMomentsAVX512(rec []float64, sum0 []float64, sum1 []float64, shift0 []float64, shift1 []float64, sq00 []float64, sq01 []float64, sq11 []float64, t []float64, knots []float64, numKnots int, inv float64, inv1 float64)
 // Requires: AVX, AVX512DQ, AVX512F, SSE2
-TEXT ·pathMomentsAVX512(SB), NOSPLIT, $0-264
+TEXT ·pathMomentsAVX512(SB), NOSPLIT, $8-264
 	LEAQ         consts<>+0(SB), AX
 	ADDQ         $0x3f, AX
 	ANDQ         $-64, AX
@@ -29,108 +29,108 @@ TEXT ·pathMomentsAVX512(SB), NOSPLIT, $0-264
 	MOVQ         numKnots+240(FP), R14
 	CVTSQ2SD     R14, X1
 	VBROADCASTSD X1, Z1
-	MOVQ         $0x0706050403020100, R15
-	MOVQ         R15, X7
-	VPMOVZXBQ    X7, Z7
 	CMPQ         R13, $0x00
 	JE           pathMomentsAVX512_loop0_done
 
 pathMomentsAVX512_loop0:
-	VMOVUPD      (DX), Z8
-	VMOVUPD      (BX), Z9
+	VMOVUPD      (DX), Z7
+	VMOVUPD      (BX), Z8
+	VMULPD       Z0, Z7, Z9
 	VMULPD       Z0, Z8, Z10
-	VMULPD       Z0, Z9, Z11
-	VADDPD       (SI), Z10, Z12
-	VMOVUPD      Z12, (CX)
-	VADDPD       (DI), Z11, Z12
-	VMOVUPD      Z12, 64(CX)
-	VMULPD       Z10, Z8, Z10
-	VMOVUPD      (R8), Z12
-	VSUBPD       Z10, Z12, Z12
-	VMULPD       Z6, Z12, Z12
-	VMOVUPD      Z12, 128(CX)
-	VMULPD       Z11, Z8, Z8
-	VMOVUPD      (R9), Z10
-	VSUBPD       Z8, Z10, Z10
-	VMULPD       Z6, Z10, Z10
-	VMOVUPD      Z10, 192(CX)
-	VMULPD       Z11, Z9, Z8
-	VMOVUPD      (R10), Z9
-	VSUBPD       Z8, Z9, Z9
+	VADDPD       (SI), Z9, Z11
+	VMOVUPD      Z11, (CX)
+	VADDPD       (DI), Z10, Z11
+	VMOVUPD      Z11, 64(CX)
+	VMULPD       Z9, Z7, Z9
+	VMOVUPD      (R8), Z11
+	VSUBPD       Z9, Z11, Z11
+	VMULPD       Z6, Z11, Z11
+	VMOVUPD      Z11, 128(CX)
+	VMULPD       Z10, Z7, Z7
+	VMOVUPD      (R9), Z9
+	VSUBPD       Z7, Z9, Z9
 	VMULPD       Z6, Z9, Z9
-	VMOVUPD      Z9, 256(CX)
-	VMOVUPD      (R11), Z8
-	VCMPPD       $0x1d, (AX), Z8, K1
+	VMOVUPD      Z9, 192(CX)
+	VMULPD       Z10, Z8, Z7
+	VMOVUPD      (R10), Z8
+	VSUBPD       Z7, Z8, Z8
+	VMULPD       Z6, Z8, Z8
+	VMOVUPD      Z8, 256(CX)
+	VMOVUPD      (R11), Z7
+	VCMPPD       $0x1d, (AX), Z7, K1
+	VPMOVM2Q     K1, Z8
+	VCMPPD       $0x12, 128(AX), Z7, K1
 	VPMOVM2Q     K1, Z9
-	VCMPPD       $0x12, 128(AX), Z8, K1
-	VPMOVM2Q     K1, Z10
-	VMULPD       Z1, Z8, Z8
-	VCVTTPD2QQ   Z8, Z12
-	VPADDQ       256(AX), Z12, Z12
+	VMULPD       Z1, Z7, Z7
+	VCVTTPD2QQ   Z7, Z10
+	VPADDQ       256(AX), Z10, Z10
 	VPBROADCASTQ R14, Z11
-	VPMINSQ      Z11, Z12, Z12
-	VPMAXSQ      256(AX), Z12, Z12
-	VCVTQQ2PD    Z12, Z11
-	VSUBPD       (AX), Z11, Z13
-	VSUBPD       Z13, Z8, Z13
-	VPSUBQ       256(AX), Z12, Z12
-	VPSLLQ       $0x04, Z12, Z12
-	VPADDQ       Z7, Z12, Z12
-	VMOVUPD      (AX), Z8
-	VSUBPD       Z13, Z8, Z8
+	VPMINSQ      Z11, Z10, Z10
+	VPMAXSQ      256(AX), Z10, Z10
+	VCVTQQ2PD    Z10, Z10
+	VSUBPD       (AX), Z10, Z11
+	VSUBPD       Z11, Z7, Z11
 	VPXORQ       Z2, Z2, Z2
-	MOVL         $0x000000ff, R15
-	KMOVB        R15, K1
-	VGATHERQPD   (R12)(Z12*8), K1, Z2
 	VPXORQ       Z3, Z3, Z3
-	MOVL         $0x000000ff, R15
-	KMOVB        R15, K1
-	VGATHERQPD   128(R12)(Z12*8), K1, Z3
-	VMULPD       Z8, Z2, Z2
-	VMULPD       Z13, Z3, Z3
-	VADDPD       Z3, Z2, Z2
-	VPMOVQ2M     Z9, K1
-	VBLENDMPD    128(AX), Z2, K1, Z2
-	VPMOVQ2M     Z10, K1
-	VBLENDMPD    (AX), Z2, K1, Z2
-	VMOVUPD      Z2, 320(CX)
 	VPXORQ       Z4, Z4, Z4
-	MOVL         $0x000000ff, R15
-	KMOVB        R15, K1
-	VGATHERQPD   64(R12)(Z12*8), K1, Z4
 	VPXORQ       Z5, Z5, Z5
-	MOVL         $0x000000ff, R15
-	KMOVB        R15, K1
-	VGATHERQPD   192(R12)(Z12*8), K1, Z5
-	VMULPD       Z8, Z4, Z4
-	VMULPD       Z13, Z5, Z5
-	VADDPD       Z5, Z4, Z4
-	VPMOVQ2M     Z9, K1
-	VBLENDMPD    (AX), Z4, K1, Z4
-	VPMOVQ2M     Z10, K1
-	VBLENDMPD    128(AX), Z4, K1, Z4
-	VMOVUPD      Z4, 384(CX)
-	VPMOVQ2M     Z9, K1
-	VBLENDMPD    Z1, Z11, K1, Z11
-	VPMOVQ2M     Z10, K1
-	VBLENDMPD    (AX), Z11, K1, Z11
-	VMOVUPD      Z11, 448(CX)
-	VPMOVQ2M     Z9, K1
-	VBLENDMPD    (AX), Z13, K1, Z13
-	VPMOVQ2M     Z10, K1
-	VBLENDMPD    128(AX), Z13, K1, Z13
-	VMOVUPD      Z13, 512(CX)
-	ADDQ         $0x00000240, CX
-	ADDQ         $0x40, DX
-	ADDQ         $0x40, BX
-	ADDQ         $0x40, SI
-	ADDQ         $0x40, DI
-	ADDQ         $0x40, R8
-	ADDQ         $0x40, R9
-	ADDQ         $0x40, R10
-	ADDQ         $0x40, R11
-	DECQ         R13
-	JNZ          pathMomentsAVX512_loop0
+	VMOVUPD      (AX), Z7
+	MOVQ         R12, R15
+	MOVQ         R14, BP
+	CMPQ         BP, $0x00
+	JE           pathMomentsAVX512_knots0_done
+
+pathMomentsAVX512_knots0:
+	VCMPPD    $0x00, Z7, Z10, K1
+	VBLENDMPD (R15), Z2, K1, Z2
+	VBLENDMPD 64(R15), Z3, K1, Z3
+	VBLENDMPD 128(R15), Z4, K1, Z4
+	VBLENDMPD 192(R15), Z5, K1, Z5
+	VADDPD    (AX), Z7, Z7
+	ADDQ      $0x80, R15
+	DECQ      BP
+	JNZ       pathMomentsAVX512_knots0
+
+pathMomentsAVX512_knots0_done:
+	VMOVUPD   (AX), Z7
+	VSUBPD    Z11, Z7, Z7
+	VMULPD    Z7, Z2, Z2
+	VMULPD    Z11, Z4, Z4
+	VADDPD    Z4, Z2, Z2
+	VPMOVQ2M  Z8, K1
+	VBLENDMPD 128(AX), Z2, K1, Z2
+	VPMOVQ2M  Z9, K1
+	VBLENDMPD (AX), Z2, K1, Z2
+	VMOVUPD   Z2, 320(CX)
+	VMULPD    Z7, Z3, Z3
+	VMULPD    Z11, Z5, Z5
+	VADDPD    Z5, Z3, Z3
+	VPMOVQ2M  Z8, K1
+	VBLENDMPD (AX), Z3, K1, Z3
+	VPMOVQ2M  Z9, K1
+	VBLENDMPD 128(AX), Z3, K1, Z3
+	VMOVUPD   Z3, 384(CX)
+	VPMOVQ2M  Z8, K1
+	VBLENDMPD Z1, Z10, K1, Z10
+	VPMOVQ2M  Z9, K1
+	VBLENDMPD (AX), Z10, K1, Z10
+	VMOVUPD   Z10, 448(CX)
+	VPMOVQ2M  Z8, K1
+	VBLENDMPD (AX), Z11, K1, Z11
+	VPMOVQ2M  Z9, K1
+	VBLENDMPD 128(AX), Z11, K1, Z11
+	VMOVUPD   Z11, 512(CX)
+	ADDQ      $0x00000240, CX
+	ADDQ      $0x40, DX
+	ADDQ      $0x40, BX
+	ADDQ      $0x40, SI
+	ADDQ      $0x40, DI
+	ADDQ      $0x40, R8
+	ADDQ      $0x40, R9
+	ADDQ      $0x40, R10
+	ADDQ      $0x40, R11
+	DECQ      R13
+	JNZ       pathMomentsAVX512_loop0
 
 pathMomentsAVX512_loop0_done:
 	VZEROUPPER
@@ -356,9 +356,92 @@ pathProjectAVX512_last0_done:
 	VZEROUPPER
 	RET
 
+// func pathEtaAVX512(eta0 []float64, eta1 []float64, t []float64, knots []float64, numKnots int)
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·pathEtaAVX512(SB), NOSPLIT, $0-104
+	LEAQ         consts<>+0(SB), AX
+	ADDQ         $0x3f, AX
+	ANDQ         $-64, AX
+	MOVQ         eta0_base+0(FP), CX
+	MOVQ         eta1_base+24(FP), DX
+	MOVQ         t_base+48(FP), BX
+	MOVQ         knots_base+72(FP), SI
+	MOVQ         t_len+56(FP), DI
+	SHRQ         $0x03, DI
+	MOVQ         numKnots+96(FP), R8
+	CVTSQ2SD     R8, X0
+	VBROADCASTSD X0, Z0
+	CMPQ         DI, $0x00
+	JE           pathEtaAVX512_loop0_done
+
+pathEtaAVX512_loop0:
+	VMOVUPD      (BX), Z1
+	VCMPPD       $0x1d, (AX), Z1, K1
+	VPMOVM2Q     K1, Z2
+	VCMPPD       $0x12, 128(AX), Z1, K1
+	VPMOVM2Q     K1, Z3
+	VMULPD       Z0, Z1, Z1
+	VCVTTPD2QQ   Z1, Z8
+	VPADDQ       256(AX), Z8, Z8
+	VPBROADCASTQ R8, Z9
+	VPMINSQ      Z9, Z8, Z8
+	VPMAXSQ      256(AX), Z8, Z8
+	VCVTQQ2PD    Z8, Z8
+	VSUBPD       (AX), Z8, Z9
+	VSUBPD       Z9, Z1, Z9
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	VPXORQ       Z6, Z6, Z6
+	VPXORQ       Z7, Z7, Z7
+	VMOVUPD      (AX), Z1
+	MOVQ         SI, R9
+	MOVQ         R8, R10
+	CMPQ         R10, $0x00
+	JE           pathEtaAVX512_knots0_done
+
+pathEtaAVX512_knots0:
+	VCMPPD    $0x00, Z1, Z8, K1
+	VBLENDMPD (R9), Z4, K1, Z4
+	VBLENDMPD 64(R9), Z5, K1, Z5
+	VBLENDMPD 128(R9), Z6, K1, Z6
+	VBLENDMPD 192(R9), Z7, K1, Z7
+	VADDPD    (AX), Z1, Z1
+	ADDQ      $0x80, R9
+	DECQ      R10
+	JNZ       pathEtaAVX512_knots0
+
+pathEtaAVX512_knots0_done:
+	VMOVUPD   (AX), Z1
+	VSUBPD    Z9, Z1, Z1
+	VMULPD    Z1, Z4, Z4
+	VMULPD    Z9, Z6, Z6
+	VADDPD    Z6, Z4, Z4
+	VPMOVQ2M  Z2, K1
+	VBLENDMPD 128(AX), Z4, K1, Z4
+	VPMOVQ2M  Z3, K1
+	VBLENDMPD (AX), Z4, K1, Z4
+	VMOVUPD   Z4, (CX)
+	VMULPD    Z1, Z5, Z5
+	VMULPD    Z9, Z7, Z7
+	VADDPD    Z7, Z5, Z5
+	VPMOVQ2M  Z2, K1
+	VBLENDMPD (AX), Z5, K1, Z5
+	VPMOVQ2M  Z3, K1
+	VBLENDMPD 128(AX), Z5, K1, Z5
+	VMOVUPD   Z5, (DX)
+	ADDQ      $0x40, CX
+	ADDQ      $0x40, DX
+	ADDQ      $0x40, BX
+	DECQ      DI
+	JNZ       pathEtaAVX512_loop0
+
+pathEtaAVX512_loop0_done:
+	VZEROUPPER
+	RET
+
 // func pathMomentsAVX2(rec []float64, sum0 []float64, sum1 []float64, shift0 []float64, shift1 []float64, sq00 []float64, sq01 []float64, sq11 []float64, t []float64, knots []float64, numKnots int, inv float64, inv1 float64)
 // Requires: AVX, AVX2, SSE2
-TEXT ·pathMomentsAVX2(SB), NOSPLIT, $0-264
+TEXT ·pathMomentsAVX2(SB), NOSPLIT, $8-264
 	LEAQ         consts<>+0(SB), AX
 	ADDQ         $0x3f, AX
 	ANDQ         $-64, AX
@@ -381,96 +464,99 @@ TEXT ·pathMomentsAVX2(SB), NOSPLIT, $0-264
 	MOVQ         numKnots+240(FP), R14
 	CVTSQ2SD     R14, X1
 	VBROADCASTSD X1, Y1
-	MOVQ         $0x0706050403020100, R15
-	MOVQ         R15, X4
-	VPMOVZXBQ    X4, Y4
 	CMPQ         R13, $0x00
 	JE           pathMomentsAVX2_loop0_done
 
 pathMomentsAVX2_loop0:
-	VMOVUPD      (DX), Y5
-	VMOVUPD      (BX), Y6
+	VMOVUPD      (DX), Y4
+	VMOVUPD      (BX), Y5
+	VMULPD       Y0, Y4, Y6
 	VMULPD       Y0, Y5, Y7
-	VMULPD       Y0, Y6, Y8
-	VADDPD       (SI), Y7, Y9
-	VMOVUPD      Y9, (CX)
-	VADDPD       (DI), Y8, Y9
-	VMOVUPD      Y9, 64(CX)
-	VMULPD       Y7, Y5, Y7
-	VMOVUPD      (R8), Y9
-	VSUBPD       Y7, Y9, Y9
-	VMULPD       Y3, Y9, Y9
-	VMOVUPD      Y9, 128(CX)
-	VMULPD       Y8, Y5, Y5
-	VMOVUPD      (R9), Y7
-	VSUBPD       Y5, Y7, Y7
-	VMULPD       Y3, Y7, Y7
-	VMOVUPD      Y7, 192(CX)
-	VMULPD       Y8, Y6, Y5
-	VMOVUPD      (R10), Y6
-	VSUBPD       Y5, Y6, Y6
+	VADDPD       (SI), Y6, Y8
+	VMOVUPD      Y8, (CX)
+	VADDPD       (DI), Y7, Y8
+	VMOVUPD      Y8, 64(CX)
+	VMULPD       Y6, Y4, Y6
+	VMOVUPD      (R8), Y8
+	VSUBPD       Y6, Y8, Y8
+	VMULPD       Y3, Y8, Y8
+	VMOVUPD      Y8, 128(CX)
+	VMULPD       Y7, Y4, Y4
+	VMOVUPD      (R9), Y6
+	VSUBPD       Y4, Y6, Y6
 	VMULPD       Y3, Y6, Y6
-	VMOVUPD      Y6, 256(CX)
-	VMOVUPD      (R11), Y5
-	VCMPPD       $0x1d, (AX), Y5, Y6
-	VCMPPD       $0x12, 128(AX), Y5, Y7
-	VMULPD       Y1, Y5, Y5
-	VCVTTPD2DQY  Y5, X9
-	VPADDD       384(AX), X9, X9
+	VMOVUPD      Y6, 192(CX)
+	VMULPD       Y7, Y5, Y4
+	VMOVUPD      (R10), Y5
+	VSUBPD       Y4, Y5, Y5
+	VMULPD       Y3, Y5, Y5
+	VMOVUPD      Y5, 256(CX)
+	VMOVUPD      (R11), Y4
+	VCMPPD       $0x1d, (AX), Y4, Y5
+	VCMPPD       $0x12, 128(AX), Y4, Y6
+	VMULPD       Y1, Y4, Y4
+	VCVTTPD2DQY  Y4, X7
+	VPADDD       384(AX), X7, X7
 	MOVQ         R14, X8
 	VPBROADCASTD X8, X8
-	VPMINSD      X8, X9, X9
-	VPMAXSD      384(AX), X9, X9
-	VCVTDQ2PD    X9, Y8
-	VPMOVSXDQ    X9, Y9
-	VSUBPD       (AX), Y8, Y10
-	VSUBPD       Y10, Y5, Y10
-	VPSUBQ       256(AX), Y9, Y9
-	VPSLLQ       $0x04, Y9, Y9
-	VPADDQ       Y4, Y9, Y9
-	VMOVUPD      (AX), Y5
-	VSUBPD       Y10, Y5, Y5
+	VPMINSD      X8, X7, X7
+	VPMAXSD      384(AX), X7, X7
+	VCVTDQ2PD    X7, Y7
+	VSUBPD       (AX), Y7, Y8
+	VSUBPD       Y8, Y4, Y8
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
 	VPXOR        Y11, Y11, Y11
-	VMOVUPD      512(AX), Y12
-	VGATHERQPD   Y12, (R12)(Y9*8), Y11
-	VPXOR        Y12, Y12, Y12
-	VMOVUPD      512(AX), Y13
-	VGATHERQPD   Y13, 128(R12)(Y9*8), Y12
-	VMULPD       Y5, Y11, Y11
-	VMULPD       Y10, Y12, Y12
-	VADDPD       Y12, Y11, Y11
-	VBLENDVPD    Y6, 128(AX), Y11, Y11
-	VBLENDVPD    Y7, (AX), Y11, Y11
-	VMOVUPD      Y11, 320(CX)
-	VPXOR        Y11, Y11, Y11
-	VMOVUPD      512(AX), Y12
-	VGATHERQPD   Y12, 64(R12)(Y9*8), Y11
-	VPXOR        Y12, Y12, Y12
-	VMOVUPD      512(AX), Y13
-	VGATHERQPD   Y13, 192(R12)(Y9*8), Y12
-	VMULPD       Y5, Y11, Y11
-	VMULPD       Y10, Y12, Y12
-	VADDPD       Y12, Y11, Y11
-	VBLENDVPD    Y6, (AX), Y11, Y11
-	VBLENDVPD    Y7, 128(AX), Y11, Y11
-	VMOVUPD      Y11, 384(CX)
-	VBLENDVPD    Y6, Y1, Y8, Y8
-	VBLENDVPD    Y7, (AX), Y8, Y8
-	VMOVUPD      Y8, 448(CX)
-	VBLENDVPD    Y6, (AX), Y10, Y10
-	VBLENDVPD    Y7, 128(AX), Y10, Y10
-	VMOVUPD      Y10, 512(CX)
-	ADDQ         $0x00000240, CX
-	ADDQ         $0x40, DX
-	ADDQ         $0x40, BX
-	ADDQ         $0x40, SI
-	ADDQ         $0x40, DI
-	ADDQ         $0x40, R8
-	ADDQ         $0x40, R9
-	ADDQ         $0x40, R10
-	ADDQ         $0x40, R11
-	DECQ         R13
-	JNZ          pathMomentsAVX2_loop0
+	VMOVUPD      (AX), Y12
+	MOVQ         R12, R15
+	MOVQ         R14, BP
+	CMPQ         BP, $0x00
+	JE           pathMomentsAVX2_knots0_done
+
+pathMomentsAVX2_knots0:
+	VCMPPD    $0x00, Y12, Y7, Y13
+	VBLENDVPD Y13, (R15), Y4, Y4
+	VBLENDVPD Y13, 64(R15), Y9, Y9
+	VBLENDVPD Y13, 128(R15), Y10, Y10
+	VBLENDVPD Y13, 192(R15), Y11, Y11
+	VADDPD    (AX), Y12, Y12
+	ADDQ      $0x80, R15
+	DECQ      BP
+	JNZ       pathMomentsAVX2_knots0
+
+pathMomentsAVX2_knots0_done:
+	VMOVUPD   (AX), Y12
+	VSUBPD    Y8, Y12, Y12
+	VMULPD    Y12, Y4, Y4
+	VMULPD    Y8, Y10, Y10
+	VADDPD    Y10, Y4, Y4
+	VBLENDVPD Y5, 128(AX), Y4, Y4
+	VBLENDVPD Y6, (AX), Y4, Y4
+	VMOVUPD   Y4, 320(CX)
+	VMULPD    Y12, Y9, Y9
+	VMULPD    Y8, Y11, Y11
+	VADDPD    Y11, Y9, Y9
+	VBLENDVPD Y5, (AX), Y9, Y9
+	VBLENDVPD Y6, 128(AX), Y9, Y9
+	VMOVUPD   Y9, 384(CX)
+	VBLENDVPD Y5, Y1, Y7, Y7
+	VBLENDVPD Y6, (AX), Y7, Y7
+	VMOVUPD   Y7, 448(CX)
+	VBLENDVPD Y5, (AX), Y8, Y8
+	VBLENDVPD Y6, 128(AX), Y8, Y8
+	VMOVUPD   Y8, 512(CX)
+	ADDQ      $0x00000240, CX
+	ADDQ      $0x40, DX
+	ADDQ      $0x40, BX
+	ADDQ      $0x40, SI
+	ADDQ      $0x40, DI
+	ADDQ      $0x40, R8
+	ADDQ      $0x40, R9
+	ADDQ      $0x40, R10
+	ADDQ      $0x40, R11
+	DECQ      R13
+	JNZ       pathMomentsAVX2_loop0
 
 pathMomentsAVX2_loop0_done:
 	MOVQ         rec_base+0(FP), CX
@@ -492,96 +578,99 @@ pathMomentsAVX2_loop0_done:
 	MOVQ         numKnots+240(FP), R14
 	CVTSQ2SD     R14, X2
 	VBROADCASTSD X2, Y2
-	MOVQ         $0x0706050403020100, R15
-	MOVQ         R15, X3
-	VPMOVZXBQ    X3, Y3
 	CMPQ         R13, $0x00
 	JE           pathMomentsAVX2_loop1_done
 
 pathMomentsAVX2_loop1:
-	VMOVUPD      32(DX), Y4
-	VMOVUPD      32(BX), Y5
+	VMOVUPD      32(DX), Y3
+	VMOVUPD      32(BX), Y4
+	VMULPD       Y0, Y3, Y5
 	VMULPD       Y0, Y4, Y6
-	VMULPD       Y0, Y5, Y7
-	VADDPD       32(SI), Y6, Y8
-	VMOVUPD      Y8, 32(CX)
-	VADDPD       32(DI), Y7, Y8
-	VMOVUPD      Y8, 96(CX)
-	VMULPD       Y6, Y4, Y6
-	VMOVUPD      32(R8), Y8
-	VSUBPD       Y6, Y8, Y8
-	VMULPD       Y1, Y8, Y8
-	VMOVUPD      Y8, 160(CX)
-	VMULPD       Y7, Y4, Y4
-	VMOVUPD      32(R9), Y6
-	VSUBPD       Y4, Y6, Y6
-	VMULPD       Y1, Y6, Y6
-	VMOVUPD      Y6, 224(CX)
-	VMULPD       Y7, Y5, Y4
-	VMOVUPD      32(R10), Y5
-	VSUBPD       Y4, Y5, Y5
+	VADDPD       32(SI), Y5, Y7
+	VMOVUPD      Y7, 32(CX)
+	VADDPD       32(DI), Y6, Y7
+	VMOVUPD      Y7, 96(CX)
+	VMULPD       Y5, Y3, Y5
+	VMOVUPD      32(R8), Y7
+	VSUBPD       Y5, Y7, Y7
+	VMULPD       Y1, Y7, Y7
+	VMOVUPD      Y7, 160(CX)
+	VMULPD       Y6, Y3, Y3
+	VMOVUPD      32(R9), Y5
+	VSUBPD       Y3, Y5, Y5
 	VMULPD       Y1, Y5, Y5
-	VMOVUPD      Y5, 288(CX)
-	VMOVUPD      32(R11), Y4
-	VCMPPD       $0x1d, (AX), Y4, Y5
-	VCMPPD       $0x12, 128(AX), Y4, Y6
-	VMULPD       Y2, Y4, Y4
-	VCVTTPD2DQY  Y4, X8
-	VPADDD       384(AX), X8, X8
+	VMOVUPD      Y5, 224(CX)
+	VMULPD       Y6, Y4, Y3
+	VMOVUPD      32(R10), Y4
+	VSUBPD       Y3, Y4, Y4
+	VMULPD       Y1, Y4, Y4
+	VMOVUPD      Y4, 288(CX)
+	VMOVUPD      32(R11), Y3
+	VCMPPD       $0x1d, (AX), Y3, Y4
+	VCMPPD       $0x12, 128(AX), Y3, Y5
+	VMULPD       Y2, Y3, Y3
+	VCVTTPD2DQY  Y3, X6
+	VPADDD       384(AX), X6, X6
 	MOVQ         R14, X7
 	VPBROADCASTD X7, X7
-	VPMINSD      X7, X8, X8
-	VPMAXSD      384(AX), X8, X8
-	VCVTDQ2PD    X8, Y7
-	VPMOVSXDQ    X8, Y8
-	VSUBPD       (AX), Y7, Y9
-	VSUBPD       Y9, Y4, Y9
-	VPSUBQ       256(AX), Y8, Y8
-	VPSLLQ       $0x04, Y8, Y8
-	VPADDQ       Y3, Y8, Y8
-	VMOVUPD      (AX), Y4
-	VSUBPD       Y9, Y4, Y4
+	VPMINSD      X7, X6, X6
+	VPMAXSD      384(AX), X6, X6
+	VCVTDQ2PD    X6, Y6
+	VSUBPD       (AX), Y6, Y7
+	VSUBPD       Y7, Y3, Y7
+	VPXOR        Y3, Y3, Y3
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
-	VMOVUPD      512(AX), Y11
-	VGATHERQPD   Y11, 32(R12)(Y8*8), Y10
-	VPXOR        Y11, Y11, Y11
-	VMOVUPD      512(AX), Y12
-	VGATHERQPD   Y12, 160(R12)(Y8*8), Y11
-	VMULPD       Y4, Y10, Y10
-	VMULPD       Y9, Y11, Y11
-	VADDPD       Y11, Y10, Y10
-	VBLENDVPD    Y5, 128(AX), Y10, Y10
-	VBLENDVPD    Y6, (AX), Y10, Y10
-	VMOVUPD      Y10, 352(CX)
-	VPXOR        Y10, Y10, Y10
-	VMOVUPD      512(AX), Y11
-	VGATHERQPD   Y11, 96(R12)(Y8*8), Y10
-	VPXOR        Y11, Y11, Y11
-	VMOVUPD      512(AX), Y12
-	VGATHERQPD   Y12, 224(R12)(Y8*8), Y11
-	VMULPD       Y4, Y10, Y10
-	VMULPD       Y9, Y11, Y11
-	VADDPD       Y11, Y10, Y10
-	VBLENDVPD    Y5, (AX), Y10, Y10
-	VBLENDVPD    Y6, 128(AX), Y10, Y10
-	VMOVUPD      Y10, 416(CX)
-	VBLENDVPD    Y5, Y2, Y7, Y7
-	VBLENDVPD    Y6, (AX), Y7, Y7
-	VMOVUPD      Y7, 480(CX)
-	VBLENDVPD    Y5, (AX), Y9, Y9
-	VBLENDVPD    Y6, 128(AX), Y9, Y9
-	VMOVUPD      Y9, 544(CX)
-	ADDQ         $0x00000240, CX
-	ADDQ         $0x40, DX
-	ADDQ         $0x40, BX
-	ADDQ         $0x40, SI
-	ADDQ         $0x40, DI
-	ADDQ         $0x40, R8
-	ADDQ         $0x40, R9
-	ADDQ         $0x40, R10
-	ADDQ         $0x40, R11
-	DECQ         R13
-	JNZ          pathMomentsAVX2_loop1
+	VMOVUPD      (AX), Y11
+	MOVQ         R12, R15
+	MOVQ         R14, BP
+	CMPQ         BP, $0x00
+	JE           pathMomentsAVX2_knots1_done
+
+pathMomentsAVX2_knots1:
+	VCMPPD    $0x00, Y11, Y6, Y12
+	VBLENDVPD Y12, 32(R15), Y3, Y3
+	VBLENDVPD Y12, 96(R15), Y8, Y8
+	VBLENDVPD Y12, 160(R15), Y9, Y9
+	VBLENDVPD Y12, 224(R15), Y10, Y10
+	VADDPD    (AX), Y11, Y11
+	ADDQ      $0x80, R15
+	DECQ      BP
+	JNZ       pathMomentsAVX2_knots1
+
+pathMomentsAVX2_knots1_done:
+	VMOVUPD   (AX), Y11
+	VSUBPD    Y7, Y11, Y11
+	VMULPD    Y11, Y3, Y3
+	VMULPD    Y7, Y9, Y9
+	VADDPD    Y9, Y3, Y3
+	VBLENDVPD Y4, 128(AX), Y3, Y3
+	VBLENDVPD Y5, (AX), Y3, Y3
+	VMOVUPD   Y3, 352(CX)
+	VMULPD    Y11, Y8, Y8
+	VMULPD    Y7, Y10, Y10
+	VADDPD    Y10, Y8, Y8
+	VBLENDVPD Y4, (AX), Y8, Y8
+	VBLENDVPD Y5, 128(AX), Y8, Y8
+	VMOVUPD   Y8, 416(CX)
+	VBLENDVPD Y4, Y2, Y6, Y6
+	VBLENDVPD Y5, (AX), Y6, Y6
+	VMOVUPD   Y6, 480(CX)
+	VBLENDVPD Y4, (AX), Y7, Y7
+	VBLENDVPD Y5, 128(AX), Y7, Y7
+	VMOVUPD   Y7, 544(CX)
+	ADDQ      $0x00000240, CX
+	ADDQ      $0x40, DX
+	ADDQ      $0x40, BX
+	ADDQ      $0x40, SI
+	ADDQ      $0x40, DI
+	ADDQ      $0x40, R8
+	ADDQ      $0x40, R9
+	ADDQ      $0x40, R10
+	ADDQ      $0x40, R11
+	DECQ      R13
+	JNZ       pathMomentsAVX2_loop1
 
 pathMomentsAVX2_loop1_done:
 	VZEROUPPER
@@ -988,6 +1077,153 @@ pathProjectAVX2_last1_done:
 	VZEROUPPER
 	RET
 
+// func pathEtaAVX2(eta0 []float64, eta1 []float64, t []float64, knots []float64, numKnots int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·pathEtaAVX2(SB), NOSPLIT, $0-104
+	LEAQ         consts<>+0(SB), AX
+	ADDQ         $0x3f, AX
+	ANDQ         $-64, AX
+	MOVQ         eta0_base+0(FP), CX
+	MOVQ         eta1_base+24(FP), DX
+	MOVQ         t_base+48(FP), BX
+	MOVQ         knots_base+72(FP), SI
+	MOVQ         t_len+56(FP), DI
+	SHRQ         $0x03, DI
+	MOVQ         numKnots+96(FP), R8
+	CVTSQ2SD     R8, X0
+	VBROADCASTSD X0, Y0
+	CMPQ         DI, $0x00
+	JE           pathEtaAVX2_loop0_done
+
+pathEtaAVX2_loop0:
+	VMOVUPD      (BX), Y1
+	VCMPPD       $0x1d, (AX), Y1, Y2
+	VCMPPD       $0x12, 128(AX), Y1, Y3
+	VMULPD       Y0, Y1, Y1
+	VCVTTPD2DQY  Y1, X5
+	VPADDD       384(AX), X5, X5
+	MOVQ         R8, X6
+	VPBROADCASTD X6, X6
+	VPMINSD      X6, X5, X5
+	VPMAXSD      384(AX), X5, X5
+	VCVTDQ2PD    X5, Y5
+	VSUBPD       (AX), Y5, Y6
+	VSUBPD       Y6, Y1, Y6
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y7, Y7, Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VMOVUPD      (AX), Y10
+	MOVQ         SI, R9
+	MOVQ         R8, R10
+	CMPQ         R10, $0x00
+	JE           pathEtaAVX2_knots0_done
+
+pathEtaAVX2_knots0:
+	VCMPPD    $0x00, Y10, Y5, Y11
+	VBLENDVPD Y11, (R9), Y1, Y1
+	VBLENDVPD Y11, 64(R9), Y7, Y7
+	VBLENDVPD Y11, 128(R9), Y8, Y8
+	VBLENDVPD Y11, 192(R9), Y9, Y9
+	VADDPD    (AX), Y10, Y10
+	ADDQ      $0x80, R9
+	DECQ      R10
+	JNZ       pathEtaAVX2_knots0
+
+pathEtaAVX2_knots0_done:
+	VMOVUPD   (AX), Y5
+	VSUBPD    Y6, Y5, Y5
+	VMULPD    Y5, Y1, Y1
+	VMULPD    Y6, Y8, Y8
+	VADDPD    Y8, Y1, Y1
+	VBLENDVPD Y2, 128(AX), Y1, Y1
+	VBLENDVPD Y3, (AX), Y1, Y1
+	VMOVUPD   Y1, (CX)
+	VMULPD    Y5, Y7, Y7
+	VMULPD    Y6, Y9, Y9
+	VADDPD    Y9, Y7, Y7
+	VBLENDVPD Y2, (AX), Y7, Y7
+	VBLENDVPD Y3, 128(AX), Y7, Y7
+	VMOVUPD   Y7, (DX)
+	ADDQ      $0x40, CX
+	ADDQ      $0x40, DX
+	ADDQ      $0x40, BX
+	DECQ      DI
+	JNZ       pathEtaAVX2_loop0
+
+pathEtaAVX2_loop0_done:
+	MOVQ         eta0_base+0(FP), CX
+	MOVQ         eta1_base+24(FP), DX
+	MOVQ         t_base+48(FP), BX
+	MOVQ         knots_base+72(FP), SI
+	MOVQ         t_len+56(FP), DI
+	SHRQ         $0x03, DI
+	MOVQ         numKnots+96(FP), R8
+	CVTSQ2SD     R8, X4
+	VBROADCASTSD X4, Y0
+	CMPQ         DI, $0x00
+	JE           pathEtaAVX2_loop1_done
+
+pathEtaAVX2_loop1:
+	VMOVUPD      32(BX), Y1
+	VCMPPD       $0x1d, (AX), Y1, Y2
+	VCMPPD       $0x12, 128(AX), Y1, Y3
+	VMULPD       Y0, Y1, Y1
+	VCVTTPD2DQY  Y1, X4
+	VPADDD       384(AX), X4, X4
+	MOVQ         R8, X5
+	VPBROADCASTD X5, X5
+	VPMINSD      X5, X4, X4
+	VPMAXSD      384(AX), X4, X4
+	VCVTDQ2PD    X4, Y4
+	VSUBPD       (AX), Y4, Y5
+	VSUBPD       Y5, Y1, Y5
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	VPXOR        Y8, Y8, Y8
+	VMOVUPD      (AX), Y9
+	MOVQ         SI, R9
+	MOVQ         R8, R10
+	CMPQ         R10, $0x00
+	JE           pathEtaAVX2_knots1_done
+
+pathEtaAVX2_knots1:
+	VCMPPD    $0x00, Y9, Y4, Y10
+	VBLENDVPD Y10, 32(R9), Y1, Y1
+	VBLENDVPD Y10, 96(R9), Y6, Y6
+	VBLENDVPD Y10, 160(R9), Y7, Y7
+	VBLENDVPD Y10, 224(R9), Y8, Y8
+	VADDPD    (AX), Y9, Y9
+	ADDQ      $0x80, R9
+	DECQ      R10
+	JNZ       pathEtaAVX2_knots1
+
+pathEtaAVX2_knots1_done:
+	VMOVUPD   (AX), Y4
+	VSUBPD    Y5, Y4, Y4
+	VMULPD    Y4, Y1, Y1
+	VMULPD    Y5, Y7, Y7
+	VADDPD    Y7, Y1, Y1
+	VBLENDVPD Y2, 128(AX), Y1, Y1
+	VBLENDVPD Y3, (AX), Y1, Y1
+	VMOVUPD   Y1, 32(CX)
+	VMULPD    Y4, Y6, Y6
+	VMULPD    Y5, Y8, Y8
+	VADDPD    Y8, Y6, Y6
+	VBLENDVPD Y2, (AX), Y6, Y6
+	VBLENDVPD Y3, 128(AX), Y6, Y6
+	VMOVUPD   Y6, 32(DX)
+	ADDQ      $0x40, CX
+	ADDQ      $0x40, DX
+	ADDQ      $0x40, BX
+	DECQ      DI
+	JNZ       pathEtaAVX2_loop1
+
+pathEtaAVX2_loop1_done:
+	VZEROUPPER
+	RET
+
 DATA consts<>+0(SB)/8, $0x3ff0000000000000
 DATA consts<>+8(SB)/8, $0x3ff0000000000000
 DATA consts<>+16(SB)/8, $0x3ff0000000000000
@@ -1052,20 +1288,4 @@ DATA consts<>+480(SB)/8, $0x0000000100000001
 DATA consts<>+488(SB)/8, $0x0000000100000001
 DATA consts<>+496(SB)/8, $0x0000000100000001
 DATA consts<>+504(SB)/8, $0x0000000100000001
-DATA consts<>+512(SB)/8, $0xffffffffffffffff
-DATA consts<>+520(SB)/8, $0xffffffffffffffff
-DATA consts<>+528(SB)/8, $0xffffffffffffffff
-DATA consts<>+536(SB)/8, $0xffffffffffffffff
-DATA consts<>+544(SB)/8, $0xffffffffffffffff
-DATA consts<>+552(SB)/8, $0xffffffffffffffff
-DATA consts<>+560(SB)/8, $0xffffffffffffffff
-DATA consts<>+568(SB)/8, $0xffffffffffffffff
-DATA consts<>+576(SB)/8, $0xffffffffffffffff
-DATA consts<>+584(SB)/8, $0xffffffffffffffff
-DATA consts<>+592(SB)/8, $0xffffffffffffffff
-DATA consts<>+600(SB)/8, $0xffffffffffffffff
-DATA consts<>+608(SB)/8, $0xffffffffffffffff
-DATA consts<>+616(SB)/8, $0xffffffffffffffff
-DATA consts<>+624(SB)/8, $0xffffffffffffffff
-DATA consts<>+632(SB)/8, $0xffffffffffffffff
-GLOBL consts<>(SB), RODATA|NOPTR, $640
+GLOBL consts<>(SB), RODATA|NOPTR, $512

@@ -129,3 +129,42 @@ func TestPathProjectSignedZeros(t *testing.T) {
 		}
 	})
 }
+
+// TestPathEtaMatchesGeneric checks PathEta of every tier against its
+// generic twin bit for bit, and the twin against PathMomentsGeneric's η
+// rows (the same η of the same schedule points), for 1 to 21 chains and
+// splines of 1 to 6 segments.
+func TestPathEtaMatchesGeneric(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, im Impl) {
+		rng := rand.New(rand.NewPCG(53, 54))
+		for chains := 1; chains <= 21; chains++ {
+			for numKnots := 1; numKnots <= 6; numKnots++ {
+				rows, ts, knots := pathInputs(rng, chains, numKnots)
+				n := chains * lanes
+				e0, g0 := guarded(n)
+				e1, g1 := guarded(n)
+				w0, w1 := make([]float64, n), make([]float64, n)
+				im.PathEta(e0, e1, ts, knots, numKnots)
+				PathEtaGeneric(w0, w1, ts, knots, numKnots)
+				checkGuard(t, g0)
+				checkGuard(t, g1)
+				what := fmt.Sprintf("chains=%d K=%d", chains, numKnots)
+				sameBits(t, what+": eta0", e0, w0)
+				sameBits(t, what+": eta1", e1, w1)
+				rec := make([]float64, PathRecord*n)
+				PathMomentsGeneric(rec, rows[0], rows[1], rows[2], rows[3], rows[4], rows[5], rows[6], ts, knots, numKnots, 0.5, 0.5)
+				for i := range ts {
+					r := rec[(i/lanes)*PathRecord*lanes+i%lanes:]
+					if !sameFloat(r[recE0*lanes], w0[i]) || !sameFloat(r[recE1*lanes], w1[i]) {
+						t.Fatalf("%s: η of point %d is (%v, %v), PathMomentsGeneric's (%v, %v)", what, i, w0[i], w1[i], r[recE0*lanes], r[recE1*lanes])
+					}
+				}
+			}
+		}
+	})
+}
+
+// sameFloat reports whether x and y have the same bits, or are both NaN.
+func sameFloat(x, y float64) bool {
+	return math.Float64bits(x) == math.Float64bits(y) || math.IsNaN(x) && math.IsNaN(y)
+}

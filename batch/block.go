@@ -289,9 +289,24 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 			}
 		}
 	}
-	b.x.setEtaLanes(&b.tuner, &changed)
+	if blockPath && allChanged(&changed, b.info.Replicates) {
+		b.x.setEtaBlock(&b.tuner)
+	} else {
+		b.x.setEtaLanes(&b.tuner, &changed)
+	}
 	clear(b.x.rej)
 	b.moments.reset()
+}
+
+// allChanged reports whether changed holds for each of the first n
+// lanes (the run's replicates; the others are padding).
+func allChanged(changed *[lanes]bool, n int) bool {
+	for j := range n {
+		if !changed[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // scanStats returns lane j's statistics of scan s (inv is 1/M) and sets

@@ -333,6 +333,22 @@ func (x *exchange) setEtaLanes(t *tuner, changed *[lanes]bool) {
 	}
 }
 
+// setEtaBlock is setEtaLanes for a block of one run every lane of which
+// the tuning moved (tuner.blockPath): leg 1's coefficients of all lanes at
+// once (tuner.blockEta), leg 2's lane by lane on the linear path. A
+// padding lane, whose schedule and path never move, gets the values it
+// has.
+func (x *exchange) setEtaBlock(t *tuner) {
+	x.epoch++
+	t.blockEta(x.eta0[:t.c1*lanes], x.eta1[:t.c1*lanes])
+	for j := 0; j < lanes; j++ {
+		for n := t.c1; n < len(t.sched[j]); n++ {
+			i := layout.Index(n, 1, 0, j)
+			x.eta0[i], x.eta1[i] = t.eta(j, n)
+		}
+	}
+}
+
 // communicateLanes is communicate for a packed block whose lanes run both
 // algorithms (x.algs; one leg): every lane gets the numbers and swaps of
 // its own algorithm. A reversible lane draws its coin alone

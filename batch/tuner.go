@@ -221,23 +221,38 @@ func touch(xs ...[]float64) {
 func (t *tuner) blockGradients(e *energyMoments, iters int) {
 	g, c := t.block, t.c1
 	n := c * lanes
+	numKnots := t.blockRows()
+	inv, inv1 := 1/float64(iters), 1/float64(iters-1)
+	kernel.PathMoments(g.rec, e.sum0[:n], e.sum1[:n], e.shift0[:n], e.shift1[:n], e.sq00[:n], e.sq01[:n], e.sq11[:n],
+		g.t, g.knotRows, numKnots, inv, inv1)
+	clear(g.acc)
+	kernel.PathProject(g.acc, g.rec, c, numKnots)
+}
+
+// blockRows copies the lanes' leg-1 schedules and knots to the rows of
+// t.block, the lanes innermost, and returns the splines' K.
+func (t *tuner) blockRows() (numKnots int) {
+	g, c := t.block, t.c1
 	for j := 0; j < lanes; j++ {
 		for i, v := range t.sched[j][:c] {
 			g.t[i*lanes+j] = v
 		}
 	}
-	numKnots := t.path[0].K()
 	for j := 0; j < lanes; j++ {
 		g.knots = t.path[j].AppendKnots(g.knots[:0])
 		for k, p := range g.knots {
 			g.knotRows[2*k*lanes+j], g.knotRows[(2*k+1)*lanes+j] = p[0], p[1]
 		}
 	}
-	inv, inv1 := 1/float64(iters), 1/float64(iters-1)
-	kernel.PathMoments(g.rec, e.sum0[:n], e.sum1[:n], e.shift0[:n], e.shift1[:n], e.sq00[:n], e.sq01[:n], e.sq11[:n],
-		g.t, g.knotRows, numKnots, inv, inv1)
-	clear(g.acc)
-	kernel.PathProject(g.acc, g.rec, c, numKnots)
+	return t.path[0].K()
+}
+
+// blockEta writes η(t_n) of every lane's leg-1 chains on its path to the
+// rows eta0 and eta1 (chain-major, the lanes innermost) at once, by
+// kernel.PathEta: the bits of Spline.EtaStrided lane by lane.
+func (t *tuner) blockEta(eta0, eta1 []float64) {
+	numKnots := t.blockRows()
+	kernel.PathEta(eta0, eta1, t.block.t, t.block.knotRows, numKnots)
 }
 
 // gradOf returns lane j's gradient of blockGradients, in the order of

@@ -647,7 +647,7 @@ func FuzzFitKernels(f *testing.F) {
 	})
 }
 
-// FuzzPathKernels checks PathMoments and PathProject under every
+// FuzzPathKernels checks PathMoments, PathProject and PathEta under every
 // implementation against their generic twins (a NaN equal to any NaN) on
 // 2 + rows%12 chains and splines of 1 + knots%6 segments, the moments,
 // schedule points and knots decoded from data by mode; with mode/3 even
@@ -679,7 +679,17 @@ func FuzzPathKernels(f *testing.F) {
 		acc0 := decode(data, 2*(k+1)*L, mode, &pos)
 		wacc := append([]float64(nil), acc0...)
 		asm.PathProjectGeneric(wacc, want, chains, k)
+		we0, we1 := make([]float64, n), make([]float64, n)
+		asm.PathEtaGeneric(we0, we1, in[7], kn, k)
 		eachImpl(t, func(name string) {
+			e0, e1 := make([]float64, n), make([]float64, n)
+			PathEta(e0, e1, in[7], kn, k)
+			if i, ok := sameBitsOrNaN(e0, we0); !ok {
+				t.Fatalf("%s: PathEta eta0[%d] = %v, generic twin %v", name, i, e0[i], we0[i])
+			}
+			if i, ok := sameBitsOrNaN(e1, we1); !ok {
+				t.Fatalf("%s: PathEta eta1[%d] = %v, generic twin %v", name, i, e1[i], we1[i])
+			}
 			rec, g := guardedCopy(sentinels(len(want)))
 			PathMoments(rec, in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], kn, k, inv, inv1)
 			if !untouched(g) {

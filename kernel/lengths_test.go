@@ -302,8 +302,8 @@ func TestFitKernelsRefuseBadLengths(t *testing.T) {
 	})
 }
 
-// TestPathKernelsRefuseBadLengths checks that PathMoments and PathProject
-// refuse a slice a value or a row short or long, fewer than two chains
+// TestPathKernelsRefuseBadLengths checks that PathMoments, PathProject and
+// PathEta refuse a slice a value or a row short or long, fewer than two chains
 // and numKnots below 1, without writing their outputs.
 func TestPathKernelsRefuseBadLengths(t *testing.T) {
 	const chains, k = 3, 2
@@ -340,6 +340,18 @@ func TestPathKernelsRefuseBadLengths(t *testing.T) {
 			}
 			if !untouched(acc) {
 				t.Errorf("%s: PathProject refused call wrote acc", name)
+			}
+		}
+		for arg := 0; arg < 4; arg++ {
+			for _, delta := range []int{-L, -1, 1, L} {
+				x := [][]float64{sentinels(n), sentinels(n), sentinels(n), sentinels(2 * (k + 1) * L)}
+				x[arg] = sentinels(len(x[arg]) + delta)
+				if got := panicMessage(func() { PathEta(x[0], x[1], x[2], x[3], k) }); got != errLengths {
+					t.Errorf("%s: PathEta slice %d %+d: panic %v, want %q", name, arg, delta, got, errLengths)
+				}
+				if !untouched(x[0]) || !untouched(x[1]) {
+					t.Errorf("%s: PathEta slice %d %+d: refused call wrote η", name, arg, delta)
+				}
 			}
 		}
 		x := make([][]float64, 10)

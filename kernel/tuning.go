@@ -135,3 +135,23 @@ func PathProject(acc, rec []float64, chains, numKnots int) {
 	raceWrite(acc)
 	impl.PathProject(acc, rec, chains, numKnots)
 }
+
+// PathEta writes η(t) of each lane's spline of numKnots segments at every
+// schedule point t (one per chain and lane, chain-major) to eta0 and eta1
+// at the same index, as tune.Spline.Eta computes it (see
+// asm.PathEtaGeneric); knots holds component i of knot φ_k for lane j at
+// (2k+i)·layout.Lanes + j. len(eta0) == len(eta1) == len(t), a multiple of
+// layout.Lanes, len(knots) == 2(numKnots+1)·layout.Lanes and numKnots ≥ 1;
+// otherwise it panics with "kernel: slice lengths do not match".
+func PathEta(eta0, eta1, t, knots []float64, numKnots int) {
+	n := len(t)
+	if n%layout.Lanes != 0 || len(eta0) != n || len(eta1) != n || numKnots < 1 || numKnots > 1<<20 ||
+		len(knots) != 2*(numKnots+1)*layout.Lanes {
+		panic(errLengths)
+	}
+	raceRead(t)
+	raceRead(knots)
+	raceWrite(eta0)
+	raceWrite(eta1)
+	impl.PathEta(eta0, eta1, t, knots, numKnots)
+}

@@ -27,6 +27,7 @@ func genPath() {
 	for _, t := range []tier{avx512, avx2} {
 		pathMoments(t)
 		pathProject(t)
+		pathEta(t)
 	}
 }
 
@@ -45,9 +46,7 @@ func (t tier) broadcast(name string) reg.VecVirtual {
 
 // pathMoments emits pathMoments+tier, PathMomentsGeneric a register of
 // lanes of one chain at a time (AVX2: the row's two halves in two passes
-// over the chains). The knots' gathers use the lane's segment k, kept in
-// [1, K] even in the lanes whose t is at or past an end (whose η, k and w
-// are then replaced), so that every gather stays in the table.
+// over the chains).
 func pathMoments(t tier) {
 	fn := "pathMoments" + t.name
 	TEXT(fn, NOSPLIT, "func(rec, sum0, sum1, shift0, shift1, sq00, sq01, sq11, t, knots []float64, numKnots int, inv, inv1 float64)")
@@ -68,14 +67,6 @@ func pathMoments(t tier) {
 		x := XMM()
 		CVTSQ2SD(kq, x)
 		VBROADCASTSD(x, kf)
-		// The lanes' numbers j (of this part) as int64s: the gathers'
-		// offsets within a row.
-		iota := t.vec()
-		g := GP64()
-		MOVQ(U64(0x0706050403020100), g) // the part's offset o is in the gathers' displacement
-		ix := XMM()
-		MOVQ(g, ix)
-		VPMOVZXBQ(ix, iota)
 		loopN(fmt.Sprintf("%s_loop%d", fn, h), n, func() {
 			m := func(s string) Mem { return Mem{Base: ptr[s], Disp: o} }
 			// The means and covariances.
@@ -103,58 +94,9 @@ func pathMoments(t tier) {
 			// η, the segment and its weight.
 			tt := t.vec()
 			VMOVUPD(m("t"), tt)
-			hi := t.cmp(cmpGE, cf(1), tt) // t >= 1
-			lo := t.cmp(cmpLE, cf(0), tt) // t <= 0
-			xk := t.vec()
-			VMULPD(kf, tt, xk) // x = t·K
-			k, idx := t.vec(), t.vec()
-			if t.zmm() {
-				VCVTTPD2QQ(xk, idx)
-				VPADDQ(c64(1), idx, idx) // int(x) + 1
-				kv := t.vec()
-				VPBROADCASTQ(kq, kv)
-				VPMINSQ(kv, idx, idx)
-				VPMAXSQ(c64(1), idx, idx)
-				VCVTQQ2PD(idx, k)
-			} else {
-				d := XMM()
-				VCVTTPD2DQY(xk, d)
-				VPADDD(c64(0x0000000100000001), d, d) // int32 lanes of 1
-				kd := XMM()
-				MOVQ(kq, kd)
-				VPBROADCASTD(kd, kd)
-				VPMINSD(kd, d, d)
-				VPMAXSD(c64(0x0000000100000001), d, d)
-				VCVTDQ2PD(d, k)
-				VPMOVSXDQ(d, idx)
-			}
-			w := t.vec()
-			VSUBPD(cf(1), k, w) // k-1, exact
-			VSUBPD(w, xk, w)    // x - (k-1)
-			VPSUBQ(c64(1), idx, idx)
-			VPSLLQ(U8(4), idx, idx) // (k-1)·16 qwords: the row of φ_{k-1}'s component 0
-			VPADDQ(iota, idx, idx)
-			omw := t.vec()
-			VMOVUPD(cf(1), omw)
-			VSUBPD(w, omw, omw) // 1 - w
-			eta := func(comp int, row int, atHi, atLo float64) {
-				a := t.gather(ptr["knots"], idx, o+comp*laneRow)
-				b := t.gather(ptr["knots"], idx, o+(2+comp)*laneRow)
-				VMULPD(omw, a, a)
-				VMULPD(w, b, b)
-				VADDPD(b, a, a) // (1-w)·a + w·b
-				t.pick(hi, cf(atHi), a, a)
-				t.pick(lo, cf(atLo), a, a)
-				VMOVUPD(a, recAt(ptr["rec"], row, o))
-			}
-			eta(0, recE0, 0, 1)
-			eta(1, recE1, 1, 0)
-			t.pick(hi, kf, k, k)
-			t.pick(lo, cf(1), k, k)
-			VMOVUPD(k, recAt(ptr["rec"], recSeg, o))
-			t.pick(hi, cf(1), w, w)
-			t.pick(lo, cf(0), w, w)
-			VMOVUPD(w, recAt(ptr["rec"], recW, o))
+			t.splineEta(fmt.Sprintf("%s_knots%d", fn, h), ptr["knots"], o, tt, kf, kq, func(row int, v reg.VecVirtual) {
+				VMOVUPD(v, recAt(ptr["rec"], row, o))
+			}, true)
 			for _, s := range names {
 				if s == "rec" {
 					ADDQ(U32(pathRecord*laneRow), ptr[s])
@@ -262,6 +204,138 @@ func pathProject(t tier) {
 			ADDQ(U32(R), rec)
 		})
 		chain(true, false, fmt.Sprintf("%s_last%d", fn, h))
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// splineEta computes η(t) of each lane's spline at the schedule points tt
+// (PathMomentsGeneric's second part): the segment k, kept in [1, K] in
+// every lane (the knots are at knots + o, lane j of knot φ_k's component
+// i in row 2k+i), its weight w,
+// η = (1-w)·φ_{k-1} + w·φ_k, then the ends' values where t ≥ 1 or t ≤ 0.
+// It passes η0, η1 and, with segs, k and w to store with their record
+// rows.
+func (t tier) splineEta(label string, knots reg.Register, o int, tt, kf reg.VecVirtual, kq reg.Register, store func(row int, v reg.VecVirtual), segs bool) {
+	hi := t.cmp(cmpGE, cf(1), tt) // t >= 1
+	lo := t.cmp(cmpLE, cf(0), tt) // t <= 0
+	xk := t.vec()
+	VMULPD(kf, tt, xk) // x = t·K
+	k := t.vec()
+	if t.zmm() {
+		idx := t.vec()
+		VCVTTPD2QQ(xk, idx)
+		VPADDQ(c64(1), idx, idx) // int(x) + 1
+		kv := t.vec()
+		VPBROADCASTQ(kq, kv)
+		VPMINSQ(kv, idx, idx)
+		VPMAXSQ(c64(1), idx, idx)
+		VCVTQQ2PD(idx, k)
+	} else {
+		d := XMM()
+		VCVTTPD2DQY(xk, d)
+		VPADDD(c64(0x0000000100000001), d, d) // int32 lanes of 1
+		kd := XMM()
+		MOVQ(kq, kd)
+		VPBROADCASTD(kd, kd)
+		VPMINSD(kd, d, d)
+		VPMAXSD(c64(0x0000000100000001), d, d)
+		VCVTDQ2PD(d, k)
+	}
+	w := t.vec()
+	VSUBPD(cf(1), k, w) // k-1, exact
+	VSUBPD(w, xk, w)    // x - (k-1)
+	// The knots φ_{k-1} and φ_k of each lane's segment, by a pass over
+	// the segments q = 1 … K that keeps row q's knots in the lanes whose
+	// k is q (exactly one q, k being a whole number in [1, K]): four blends
+	// a segment, where a gather of each knot took longer.
+	a0, a1, b0, b1 := t.vec(), t.vec(), t.vec(), t.vec()
+	for _, v := range []reg.VecVirtual{a0, a1, b0, b1} {
+		t.zero(v)
+	}
+	qf := t.vec()
+	VMOVUPD(cf(1), qf)
+	p := GP64()
+	MOVQ(knots, p)
+	cnt := GP64()
+	MOVQ(kq, cnt)
+	loopN(label, cnt, func() {
+		rows := []reg.VecVirtual{a0, a1, b0, b1}
+		if t.zmm() {
+			m := K()
+			VCMPPD(U8(cmpEQ), qf, k, m)
+			for r, v := range rows {
+				VBLENDMPD(Mem{Base: p, Disp: o + r*laneRow}, v, m, v)
+			}
+		} else {
+			m := t.vec()
+			VCMPPD(U8(cmpEQ), qf, k, m)
+			for r, v := range rows {
+				VBLENDVPD(m, Mem{Base: p, Disp: o + r*laneRow}, v, v)
+			}
+		}
+		VADDPD(cf(1), qf, qf)
+		ADDQ(U8(2*laneRow), p)
+	})
+	omw := t.vec()
+	VMOVUPD(cf(1), omw)
+	VSUBPD(w, omw, omw) // 1 - w
+	eta := func(a, b reg.VecVirtual, row int, atHi, atLo float64) {
+		VMULPD(omw, a, a)
+		VMULPD(w, b, b)
+		VADDPD(b, a, a) // (1-w)·a + w·b
+		t.pick(hi, cf(atHi), a, a)
+		t.pick(lo, cf(atLo), a, a)
+		store(row, a)
+	}
+	eta(a0, b0, recE0, 0, 1)
+	eta(a1, b1, recE1, 1, 0)
+	if !segs {
+		return
+	}
+	t.pick(hi, kf, k, k)
+	t.pick(lo, cf(1), k, k)
+	store(recSeg, k)
+	t.pick(hi, cf(1), w, w)
+	t.pick(lo, cf(0), w, w)
+	store(recW, w)
+}
+
+// pathEta emits pathEta+tier, PathEtaGeneric a register of lanes of one
+// chain at a time (AVX2: the rows' two halves in two passes).
+func pathEta(t tier) {
+	fn := "pathEta" + t.name
+	TEXT(fn, NOSPLIT, "func(eta0, eta1, t, knots []float64, numKnots int)")
+	alignConsts()
+	Pragma("noescape")
+	Doc(fn + " computes PathEtaGeneric (" + t.name + ").")
+	for h, o := range t.halves() {
+		names := []string{"eta0", "eta1", "t", "knots"}
+		ptr := map[string]reg.Register{}
+		for _, s := range names {
+			ptr[s] = Load(Param(s).Base(), GP64())
+		}
+		n := Load(Param("t").Len(), GP64())
+		SHRQ(U8(3), n) // chains: rows of 8 lanes
+		kq := Load(Param("numKnots"), GP64())
+		kf := t.vec()
+		x := XMM()
+		CVTSQ2SD(kq, x)
+		VBROADCASTSD(x, kf)
+		loopN(fmt.Sprintf("%s_loop%d", fn, h), n, func() {
+			tt := t.vec()
+			VMOVUPD(Mem{Base: ptr["t"], Disp: o}, tt)
+			t.splineEta(fmt.Sprintf("%s_knots%d", fn, h), ptr["knots"], o, tt, kf, kq, func(row int, v reg.VecVirtual) {
+				dst := ptr["eta0"]
+				if row == recE1 {
+					dst = ptr["eta1"]
+				}
+				VMOVUPD(v, Mem{Base: dst, Disp: o})
+			}, false)
+			for _, s := range []string{"eta0", "eta1", "t"} {
+				ADDQ(U8(laneRow), ptr[s])
+			}
+		})
 	}
 	VZEROUPPER()
 	RET()

@@ -41,11 +41,12 @@ var (
 		PathMoments:    pathMomentsAVX2,
 		PathProject:    pathProjectAVX2,
 		PathEta:        pathEtaAVX2,
+		ScanSums:       scanSumsAVX2,
 	}
 	// avx512 is avx2 with the AVX-512 kernels substituted: the random
 	// fills, energies, swap acceptances, the mixture kernels (terms,
 	// proportions, labels, gamma proposals, logarithm) and the schedule
-	// update's interpolant and root finding, and the path step's gradient. The bookkeeping
+	// update's interpolant and root finding, the path step's gradient, and the scan's statistics. The bookkeeping
 	// and Ising kernels exist in AVX2 only (asm/_gen/book.go, ising.go);
 	// every CPU with AVX-512 F and DQ has AVX2 and FMA. Each kernel agrees
 	// with its generic twin (kernels_test.go, the fuzz targets), which is
@@ -61,6 +62,7 @@ var (
 		im.SolveCubics = solveCubicsAVX512
 		im.CubicSlopes, im.CubicDerivs, im.CubicCoeffs = cubicSlopesAVX512, cubicDerivsAVX512, cubicCoeffsAVX512
 		im.PathMoments, im.PathProject, im.PathEta = pathMomentsAVX512, pathProjectAVX512, pathEtaAVX512
+		im.ScanSums = scanSumsAVX512
 		return im
 	}()
 )

@@ -19,6 +19,11 @@ func pathProjectAVX512(acc []float64, rec []float64, chains int, numKnots int)
 //go:noescape
 func pathEtaAVX512(eta0 []float64, eta1 []float64, t []float64, knots []float64, numKnots int)
 
+// scanSumsAVX512 computes ScanSumsGeneric (AVX512).
+//
+//go:noescape
+func scanSumsAVX512(out []float64, rej []float64, xrej []float64, eta0 []float64, eta1 []float64, shift0 []float64, sum0 []float64, shift1 []float64, sum1 []float64, inv float64)
+
 // pathMomentsAVX2 computes PathMomentsGeneric (AVX2).
 //
 //go:noescape
@@ -33,3 +38,8 @@ func pathProjectAVX2(acc []float64, rec []float64, chains int, numKnots int)
 //
 //go:noescape
 func pathEtaAVX2(eta0 []float64, eta1 []float64, t []float64, knots []float64, numKnots int)
+
+// scanSumsAVX2 computes ScanSumsGeneric (AVX2).
+//
+//go:noescape
+func scanSumsAVX2(out []float64, rej []float64, xrej []float64, eta0 []float64, eta1 []float64, shift0 []float64, sum0 []float64, shift1 []float64, sum1 []float64, inv float64)

@@ -439,6 +439,97 @@ pathEtaAVX512_loop0_done:
 	VZEROUPPER
 	RET
 
+// func scanSumsAVX512(out []float64, rej []float64, xrej []float64, eta0 []float64, eta1 []float64, shift0 []float64, sum0 []float64, shift1 []float64, sum1 []float64, inv float64)
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·scanSumsAVX512(SB), NOSPLIT, $0-224
+	LEAQ         consts<>+0(SB), AX
+	ADDQ         $0x3f, AX
+	ANDQ         $-64, AX
+	MOVSD        inv+216(FP), X0
+	VBROADCASTSD X0, Z0
+	MOVQ         rej_base+24(FP), CX
+	MOVQ         xrej_base+48(FP), DX
+	MOVQ         xrej_len+56(FP), BX
+	SHRQ         $0x03, BX
+	VPXORQ       Z1, Z1, Z1
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z3, Z3, Z3
+	CMPQ         BX, $0x00
+	JE           scanSumsAVX512_pairs0_done
+
+scanSumsAVX512_pairs0:
+	VMULPD   (DX), Z0, Z5
+	VMOVUPD  Z5, (CX)
+	VADDPD   Z5, Z1, Z1
+	VCMPPD   $0x1d, (AX), Z5, K1
+	VPMOVM2Q K1, Z6
+	VPORQ    Z6, Z3, Z3
+	VMOVUPD  (AX), Z6
+	VSUBPD   Z5, Z6, Z6
+	VDIVPD   Z6, Z5, Z6
+	VADDPD   Z6, Z2, Z2
+	ADDQ     $0x40, DX
+	ADDQ     $0x40, CX
+	DECQ     BX
+	JNZ      scanSumsAVX512_pairs0
+
+scanSumsAVX512_pairs0_done:
+	VPMOVQ2M  Z3, K1
+	VBLENDMPD 384(AX), Z2, K1, Z2
+	MOVQ      out_base+0(FP), AX
+	VMOVUPD   Z1, (AX)
+	VMOVUPD   Z2, 64(AX)
+	MOVQ      eta0_base+72(FP), CX
+	MOVQ      eta1_base+96(FP), DX
+	MOVQ      shift0_base+120(FP), BX
+	MOVQ      sum0_base+144(FP), SI
+	MOVQ      shift1_base+168(FP), DI
+	MOVQ      sum1_base+192(FP), R8
+	VMULPD    (SI), Z0, Z1
+	VADDPD    (BX), Z1, Z1
+	VMULPD    (R8), Z0, Z2
+	VADDPD    (DI), Z2, Z2
+	VMOVUPD   (CX), Z3
+	VMOVUPD   (DX), Z5
+	VPXORQ    Z4, Z4, Z4
+	MOVQ      xrej_len+56(FP), R9
+	SHRQ      $0x03, R9
+	CMPQ      R9, $0x00
+	JE        scanSumsAVX512_chains0_done
+
+scanSumsAVX512_chains0:
+	ADDQ    $0x40, CX
+	ADDQ    $0x40, DX
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, SI
+	ADDQ    $0x40, DI
+	ADDQ    $0x40, R8
+	VMULPD  (SI), Z0, Z6
+	VADDPD  (BX), Z6, Z6
+	VMULPD  (R8), Z0, Z7
+	VADDPD  (DI), Z7, Z7
+	VMOVUPD (CX), Z8
+	VMOVUPD (DX), Z9
+	VSUBPD  Z3, Z8, Z3
+	VSUBPD  Z1, Z6, Z1
+	VMULPD  Z1, Z3, Z3
+	VSUBPD  Z5, Z9, Z1
+	VSUBPD  Z2, Z7, Z2
+	VMULPD  Z2, Z1, Z1
+	VADDPD  Z1, Z3, Z3
+	VADDPD  Z3, Z4, Z4
+	VMOVAPD Z6, Z1
+	VMOVAPD Z7, Z2
+	VMOVAPD Z8, Z3
+	VMOVAPD Z9, Z5
+	DECQ    R9
+	JNZ     scanSumsAVX512_chains0
+
+scanSumsAVX512_chains0_done:
+	VMOVUPD Z4, 128(AX)
+	VZEROUPPER
+	RET
+
 // func pathMomentsAVX2(rec []float64, sum0 []float64, sum1 []float64, shift0 []float64, shift1 []float64, sq00 []float64, sq01 []float64, sq11 []float64, t []float64, knots []float64, numKnots int, inv float64, inv1 float64)
 // Requires: AVX, AVX2, SSE2
 TEXT ·pathMomentsAVX2(SB), NOSPLIT, $8-264
@@ -496,11 +587,11 @@ pathMomentsAVX2_loop0:
 	VCMPPD       $0x12, 128(AX), Y4, Y6
 	VMULPD       Y1, Y4, Y4
 	VCVTTPD2DQY  Y4, X7
-	VPADDD       384(AX), X7, X7
+	VPADDD       512(AX), X7, X7
 	MOVQ         R14, X8
 	VPBROADCASTD X8, X8
 	VPMINSD      X8, X7, X7
-	VPMAXSD      384(AX), X7, X7
+	VPMAXSD      512(AX), X7, X7
 	VCVTDQ2PD    X7, Y7
 	VSUBPD       (AX), Y7, Y8
 	VSUBPD       Y8, Y4, Y8
@@ -610,11 +701,11 @@ pathMomentsAVX2_loop1:
 	VCMPPD       $0x12, 128(AX), Y3, Y5
 	VMULPD       Y2, Y3, Y3
 	VCVTTPD2DQY  Y3, X6
-	VPADDD       384(AX), X6, X6
+	VPADDD       512(AX), X6, X6
 	MOVQ         R14, X7
 	VPBROADCASTD X7, X7
 	VPMINSD      X7, X6, X6
-	VPMAXSD      384(AX), X6, X6
+	VPMAXSD      512(AX), X6, X6
 	VCVTDQ2PD    X6, Y6
 	VSUBPD       (AX), Y6, Y7
 	VSUBPD       Y7, Y3, Y7
@@ -1101,11 +1192,11 @@ pathEtaAVX2_loop0:
 	VCMPPD       $0x12, 128(AX), Y1, Y3
 	VMULPD       Y0, Y1, Y1
 	VCVTTPD2DQY  Y1, X5
-	VPADDD       384(AX), X5, X5
+	VPADDD       512(AX), X5, X5
 	MOVQ         R8, X6
 	VPBROADCASTD X6, X6
 	VPMINSD      X6, X5, X5
-	VPMAXSD      384(AX), X5, X5
+	VPMAXSD      512(AX), X5, X5
 	VCVTDQ2PD    X5, Y5
 	VSUBPD       (AX), Y5, Y6
 	VSUBPD       Y6, Y1, Y6
@@ -1170,11 +1261,11 @@ pathEtaAVX2_loop1:
 	VCMPPD       $0x12, 128(AX), Y1, Y3
 	VMULPD       Y0, Y1, Y1
 	VCVTTPD2DQY  Y1, X4
-	VPADDD       384(AX), X4, X4
+	VPADDD       512(AX), X4, X4
 	MOVQ         R8, X5
 	VPBROADCASTD X5, X5
 	VPMINSD      X5, X4, X4
-	VPMAXSD      384(AX), X4, X4
+	VPMAXSD      512(AX), X4, X4
 	VCVTDQ2PD    X4, Y4
 	VSUBPD       (AX), Y4, Y5
 	VSUBPD       Y5, Y1, Y5
@@ -1221,6 +1312,175 @@ pathEtaAVX2_knots1_done:
 	JNZ       pathEtaAVX2_loop1
 
 pathEtaAVX2_loop1_done:
+	VZEROUPPER
+	RET
+
+// func scanSumsAVX2(out []float64, rej []float64, xrej []float64, eta0 []float64, eta1 []float64, shift0 []float64, sum0 []float64, shift1 []float64, sum1 []float64, inv float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·scanSumsAVX2(SB), NOSPLIT, $0-224
+	LEAQ         consts<>+0(SB), AX
+	ADDQ         $0x3f, AX
+	ANDQ         $-64, AX
+	MOVSD        inv+216(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVQ         rej_base+24(FP), CX
+	MOVQ         xrej_base+48(FP), DX
+	MOVQ         xrej_len+56(FP), BX
+	SHRQ         $0x03, BX
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	VPXOR        Y3, Y3, Y3
+	CMPQ         BX, $0x00
+	JE           scanSumsAVX2_pairs0_done
+
+scanSumsAVX2_pairs0:
+	VMULPD  (DX), Y0, Y4
+	VMOVUPD Y4, (CX)
+	VADDPD  Y4, Y1, Y1
+	VCMPPD  $0x1d, (AX), Y4, Y5
+	VPOR    Y5, Y3, Y3
+	VMOVUPD (AX), Y5
+	VSUBPD  Y4, Y5, Y5
+	VDIVPD  Y5, Y4, Y5
+	VADDPD  Y5, Y2, Y2
+	ADDQ    $0x40, DX
+	ADDQ    $0x40, CX
+	DECQ    BX
+	JNZ     scanSumsAVX2_pairs0
+
+scanSumsAVX2_pairs0_done:
+	VBLENDVPD Y3, 384(AX), Y2, Y2
+	MOVQ      out_base+0(FP), CX
+	VMOVUPD   Y1, (CX)
+	VMOVUPD   Y2, 64(CX)
+	MOVQ      eta0_base+72(FP), DX
+	MOVQ      eta1_base+96(FP), BX
+	MOVQ      shift0_base+120(FP), SI
+	MOVQ      sum0_base+144(FP), DI
+	MOVQ      shift1_base+168(FP), R8
+	MOVQ      sum1_base+192(FP), R9
+	VMULPD    (DI), Y0, Y1
+	VADDPD    (SI), Y1, Y1
+	VMULPD    (R9), Y0, Y2
+	VADDPD    (R8), Y2, Y2
+	VMOVUPD   (DX), Y3
+	VMOVUPD   (BX), Y4
+	VPXOR     Y5, Y5, Y5
+	MOVQ      xrej_len+56(FP), R10
+	SHRQ      $0x03, R10
+	CMPQ      R10, $0x00
+	JE        scanSumsAVX2_chains0_done
+
+scanSumsAVX2_chains0:
+	ADDQ    $0x40, DX
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, SI
+	ADDQ    $0x40, DI
+	ADDQ    $0x40, R8
+	ADDQ    $0x40, R9
+	VMULPD  (DI), Y0, Y6
+	VADDPD  (SI), Y6, Y6
+	VMULPD  (R9), Y0, Y7
+	VADDPD  (R8), Y7, Y7
+	VMOVUPD (DX), Y8
+	VMOVUPD (BX), Y9
+	VSUBPD  Y3, Y8, Y3
+	VSUBPD  Y1, Y6, Y1
+	VMULPD  Y1, Y3, Y3
+	VSUBPD  Y4, Y9, Y1
+	VSUBPD  Y2, Y7, Y2
+	VMULPD  Y2, Y1, Y1
+	VADDPD  Y1, Y3, Y3
+	VADDPD  Y3, Y5, Y5
+	VMOVAPD Y6, Y1
+	VMOVAPD Y7, Y2
+	VMOVAPD Y8, Y3
+	VMOVAPD Y9, Y4
+	DECQ    R10
+	JNZ     scanSumsAVX2_chains0
+
+scanSumsAVX2_chains0_done:
+	VMOVUPD      Y5, 128(CX)
+	MOVSD        inv+216(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVQ         rej_base+24(FP), CX
+	MOVQ         xrej_base+48(FP), DX
+	MOVQ         xrej_len+56(FP), BX
+	SHRQ         $0x03, BX
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	VPXOR        Y3, Y3, Y3
+	CMPQ         BX, $0x00
+	JE           scanSumsAVX2_pairs1_done
+
+scanSumsAVX2_pairs1:
+	VMULPD  32(DX), Y0, Y4
+	VMOVUPD Y4, 32(CX)
+	VADDPD  Y4, Y1, Y1
+	VCMPPD  $0x1d, (AX), Y4, Y5
+	VPOR    Y5, Y3, Y3
+	VMOVUPD (AX), Y5
+	VSUBPD  Y4, Y5, Y5
+	VDIVPD  Y5, Y4, Y5
+	VADDPD  Y5, Y2, Y2
+	ADDQ    $0x40, DX
+	ADDQ    $0x40, CX
+	DECQ    BX
+	JNZ     scanSumsAVX2_pairs1
+
+scanSumsAVX2_pairs1_done:
+	VBLENDVPD Y3, 384(AX), Y2, Y2
+	MOVQ      out_base+0(FP), AX
+	VMOVUPD   Y1, 32(AX)
+	VMOVUPD   Y2, 96(AX)
+	MOVQ      eta0_base+72(FP), CX
+	MOVQ      eta1_base+96(FP), DX
+	MOVQ      shift0_base+120(FP), BX
+	MOVQ      sum0_base+144(FP), SI
+	MOVQ      shift1_base+168(FP), DI
+	MOVQ      sum1_base+192(FP), R8
+	VMULPD    32(SI), Y0, Y1
+	VADDPD    32(BX), Y1, Y1
+	VMULPD    32(R8), Y0, Y2
+	VADDPD    32(DI), Y2, Y2
+	VMOVUPD   32(CX), Y3
+	VMOVUPD   32(DX), Y4
+	VPXOR     Y5, Y5, Y5
+	MOVQ      xrej_len+56(FP), R9
+	SHRQ      $0x03, R9
+	CMPQ      R9, $0x00
+	JE        scanSumsAVX2_chains1_done
+
+scanSumsAVX2_chains1:
+	ADDQ    $0x40, CX
+	ADDQ    $0x40, DX
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, SI
+	ADDQ    $0x40, DI
+	ADDQ    $0x40, R8
+	VMULPD  32(SI), Y0, Y6
+	VADDPD  32(BX), Y6, Y6
+	VMULPD  32(R8), Y0, Y7
+	VADDPD  32(DI), Y7, Y7
+	VMOVUPD 32(CX), Y8
+	VMOVUPD 32(DX), Y9
+	VSUBPD  Y3, Y8, Y3
+	VSUBPD  Y1, Y6, Y1
+	VMULPD  Y1, Y3, Y3
+	VSUBPD  Y4, Y9, Y1
+	VSUBPD  Y2, Y7, Y2
+	VMULPD  Y2, Y1, Y1
+	VADDPD  Y1, Y3, Y3
+	VADDPD  Y3, Y5, Y5
+	VMOVAPD Y6, Y1
+	VMOVAPD Y7, Y2
+	VMOVAPD Y8, Y3
+	VMOVAPD Y9, Y4
+	DECQ    R9
+	JNZ     scanSumsAVX2_chains1
+
+scanSumsAVX2_chains1_done:
+	VMOVUPD Y5, 160(AX)
 	VZEROUPPER
 	RET
 
@@ -1272,20 +1532,36 @@ DATA consts<>+352(SB)/8, $0x0000000000000001
 DATA consts<>+360(SB)/8, $0x0000000000000001
 DATA consts<>+368(SB)/8, $0x0000000000000001
 DATA consts<>+376(SB)/8, $0x0000000000000001
-DATA consts<>+384(SB)/8, $0x0000000100000001
-DATA consts<>+392(SB)/8, $0x0000000100000001
-DATA consts<>+400(SB)/8, $0x0000000100000001
-DATA consts<>+408(SB)/8, $0x0000000100000001
-DATA consts<>+416(SB)/8, $0x0000000100000001
-DATA consts<>+424(SB)/8, $0x0000000100000001
-DATA consts<>+432(SB)/8, $0x0000000100000001
-DATA consts<>+440(SB)/8, $0x0000000100000001
-DATA consts<>+448(SB)/8, $0x0000000100000001
-DATA consts<>+456(SB)/8, $0x0000000100000001
-DATA consts<>+464(SB)/8, $0x0000000100000001
-DATA consts<>+472(SB)/8, $0x0000000100000001
-DATA consts<>+480(SB)/8, $0x0000000100000001
-DATA consts<>+488(SB)/8, $0x0000000100000001
-DATA consts<>+496(SB)/8, $0x0000000100000001
-DATA consts<>+504(SB)/8, $0x0000000100000001
-GLOBL consts<>(SB), RODATA|NOPTR, $512
+DATA consts<>+384(SB)/8, $0x7ff0000000000000
+DATA consts<>+392(SB)/8, $0x7ff0000000000000
+DATA consts<>+400(SB)/8, $0x7ff0000000000000
+DATA consts<>+408(SB)/8, $0x7ff0000000000000
+DATA consts<>+416(SB)/8, $0x7ff0000000000000
+DATA consts<>+424(SB)/8, $0x7ff0000000000000
+DATA consts<>+432(SB)/8, $0x7ff0000000000000
+DATA consts<>+440(SB)/8, $0x7ff0000000000000
+DATA consts<>+448(SB)/8, $0x7ff0000000000000
+DATA consts<>+456(SB)/8, $0x7ff0000000000000
+DATA consts<>+464(SB)/8, $0x7ff0000000000000
+DATA consts<>+472(SB)/8, $0x7ff0000000000000
+DATA consts<>+480(SB)/8, $0x7ff0000000000000
+DATA consts<>+488(SB)/8, $0x7ff0000000000000
+DATA consts<>+496(SB)/8, $0x7ff0000000000000
+DATA consts<>+504(SB)/8, $0x7ff0000000000000
+DATA consts<>+512(SB)/8, $0x0000000100000001
+DATA consts<>+520(SB)/8, $0x0000000100000001
+DATA consts<>+528(SB)/8, $0x0000000100000001
+DATA consts<>+536(SB)/8, $0x0000000100000001
+DATA consts<>+544(SB)/8, $0x0000000100000001
+DATA consts<>+552(SB)/8, $0x0000000100000001
+DATA consts<>+560(SB)/8, $0x0000000100000001
+DATA consts<>+568(SB)/8, $0x0000000100000001
+DATA consts<>+576(SB)/8, $0x0000000100000001
+DATA consts<>+584(SB)/8, $0x0000000100000001
+DATA consts<>+592(SB)/8, $0x0000000100000001
+DATA consts<>+600(SB)/8, $0x0000000100000001
+DATA consts<>+608(SB)/8, $0x0000000100000001
+DATA consts<>+616(SB)/8, $0x0000000100000001
+DATA consts<>+624(SB)/8, $0x0000000100000001
+DATA consts<>+632(SB)/8, $0x0000000100000001
+GLOBL consts<>(SB), RODATA|NOPTR, $640

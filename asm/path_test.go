@@ -168,3 +168,40 @@ func TestPathEtaMatchesGeneric(t *testing.T) {
 func sameFloat(x, y float64) bool {
 	return math.Float64bits(x) == math.Float64bits(y) || math.IsNaN(x) && math.IsNaN(y)
 }
+
+// TestScanSumsMatchesGeneric checks ScanSums of every tier against its
+// generic twin bit for bit (a NaN equal to any NaN), for 1 to 40 pairs of
+// chains, rejection counts of which some reach or pass the scan's length
+// (a non-asymptotic barrier of +Inf), with guards past the outputs.
+func TestScanSumsMatchesGeneric(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, im Impl) {
+		rng := rand.New(rand.NewPCG(55, 56))
+		for pairs := 1; pairs <= 40; pairs++ {
+			const iters = 100
+			xrej := make([]float64, pairs*lanes)
+			for i := range xrej {
+				xrej[i] = float64(rng.IntN(iters))
+				if rng.IntN(60) == 0 {
+					xrej[i] = []float64{iters, iters + 1, math.NaN()}[rng.IntN(3)]
+				}
+			}
+			rows := make([][]float64, 6) // eta0, eta1, shift0, sum0, shift1, sum1
+			for r := range rows {
+				rows[r] = make([]float64, (pairs+1)*lanes)
+				for i := range rows[r] {
+					rows[r][i] = bookValue(rng)
+				}
+			}
+			out, g := guarded(3 * lanes)
+			rej, gr := guarded(len(xrej))
+			wout, wrej := make([]float64, 3*lanes), make([]float64, len(xrej))
+			im.ScanSums(out, rej, xrej, rows[0], rows[1], rows[2], rows[3], rows[4], rows[5], 1.0/iters)
+			ScanSumsGeneric(wout, wrej, xrej, rows[0], rows[1], rows[2], rows[3], rows[4], rows[5], 1.0/iters)
+			checkGuard(t, g)
+			checkGuard(t, gr)
+			what := fmt.Sprintf("pairs=%d", pairs)
+			sameBitsOrNaN(t, what+": rej", rej, wrej)
+			sameBitsOrNaN(t, what+": sums", out, wout)
+		}
+	})
+}

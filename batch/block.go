@@ -1,13 +1,11 @@
 package batch
 
 import (
-	"math"
 	"time"
 
 	"github.com/ptbatch/ptbatch/kernel"
 	"github.com/ptbatch/ptbatch/layout"
 	"github.com/ptbatch/ptbatch/models"
-	"github.com/ptbatch/ptbatch/tune"
 )
 
 const lanes = layout.Lanes
@@ -53,6 +51,11 @@ type block struct {
 	// blocks were still in that scan): each lane's state as it was after
 	// the scan before.
 	prev [lanes]reported
+	// sums and rejRows are the end of a scan's scratch: every lane's
+	// barrier, non-asymptotic barrier and SKL estimate (rows 0, 1, 2) and
+	// rejection by pair, with the lanes innermost (kernel.ScanSums).
+	sums    [3 * lanes]float64
+	rejRows []float64
 
 	// Time spent in iterations and at the ends of scans.
 	iterTime, tuneTime time.Duration
@@ -162,6 +165,8 @@ func (b *block) start(scans int, sl *slab) {
 	for j := 0; j < lanes; j++ {
 		b.last[j] = sl.take(b.numChains - 1)
 	}
+	b.rejRows = make([]float64, (b.numChains-1)*lanes)
+	touch(b.rejRows)
 	// What endScan reports of each lane (reportInto), with room for it
 	// from the start: the first scan's end allocates no more than the next.
 	knots := 0
@@ -240,6 +245,10 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 		a.EndScan()
 	}
 	inv := 1 / float64(iters)
+	// Every lane's rejections and sums at once (kernel.ScanSums), for
+	// scanStats.
+	kernel.ScanSums(b.sums[:], b.rejRows, b.x.rej, b.x.eta0, b.x.eta1,
+		b.moments.shift0, b.moments.sum0, b.moments.shift1, b.moments.sum1, inv)
 	// A block of one run under the paper's tuning with the block gradient
 	// takes every lane's path gradient at once (tuner.blockGradients).
 	blockPath := blockPathSteps && b.pk == nil && cfg.Tuning != AutoTuning && cfg.TunePath &&
@@ -261,7 +270,7 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 			continue
 		}
 		rej := b.last[j]
-		b.hist[j] = append(b.hist[j], b.scanStats(j, s, inv))
+		b.hist[j] = append(b.hist[j], b.scanStats(j, s))
 		cfg := cfg
 		if b.pk != nil {
 			cfg = b.pk.of[j]
@@ -309,44 +318,20 @@ func allChanged(changed *[lanes]bool, n int) bool {
 	return true
 }
 
-// scanStats returns lane j's statistics of scan s (inv is 1/M) and sets
-// b.last[j] to the scan's rejections. One pass over the pairs gives the
+// scanStats returns lane j's statistics of scan s from the sums of
+// kernel.ScanSums in b.sums and b.rejRows, and sets b.last[j] to the
+// scan's rejections (the kernel's, lane j's column of b.rejRows): the
 // rejections, their sum and the non-asymptotic barrier, each sum in pair
-// order and in a register, bit for bit as tune.NonAsymptoticBarrier
-// (eq:nonasympcb) summing b.last[j] in a second pass.
-func (b *block) scanStats(j, s int, inv float64) ScanStats {
+// order, bit for bit as tune.NonAsymptoticBarrier (eq:nonasympcb) summing
+// b.last[j], and the SKL estimate of sklEstimate.
+func (b *block) scanStats(j, s int) ScanStats {
 	c := b.numChains
 	rej := b.last[j][:c-1]
-	barrier, nab := 0.0, 0.0
-	full := false // a rejection of 1 or more: Σ_n r_n/(1-r_n) = +Inf
 	for n := range rej {
-		r := b.x.rej[n*lanes+j] * inv
-		rej[n] = r
-		barrier += r
-		full = full || r >= 1
-		nab += r / (1 - r)
+		rej[n] = b.rejRows[n*lanes+j]
 	}
-	if full {
-		nab = math.Inf(1)
-	}
+	barrier := b.sums[j]
 	return ScanStats{Scan: s, RoundTrips: b.trips.total[j], Barrier: barrier,
-		NonAsymptoticBarrier: nab, MeanRejection: barrier / float64(c-1), SKL: b.sklEstimate(j, inv),
+		NonAsymptoticBarrier: b.sums[lanes+j], MeanRejection: barrier / float64(c-1), SKL: b.sums[2*lanes+j],
 		TargetMean: b.target.lastMean[j], TargetVar: b.target.lastVar[j]}
-}
-
-// sklEstimate returns Σ_n (η(t_{n+1}) - η(t_n))·(E_{n+1}[W] - E_n[W]), the
-// estimate of Σ_n SKL(π_{t_n}, π_{t_{n+1}}) (eq:bound) from the scan's means
-// of the energies by chain.
-func (b *block) sklEstimate(j int, inv float64) float64 {
-	skl := 0.0
-	m0, m1 := b.moments.mean(j, inv) // chain n's means, n = 0 first
-	e0, e1 := b.x.eta0[j], b.x.eta1[j]
-	for n := 1; n < b.numChains; n++ {
-		k := n*lanes + j
-		p0, p1 := b.moments.mean(k, inv)
-		f0, f1 := b.x.eta0[k], b.x.eta1[k]
-		skl += tune.SKLTerm(e0, e1, f0, f1, m0, m1, p0, p1)
-		m0, m1, e0, e1 = p0, p1, f0, f1
-	}
-	return skl
 }

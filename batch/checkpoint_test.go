@@ -452,7 +452,7 @@ func TestCheckpointCoversEveryField(t *testing.T) {
 		{Engine{}, []string{"scans", "elapsed", "blocks"},
 			[]string{"cfg", "perScan", "ranges", "cpus", "start", "failed", "packed"}}, // failed: a failed engine refuses checkpoints; packed: a Packed has none
 		{block{}, []string{"rng", "states", "x", "moments", "tuner", "trips", "target", "observers", "scans", "pos", "hist", "legHist", "last", "prev", "iterTime", "tuneTime"},
-			[]string{"info", "numChains", "view", "alg", "pk"}}, // alg: configuration; pk: only in a Packed, which has no checkpoint
+			[]string{"info", "numChains", "view", "alg", "pk", "sums", "rejRows"}}, // alg: configuration; pk: only in a Packed, which has no checkpoint; sums, rejRows: scratch
 		{exchange{}, []string{"eta0", "eta1", "w0", "w1", "replica", "chainOf", "eta0s", "eta1s", "w0s", "w1s", "targetFrom", "rej"},
 			[]string{"numChains", "exact", "alpha", "u", "coin", "parity", "epoch", "second", "legs", "keep", "algs"}}, // second, legs, algs: configuration; keep: scratch
 		{energyMoments{}, []string{"shift0", "shift1", "sum0", "sum1", "sq00", "sq01", "sq11", "record"}, nil},

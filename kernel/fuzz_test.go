@@ -709,3 +709,46 @@ func FuzzPathKernels(f *testing.F) {
 		})
 	})
 }
+
+// FuzzScanSums checks ScanSums under every implementation against its
+// generic twin (a NaN equal to any NaN) on 1 + rows%40 pairs of chains,
+// the rejection counts, coefficients and sums decoded from data by mode;
+// with mode/3 even the counts are whole numbers up to 1.25 times the
+// scan's length, so that some pairs reach a rejection of 1.
+func FuzzScanSums(f *testing.F) {
+	f.Add(uint8(3), uint8(1), []byte("the swaps of a scan"))
+	f.Add(uint8(0), uint8(2), []byte{0, 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9})
+	f.Add(uint8(7), uint8(3), []byte("\x00\x00\x00\x00\x00\x00\xf8\x7f\x00\x00\x00\x00\x00\x00\xf0\xff\x01\x00"))
+	f.Add(uint8(1), uint8(0), []byte{})
+	f.Fuzz(func(t *testing.T, rows, mode uint8, data []byte) {
+		pairs := 1 + int(rows%40)
+		n := pairs * L
+		pos := 0
+		xrej := decode(data, n, mode, &pos)
+		if mode/3%2 == 0 {
+			for i, v := range xrej {
+				xrej[i] = math.Floor(125 * math.Abs(math.Mod(v, 1)))
+			}
+		}
+		var in [6][]float64
+		for i := range in {
+			in[i] = decode(data, n+L, mode, &pos)
+		}
+		wout, wrej := make([]float64, 3*L), make([]float64, n)
+		asm.ScanSumsGeneric(wout, wrej, xrej, in[0], in[1], in[2], in[3], in[4], in[5], 0.01)
+		eachImpl(t, func(name string) {
+			out, g := guardedCopy(sentinels(3 * L))
+			rej, gr := guardedCopy(sentinels(n))
+			ScanSums(out, rej, xrej, in[0], in[1], in[2], in[3], in[4], in[5], 0.01)
+			if !untouched(g) || !untouched(gr) {
+				t.Fatalf("%s: written past the end of an output", name)
+			}
+			if i, ok := sameBitsOrNaN(rej, wrej); !ok {
+				t.Fatalf("%s: rej[%d] = %v, generic twin %v", name, i, rej[i], wrej[i])
+			}
+			if i, ok := sameBitsOrNaN(out, wout); !ok {
+				t.Fatalf("%s: out[%d] = %v, generic twin %v", name, i, out[i], wout[i])
+			}
+		})
+	})
+}

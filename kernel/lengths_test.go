@@ -364,3 +364,31 @@ func TestPathKernelsRefuseBadLengths(t *testing.T) {
 		}
 	})
 }
+
+// TestScanSumsRefusesBadLengths checks that ScanSums refuses each of its
+// slices a value or a row short or long, without writing its outputs.
+func TestScanSumsRefusesBadLengths(t *testing.T) {
+	const pairs = 3
+	n := pairs * L
+	forEachImpl(t, func(name string) {
+		lens := []int{3 * L, n, n, n + L, n + L, n + L, n + L, n + L, n + L}
+		for arg := range lens {
+			for _, delta := range []int{-L, -1, 1, L} {
+				x := make([][]float64, len(lens))
+				for i, l := range lens {
+					if i == arg {
+						l += delta
+					}
+					x[i] = sentinels(l)
+				}
+				got := panicMessage(func() { ScanSums(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], 0.01) })
+				if got != errLengths {
+					t.Errorf("%s: slice %d %+d: panic %v, want %q", name, arg, delta, got, errLengths)
+				}
+				if !untouched(x[0]) || !untouched(x[1]) {
+					t.Errorf("%s: slice %d %+d: refused call wrote its outputs", name, arg, delta)
+				}
+			}
+		}
+	})
+}

@@ -1,8 +1,8 @@
 package kernel
 
-// The kernels of the end of a scan: the schedule update's interpolant
-// and its root finding (eq:equicrit), and the path step's gradient
-// (alg:PT_tuning).
+// The kernels of the end of a scan: the scan's statistics, the schedule
+// update's interpolant and its root finding (eq:equicrit), and the path
+// step's gradient (alg:PT_tuning).
 
 import (
 	"github.com/ptbatch/ptbatch/asm"
@@ -154,4 +154,32 @@ func PathEta(eta0, eta1, t, knots []float64, numKnots int) {
 	raceWrite(eta0)
 	raceWrite(eta1)
 	impl.PathEta(eta0, eta1, t, knots, numKnots)
+}
+
+// ScanSums computes, for every lane of a block, the scan's mean rejection
+// of each pair of chains (written to rej) and the sums its statistics
+// report: the barrier, the non-asymptotic barrier (+Inf when a pair's
+// rejection reaches 1) and the SKL estimate, in rows 0, 1 and 2 of out
+// (see asm.ScanSumsGeneric), from the swaps' rejection counts xrej (one
+// row of lanes per pair, inv = 1/M) and the chains' coefficients and
+// shifted energy sums (one row per chain). len(rej) == len(xrej), a
+// positive multiple of layout.Lanes, the six chain rows have
+// layout.Lanes more, and len(out) == 3·layout.Lanes; otherwise it panics
+// with "kernel: slice lengths do not match".
+func ScanSums(out, rej, xrej, eta0, eta1, shift0, sum0, shift1, sum1 []float64, inv float64) {
+	n := len(xrej)
+	const L = layout.Lanes
+	if n%L != 0 || n == 0 || len(rej) != n || len(out) != 3*L {
+		panic(errLengths)
+	}
+	for _, r := range [...][]float64{eta0, eta1, shift0, sum0, shift1, sum1} {
+		if len(r)-L != n {
+			panic(errLengths)
+		}
+		raceRead(r)
+	}
+	raceRead(xrej)
+	raceWrite(rej)
+	raceWrite(out)
+	impl.ScanSums(out, rej, xrej, eta0, eta1, shift0, sum0, shift1, sum1, inv)
 }

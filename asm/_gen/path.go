@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -28,6 +29,7 @@ func genPath() {
 		pathMoments(t)
 		pathProject(t)
 		pathEta(t)
+		scanSums(t)
 	}
 }
 
@@ -336,6 +338,93 @@ func pathEta(t tier) {
 				ADDQ(U8(laneRow), ptr[s])
 			}
 		})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// scanSums emits scanSums+tier, ScanSumsGeneric a register of lanes at a
+// time (AVX2: the rows' two halves in two passes), the sums in registers.
+func scanSums(t tier) {
+	fn := "scanSums" + t.name
+	TEXT(fn, NOSPLIT, "func(out, rej, xrej, eta0, eta1, shift0, sum0, shift1, sum1 []float64, inv float64)")
+	alignConsts()
+	Pragma("noescape")
+	Doc(fn + " computes ScanSumsGeneric (" + t.name + ").")
+	for h, o := range t.halves() {
+		inv := t.broadcast("inv")
+		// The pairs: r, Λ, the non-asymptotic barrier and whether some r ≥ 1.
+		rej := Load(Param("rej").Base(), GP64())
+		xrej := Load(Param("xrej").Base(), GP64())
+		n := Load(Param("xrej").Len(), GP64())
+		SHRQ(U8(3), n) // pairs
+		barrier, nab, full := t.vec(), t.vec(), t.vec()
+		t.zero(barrier)
+		t.zero(nab)
+		t.zero(full)
+		loopN(fmt.Sprintf("%s_pairs%d", fn, h), n, func() {
+			r := t.vec()
+			VMULPD(Mem{Base: xrej, Disp: o}, inv, r) // xrej·inv
+			VMOVUPD(r, Mem{Base: rej, Disp: o})
+			VADDPD(r, barrier, barrier)
+			t.or(t.cmp(cmpGE, cf(1), r), full, full)
+			q := t.vec()
+			VMOVUPD(cf(1), q)
+			VSUBPD(r, q, q) // 1 - r
+			VDIVPD(q, r, q) // r/(1-r)
+			VADDPD(q, nab, nab)
+			ADDQ(U8(laneRow), xrej)
+			ADDQ(U8(laneRow), rej)
+		})
+		t.pick(full, cf(math.Inf(1)), nab, nab)
+		out := Load(Param("out").Base(), GP64())
+		VMOVUPD(barrier, Mem{Base: out, Disp: o})
+		VMOVUPD(nab, Mem{Base: out, Disp: laneRow + o})
+		// The SKL estimate over the chains.
+		names := []string{"eta0", "eta1", "shift0", "sum0", "shift1", "sum1"}
+		ptr := map[string]reg.Register{}
+		for _, s := range names {
+			ptr[s] = Load(Param(s).Base(), GP64())
+		}
+		mean := func(shift, sum string) reg.VecVirtual {
+			m := t.vec()
+			VMULPD(Mem{Base: ptr[sum], Disp: o}, inv, m) // sum·inv
+			VADDPD(Mem{Base: ptr[shift], Disp: o}, m, m) // shift + ·
+			return m
+		}
+		m0, m1 := mean("shift0", "sum0"), mean("shift1", "sum1")
+		e0, e1 := t.vec(), t.vec()
+		VMOVUPD(Mem{Base: ptr["eta0"], Disp: o}, e0)
+		VMOVUPD(Mem{Base: ptr["eta1"], Disp: o}, e1)
+		skl := t.vec()
+		t.zero(skl)
+		m := Load(Param("xrej").Len(), GP64())
+		SHRQ(U8(3), m) // pairs: chains 1 … P
+		loopN(fmt.Sprintf("%s_chains%d", fn, h), m, func() {
+			for _, s := range names {
+				ADDQ(U8(laneRow), ptr[s])
+			}
+			p0, p1 := mean("shift0", "sum0"), mean("shift1", "sum1")
+			f0, f1 := t.vec(), t.vec()
+			VMOVUPD(Mem{Base: ptr["eta0"], Disp: o}, f0)
+			VMOVUPD(Mem{Base: ptr["eta1"], Disp: o}, f1)
+			d, x := t.vec(), t.vec()
+			VSUBPD(e0, f0, d) // f0 - e0
+			VSUBPD(m0, p0, x) // p0 - m0
+			VMULPD(x, d, d)
+			y, z := t.vec(), t.vec()
+			VSUBPD(e1, f1, y)
+			VSUBPD(m1, p1, z)
+			VMULPD(z, y, y)
+			VADDPD(y, d, d)
+			VADDPD(d, skl, skl)
+			VMOVAPD(p0, m0)
+			VMOVAPD(p1, m1)
+			VMOVAPD(f0, e0)
+			VMOVAPD(f1, e1)
+		})
+		VMOVUPD(skl, Mem{Base: out, Disp: 2*laneRow + o})
+		_ = h
 	}
 	VZEROUPPER()
 	RET()

@@ -200,3 +200,48 @@ func TestMomentGradientMatchesRef(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetSegmentsMatchTheWalk checks targetSegments against the walk
+// it replaces (seg advanced while ys[seg+1] < t_n) on the knots' values of
+// random rejections: continuous ones, and rejections of a few equal
+// values (0, ½, 1), whose cumulative sums fall exactly on targets, so that
+// the comparisons' ties and the guess's rounding are reached.
+func TestTargetSegmentsMatchTheWalk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 5))
+	ties := 0
+	for trial := range 20000 {
+		numChains := 3 + rng.IntN(80)
+		points := 2 + rng.IntN(numChains-1) // the knots after merging
+		ys := make([]float64, points)
+		for i := 1; i < points; i++ {
+			r := rng.Float64()
+			if trial%2 == 0 {
+				r = []float64{0, 0.5, 1}[rng.IntN(3)]
+			}
+			ys[i] = ys[i-1] + r
+		}
+		barrier := ys[points-1]
+		if !(barrier > 0) {
+			continue
+		}
+		step := barrier / float64(numChains-1)
+		targets, segs := make([]float64, numChains), make([]int, numChains)
+		targetSegments(targets, segs, ys, step)
+		seg, last := 0, points-2
+		for n := 1; n < numChains-1; n++ {
+			tn := float64(n) * step
+			for seg < last && ys[seg+1] < tn {
+				seg++
+			}
+			if seg < last && ys[seg+1] == tn {
+				ties++
+			}
+			if targets[n] != tn || segs[n] != seg {
+				t.Fatalf("trial %d, target %d: t %v seg %d, the walk's %v and %d (ys %v, step %v)", trial, n, targets[n], segs[n], tn, seg, ys, step)
+			}
+		}
+	}
+	if ties < 1000 {
+		t.Errorf("only %d targets fell on a knot's value: the ties are not tested", ties)
+	}
+}

@@ -147,15 +147,7 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 	segs := slices.Grow(w.segs[:0], numChains)[:numChains]
 	w.targets, w.segs = targets, segs
 	step := barrier / float64(numChains-1) // one division, not one per target
-	seg, last := 0, len(xs)-2              // the last segment
-	ys = ys[:len(xs)]
-	for n := 1; n < numChains-1; n++ {
-		t := float64(n) * step
-		for seg < last && ys[seg+1] < t {
-			seg++
-		}
-		targets[n], segs[n] = t, seg
-	}
+	targetSegments(targets, segs, ys[:len(xs)], step)
 	// Halley's and Newton's method on each target's segment, all targets
 	// at once (newtonTargets), where the abscissae are increasing; NaN
 	// where that did not converge.
@@ -191,6 +183,43 @@ const (
 	newtonTol      = asm.SolveTol
 	maxHalleySlope = asm.SolveMaxSlope
 )
+
+// targetSegments writes the targets t_n = n·step of eq:equicrit to
+// targets[n] and to segs[n] the segment of the knots' values ys
+// (non-decreasing, from 0) that brackets each, n = 1 … len(targets)-2:
+// the number of knots i = 1 … len(ys)-2 with ys[i] < t_n, as a walk along
+// the segments finds them (while seg < last && ys[seg+1] < t: seg++).
+// It counts instead of walking: knot i is below the targets from its
+// first, g_i = ⌊ys[i]/step⌋ + 1 corrected by comparisons with the targets
+// themselves (so that it is exact whatever the rounding of the guess), and
+// a segment is the running count of the knots whose first target has
+// come. The walk's inner loop, whose trip count varies at random between
+// targets, mispredicted about once per target.
+func targetSegments(targets []float64, segs []int, ys []float64, step float64) {
+	num := len(targets) - 1 // targets 1 … num-1
+	clear(segs[:num])
+	inv := 1 / step
+	for _, y := range ys[1 : len(ys)-1] {
+		g := num // no target above y
+		if x := y * inv; x < float64(num) {
+			g = int(x) + 1
+			for g > 1 && float64(g-1)*step > y {
+				g--
+			}
+			for g < num && float64(g)*step <= y {
+				g++
+			}
+		}
+		if g < num {
+			segs[g]++
+		}
+	}
+	seg := 0
+	for n := 1; n < num; n++ {
+		seg += segs[n]
+		targets[n], segs[n] = float64(n)*step, seg
+	}
+}
 
 // newtonSegment returns the t in segment seg = [x0, x1] of the increasing
 // abscissae of f where f(t) = target, for f(x0) < target ≤ f(x1), and

@@ -56,12 +56,14 @@ func SolveCubicsGeneric(t, a1, a2, a3, u, h, dy, x0, x1 []float64) {
 	n := len(t)
 	a1, a2, a3, u, h, dy, x0, x1 = a1[:n], a2[:n], a3[:n], u[:n], h[:n], dy[:n], x0[:n], x1[:n]
 	for i := range t {
-		t[i] = solveCubic(a1[i], a2[i], a3[i], u[i], h[i], dy[i], x0[i], x1[i])
+		t[i] = SolveCubic(a1[i], a2[i], a3[i], u[i], h[i], dy[i], x0[i], x1[i])
 	}
 }
 
-// solveCubic is one element of SolveCubicsGeneric.
-func solveCubic(a1, a2, a3, u, h, dy, x0, x1 float64) float64 {
+// SolveCubic is one element of SolveCubicsGeneric: the root of the
+// segment's cubic at height u, or NaN where the iteration did not
+// converge.
+func SolveCubic(a1, a2, a3, u, h, dy, x0, x1 float64) float64 {
 	b2, b3 := 2*a2, 3*a3
 	dx := float64(h*u) / dy
 	var r, d float64

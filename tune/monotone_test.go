@@ -178,7 +178,7 @@ func scheduleChains(rng *rand.Rand, trial int) int {
 // copied, and otherwise up to the solvers' tolerances. Both stop within
 // about 1e-14 of the root of the same interpolant (solveMonotone's bracket
 // is at most 1e-14 wide when it stops on it; newtonSegment's error
-// estimate is at most newtonTol), and both evaluate the interpolant to a
+// estimate is at most asm.SolveTol), and both evaluate the interpolant to a
 // few ulps of the barrier Λ, which moves the root by that over the slope:
 // they may differ by 2e-14 + 4e-15·Λ/Λ'(t). The tolerance is relative
 // beyond 1, where randomSchedule's points go.

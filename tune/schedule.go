@@ -173,17 +173,6 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 	copy(dst, out)
 }
 
-// halleySteps, newtonTol and maxHalleySlope are the constants of the
-// scan end's root finding, kernel.SolveCubics (asm.SolveCubicsGeneric):
-// the Halley steps before the last, Newton step; the bound on the error
-// estimate after it, an absolute error in t ∈ [0, 1]; and the bound on the
-// slopes at which the Halley steps are trusted (above it r'² overflows).
-const (
-	halleySteps    = asm.SolveHalleySteps
-	newtonTol      = asm.SolveTol
-	maxHalleySlope = asm.SolveMaxSlope
-)
-
 // targetSegments writes the targets t_n = n·step of eq:equicrit to
 // targets[n] and to segs[n] the segment of the knots' values ys
 // (non-decreasing, from 0) that brackets each, n = 1 … len(targets)-2:
@@ -223,65 +212,20 @@ func targetSegments(targets []float64, segs []int, ys []float64, step float64) {
 
 // newtonSegment returns the t in segment seg = [x0, x1] of the increasing
 // abscissae of f where f(t) = target, for f(x0) < target ≤ f(x1), and
-// whether it converged: from the secant guess, halleySteps steps of
-// Halley's method on the segment's cubic r(dx) = p(x0+dx) - target,
-//
-//	dx ← dx - r·r' / (r'² - r·r''/2),
-//
-// each kept in [0, x1-x0], then one Newton step dx ← dx - r/r'. It
-// converged when that last step Δ, at the slope d = r' > 0, leaves an
-// error M·Δ² ≤ newtonTol, where M = (|a2| + 3|a3|·h)/d bounds half the
-// second derivative over the first on the segment: the error of Newton's
-// quadratic convergence after a step of Δ. Otherwise (a root at a knot of
-// zero slope, a target outside the segment's values, a NaN, a slope of
-// maxHalleySlope or more) the caller
-// falls back to the safeguarded solveMonotone.
-//
-// It is one target of newtonTargets (kernel.SolveCubics, whose generic
-// twin is asm.SolveCubicsGeneric), written apart from the kernel's rows
-// as the tests' reference: the steps have a fixed count and branch on the
-// iterates only to keep them in the segment, so that the kernel runs a
-// register of targets with the same operations; solveMonotone's
-// bracketing branches could not be. Its result differs from
-// solveMonotone's in the last bits (both are within about 1e-15 of the
-// root). Every product is rounded before it is added, as in
-// monotoneCubic, so that the result is the same on every platform.
+// whether it converged: asm.SolveCubic on the segment's cubic, Halley's
+// method from the secant guess and a last Newton step whose error estimate
+// decides convergence (see asm.SolveCubicsGeneric). Where it does not
+// converge (a root at a knot of zero slope, a target outside the
+// segment's values, a NaN, slopes too steep for the Halley steps) the
+// caller falls back to the safeguarded solveMonotone. It is one target of
+// newtonTargets, the tests' reference for the rows that function builds:
+// its result differs from solveMonotone's in the last bits (both are
+// within about 1e-15 of the root).
 func newtonSegment(f *monotoneCubic, seg int, target float64) (float64, bool) {
 	x0, x1 := f.xs[seg], f.xs[seg+1]
-	h := x1 - x0
 	a0, a1, a2, a3 := f.coeff(seg)
-	b2, b3 := 2*a2, 3*a3 // the slope's coefficients
-	u := target - a0     // the target's height above the segment's start
-	dx := float64(h*u) / (f.ys[seg+1] - a0)
-	var r, d float64
-	for k := 0; ; k++ {
-		// r = a1·dx + a2·dx² + a3·dx³ - u and d = r' at dx, as cubicValue
-		// and cubicSlope; r''/2 = a2 + v.
-		q := float64(a3*dx) + a2
-		q = float64(q*dx) + a1
-		r = float64(q*dx) - u
-		v := float64(b3 * dx)
-		d = float64((v+b2)*dx) + a1
-		if k == halleySteps {
-			break
-		}
-		dx -= float64(r*d) / (float64(d*d) - float64(r*(a2+v)))
-		if dx < 0 {
-			dx = 0
-		}
-		if dx > h {
-			dx = h
-		}
-	}
-	delta := r / d
-	dx -= delta
-	m := math.Abs(a2) + float64(math.Abs(b3)*h)
-	ok := d > 0 && d < maxHalleySlope && float64(float64(m*delta)*delta) <= float64(newtonTol*d) && dx >= 0 && dx <= h
-	t := x0 + dx
-	if x1 < t { // min(t, x1), but t kept where they are unordered or equal, as MINPD
-		t = x1
-	}
-	return t, ok
+	t := asm.SolveCubic(a1, a2, a3, target-a0, x1-x0, f.ys[seg+1]-a0, x0, x1)
+	return t, !math.IsNaN(t)
 }
 
 // newtonTargets is newtonSegment for the targets w.targets[n] on the

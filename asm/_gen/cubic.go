@@ -29,11 +29,7 @@ func genCubic() {
 // the second (the iterate) when the two are unordered, as Go's
 // `if 0 > dx` and `if h < dx` keep a NaN.
 func solveCubics(t tier) {
-	fn := "solveCubics" + t.name
-	TEXT(fn, NOSPLIT, "func(t, a1, a2, a3, u, h, dy, x0, x1 []float64)")
-	alignConsts()
-	Pragma("noescape")
-	Doc(fn + " computes SolveCubicsGeneric (" + t.name + ").")
+	fn := t.header("solveCubics", "func(t, a1, a2, a3, u, h, dy, x0, x1 []float64)", "SolveCubicsGeneric")
 	names := []string{"t", "a1", "a2", "a3", "u", "h", "dy", "x0", "x1"}
 	ptr := map[string]reg.Register{}
 	for _, s := range names {
@@ -144,9 +140,7 @@ func solveCubics(t tier) {
 			VBLENDVPD(ok, res, out, out) // ok ? t : NaN
 			VMOVUPD(out, mem("t"))
 		}
-		for _, s := range names {
-			ADDQ(U8(t.bytes()), ptr[s])
-		}
+		t.advance(ptr, names)
 	})
 	VZEROUPPER()
 	RET()
@@ -164,6 +158,26 @@ func genFit() {
 		cubicSlopes(t)
 		cubicDerivs(t)
 		cubicCoeffs(t)
+	}
+}
+
+// header starts the kernel name+tier with the Go signature sig, its
+// constants' base and its documentation (the computation of generic,
+// its twin), and returns its name.
+func (t tier) header(name, sig, generic string) string {
+	fn := name + t.name
+	TEXT(fn, NOSPLIT, sig)
+	alignConsts()
+	Pragma("noescape")
+	Doc(fn + " computes " + generic + " (" + t.name + ").")
+	return fn
+}
+
+// advance moves each of the pointers ptr[s] of names by a register's
+// bytes.
+func (t tier) advance(ptr map[string]reg.Register, names []string) {
+	for _, s := range names {
+		ADDQ(U8(t.bytes()), ptr[s])
 	}
 }
 
@@ -208,11 +222,7 @@ func (t tier) slices(names ...string) (map[string]reg.Register, reg.Register) {
 // segments at a time (both quotients computed, the one a lane needs
 // kept).
 func cubicSlopes(t tier) {
-	fn := "cubicSlopes" + t.name
-	TEXT(fn, NOSPLIT, "func(slopes, invs, xs, ys []float64)")
-	alignConsts()
-	Pragma("noescape")
-	Doc(fn + " computes CubicSlopesGeneric (" + t.name + ").")
+	fn := t.header("cubicSlopes", "func(slopes, invs, xs, ys []float64)", "CubicSlopesGeneric")
 	names := []string{"slopes", "invs", "xs", "ys"}
 	ptr, n := t.slices(names...)
 	loopN(fn+"_loop", n, func() {
@@ -233,9 +243,7 @@ func cubicSlopes(t tier) {
 		t.pick(ok, s, q, s)
 		VMOVUPD(inv, Mem{Base: ptr["invs"]})
 		VMOVUPD(s, Mem{Base: ptr["slopes"]})
-		for _, s := range names {
-			ADDQ(U8(t.bytes()), ptr[s])
-		}
+		t.advance(ptr, names)
 	})
 	VZEROUPPER()
 	RET()
@@ -245,11 +253,7 @@ func cubicSlopes(t tier) {
 // knots at a time; gonum's three-division form only when some lane needs
 // it (a product or denominator out of the normal range).
 func cubicDerivs(t tier) {
-	fn := "cubicDerivs" + t.name
-	TEXT(fn, NOSPLIT, "func(d, slopes, xs []float64)")
-	alignConsts()
-	Pragma("noescape")
-	Doc(fn + " computes CubicDerivsGeneric (" + t.name + ").")
+	fn := t.header("cubicDerivs", "func(d, slopes, xs []float64)", "CubicDerivsGeneric")
 	names := []string{"d", "slopes", "xs"}
 	ptr, n := t.slices(names...)
 	zero := t.vec()
@@ -303,9 +307,7 @@ func cubicDerivs(t tier) {
 		t.pick(fb, q0, v, v)
 		Label(done)
 		VMOVUPD(v, Mem{Base: ptr["d"]})
-		for _, s := range names {
-			ADDQ(U8(t.bytes()), ptr[s])
-		}
+		t.advance(ptr, names)
 	})
 	VZEROUPPER()
 	RET()
@@ -315,11 +317,7 @@ func cubicDerivs(t tier) {
 // segments at a time; the divisions by the step only when some lane's
 // reciprocal is 0.
 func cubicCoeffs(t tier) {
-	fn := "cubicCoeffs" + t.name
-	TEXT(fn, NOSPLIT, "func(a2, a3, d, xs, ys, invs []float64)")
-	alignConsts()
-	Pragma("noescape")
-	Doc(fn + " computes CubicCoeffsGeneric (" + t.name + ").")
+	fn := t.header("cubicCoeffs", "func(a2, a3, d, xs, ys, invs []float64)", "CubicCoeffsGeneric")
 	names := []string{"a2", "a3", "d", "xs", "ys", "invs"}
 	ptr, n := t.slices(names...)
 	zero := t.vec()
@@ -364,9 +362,7 @@ func cubicCoeffs(t tier) {
 		Label(done)
 		VMOVUPD(r2, Mem{Base: ptr["a2"]})
 		VMOVUPD(r3, Mem{Base: ptr["a3"]})
-		for _, s := range names {
-			ADDQ(U8(t.bytes()), ptr[s])
-		}
+		t.advance(ptr, names)
 	})
 	VZEROUPPER()
 	RET()

@@ -50,11 +50,7 @@ func (t tier) broadcast(name string) reg.VecVirtual {
 // lanes of one chain at a time (AVX2: the row's two halves in two passes
 // over the chains).
 func pathMoments(t tier) {
-	fn := "pathMoments" + t.name
-	TEXT(fn, NOSPLIT, "func(rec, sum0, sum1, shift0, shift1, sq00, sq01, sq11, t, knots []float64, numKnots int, inv, inv1 float64)")
-	alignConsts()
-	Pragma("noescape")
-	Doc(fn + " computes PathMomentsGeneric (" + t.name + ").")
+	fn := t.header("pathMoments", "func(rec, sum0, sum1, shift0, shift1, sq00, sq01, sq11, t, knots []float64, numKnots int, inv, inv1 float64)", "PathMomentsGeneric")
 	for h, o := range t.halves() {
 		names := []string{"rec", "sum0", "sum1", "shift0", "shift1", "sq00", "sq01", "sq11", "t", "knots"}
 		ptr := map[string]reg.Register{}
@@ -118,11 +114,7 @@ func pathMoments(t tier) {
 // knots of its segment by a pass over the knots 1 … K that adds only in
 // the lanes whose segment it is.
 func pathProject(t tier) {
-	fn := "pathProject" + t.name
-	TEXT(fn, NOSPLIT, "func(acc, rec []float64, chains, numKnots int)")
-	alignConsts()
-	Pragma("noescape")
-	Doc(fn + " computes PathProjectGeneric (" + t.name + ").")
+	fn := t.header("pathProject", "func(acc, rec []float64, chains, numKnots int)", "PathProjectGeneric")
 	const R = pathRecord * laneRow
 	for h, o := range t.halves() {
 		acc := Load(Param("acc").Base(), GP64())
@@ -306,11 +298,7 @@ func (t tier) splineEta(label string, knots reg.Register, o int, tt, kf reg.VecV
 // pathEta emits pathEta+tier, PathEtaGeneric a register of lanes of one
 // chain at a time (AVX2: the rows' two halves in two passes).
 func pathEta(t tier) {
-	fn := "pathEta" + t.name
-	TEXT(fn, NOSPLIT, "func(eta0, eta1, t, knots []float64, numKnots int)")
-	alignConsts()
-	Pragma("noescape")
-	Doc(fn + " computes PathEtaGeneric (" + t.name + ").")
+	fn := t.header("pathEta", "func(eta0, eta1, t, knots []float64, numKnots int)", "PathEtaGeneric")
 	for h, o := range t.halves() {
 		names := []string{"eta0", "eta1", "t", "knots"}
 		ptr := map[string]reg.Register{}
@@ -346,11 +334,7 @@ func pathEta(t tier) {
 // scanSums emits scanSums+tier, ScanSumsGeneric a register of lanes at a
 // time (AVX2: the rows' two halves in two passes), the sums in registers.
 func scanSums(t tier) {
-	fn := "scanSums" + t.name
-	TEXT(fn, NOSPLIT, "func(out, rej, xrej, eta0, eta1, shift0, sum0, shift1, sum1 []float64, inv float64)")
-	alignConsts()
-	Pragma("noescape")
-	Doc(fn + " computes ScanSumsGeneric (" + t.name + ").")
+	fn := t.header("scanSums", "func(out, rej, xrej, eta0, eta1, shift0, sum0, shift1, sum1 []float64, inv float64)", "ScanSumsGeneric")
 	for h, o := range t.halves() {
 		inv := t.broadcast("inv")
 		// The pairs: r, Λ, the non-asymptotic barrier and whether some r ≥ 1.

@@ -95,6 +95,7 @@ solveCubicsAVX512_loop:
 	VADDPD    (R10), Z8, Z3
 	VMOVUPD   (R11), Z4
 	VMINPD    Z3, Z4, Z3
+	VMOVUPD   640(AX), Z1
 	VCMPPD    $0x1e, Z0, Z10, K1
 	VCMPPD    $0x11, 512(AX), Z10, K2
 	KANDB     K2, K1, K1
@@ -104,7 +105,6 @@ solveCubicsAVX512_loop:
 	KANDB     K2, K1, K1
 	VCMPPD    $0x12, Z5, Z8, K2
 	KANDB     K2, K1, K1
-	VMOVUPD   640(AX), Z1
 	VBLENDMPD Z3, Z1, K1, Z1
 	VMOVUPD   Z1, (CX)
 	ADDQ      $0x40, CX
@@ -214,6 +214,7 @@ solveCubicsAVX2_loop:
 	VADDPD    (R10), Y8, Y3
 	VMOVUPD   (R11), Y4
 	VMINPD    Y3, Y4, Y3
+	VMOVUPD   640(AX), Y4
 	VCMPPD    $0x1e, Y0, Y10, Y1
 	VCMPPD    $0x11, 512(AX), Y10, Y2
 	VANDPD    Y2, Y1, Y1
@@ -223,9 +224,8 @@ solveCubicsAVX2_loop:
 	VANDPD    Y2, Y1, Y1
 	VCMPPD    $0x12, Y5, Y8, Y2
 	VANDPD    Y2, Y1, Y1
-	VMOVUPD   640(AX), Y5
-	VBLENDVPD Y1, Y3, Y5, Y5
-	VMOVUPD   Y5, (CX)
+	VBLENDVPD Y1, Y3, Y4, Y4
+	VMOVUPD   Y4, (CX)
 	ADDQ      $0x20, CX
 	ADDQ      $0x20, DX
 	ADDQ      $0x20, BX
@@ -245,17 +245,18 @@ solveCubicsAVX2_loop_done:
 // func cubicSlopesAVX512(slopes []float64, invs []float64, xs []float64, ys []float64)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·cubicSlopesAVX512(SB), NOSPLIT, $0-96
-	LEAQ consts<>+0(SB), AX
-	ADDQ $0x3f, AX
-	ANDQ $-64, AX
-	MOVQ slopes_base+0(FP), CX
-	MOVQ invs_base+24(FP), DX
-	MOVQ xs_base+48(FP), BX
-	MOVQ ys_base+72(FP), SI
-	MOVQ slopes_len+8(FP), DI
-	SHRQ $0x03, DI
-	CMPQ DI, $0x00
-	JE   cubicSlopesAVX512_loop_done
+	LEAQ   consts<>+0(SB), AX
+	ADDQ   $0x3f, AX
+	ANDQ   $-64, AX
+	MOVQ   slopes_base+0(FP), CX
+	MOVQ   invs_base+24(FP), DX
+	MOVQ   xs_base+48(FP), BX
+	MOVQ   ys_base+72(FP), SI
+	MOVQ   slopes_len+8(FP), DI
+	SHRQ   $0x03, DI
+	VPXORQ Z0, Z0, Z0
+	CMPQ   DI, $0x00
+	JE     cubicSlopesAVX512_loop_done
 
 cubicSlopesAVX512_loop:
 	VMOVUPD   8(BX), Z0
@@ -431,17 +432,18 @@ cubicCoeffsAVX512_loop_done:
 // func cubicSlopesAVX2(slopes []float64, invs []float64, xs []float64, ys []float64)
 // Requires: AVX, AVX2
 TEXT ·cubicSlopesAVX2(SB), NOSPLIT, $0-96
-	LEAQ consts<>+0(SB), AX
-	ADDQ $0x3f, AX
-	ANDQ $-64, AX
-	MOVQ slopes_base+0(FP), CX
-	MOVQ invs_base+24(FP), DX
-	MOVQ xs_base+48(FP), BX
-	MOVQ ys_base+72(FP), SI
-	MOVQ slopes_len+8(FP), DI
-	SHRQ $0x02, DI
-	CMPQ DI, $0x00
-	JE   cubicSlopesAVX2_loop_done
+	LEAQ  consts<>+0(SB), AX
+	ADDQ  $0x3f, AX
+	ANDQ  $-64, AX
+	MOVQ  slopes_base+0(FP), CX
+	MOVQ  invs_base+24(FP), DX
+	MOVQ  xs_base+48(FP), BX
+	MOVQ  ys_base+72(FP), SI
+	MOVQ  slopes_len+8(FP), DI
+	SHRQ  $0x02, DI
+	VPXOR Y0, Y0, Y0
+	CMPQ  DI, $0x00
+	JE    cubicSlopesAVX2_loop_done
 
 cubicSlopesAVX2_loop:
 	VMOVUPD   8(BX), Y0

@@ -15,6 +15,14 @@ const (
 	solveMaxSlope    = 0x1p511
 )
 
+// Predicates of VCMPPD: ordered (false on NaN) and quiet.
+const (
+	gtOQ = 0x1e // >
+	ltOQ = 0x11 // <
+	leOQ = 0x12 // <=
+	geOQ = 0x1d // >=
+)
+
 func genCubic() {
 	for _, t := range []tier{avx512, avx2} {
 		solveCubics(t)
@@ -29,121 +37,102 @@ func genCubic() {
 // the second (the iterate) when the two are unordered, as Go's
 // `if 0 > dx` and `if h < dx` keep a NaN.
 func solveCubics(t tier) {
-	fn := t.header("solveCubics", "func(t, a1, a2, a3, u, h, dy, x0, x1 []float64)", "SolveCubicsGeneric")
 	names := []string{"t", "a1", "a2", "a3", "u", "h", "dy", "x0", "x1"}
-	ptr := map[string]reg.Register{}
-	for _, s := range names {
-		ptr[s] = Load(Param(s).Base(), GP64())
-	}
-	n := Load(Param("t").Len(), GP64())
-	if t.zmm() {
-		SHRQ(U8(3), n)
-	} else {
-		SHRQ(U8(2), n)
-	}
-	zero := t.vec()
-	t.zero(zero)
-	const (
-		gtOQ = 0x1e // >, ordered, quiet
-		ltOQ = 0x11 // <
-		leOQ = 0x12 // <=
-		geOQ = 0x1d // >=
-	)
-	loopN(fn+"_loop", n, func() {
-		mem := func(s string) Mem { return Mem{Base: ptr[s]} }
-		a1, a2, a3, u, h := t.vec(), t.vec(), t.vec(), t.vec(), t.vec()
-		VMOVUPD(mem("a1"), a1)
-		VMOVUPD(mem("a2"), a2)
-		VMOVUPD(mem("a3"), a3)
-		VMOVUPD(mem("u"), u)
-		VMOVUPD(mem("h"), h)
-		b2, b3 := t.vec(), t.vec()
-		VMULPD(cf(2), a2, b2)
-		VMULPD(cf(3), a3, b3)
-		dx := t.vec()
-		VMULPD(u, h, dx)
-		VDIVPD(mem("dy"), dx, dx) // (h*u) / dy
-		r, d, v := t.vec(), t.vec(), t.vec()
-		// residual sets r = ((a3·dx + a2)·dx + a1)·dx − u, v = b3·dx and
-		// d = (v + b2)·dx + a1, each product rounded.
-		residual := func() {
-			VMULPD(dx, a3, r)
-			VADDPD(a2, r, r)
-			VMULPD(dx, r, r)
-			VADDPD(a1, r, r)
-			VMULPD(dx, r, r)
-			VSUBPD(u, r, r)
-			VMULPD(dx, b3, v)
-			VADDPD(b2, v, d)
-			VMULPD(dx, d, d)
-			VADDPD(a1, d, d)
-		}
-		for k := 0; k < solveHalleySteps; k++ {
+	t.rowKernel("solveCubics", "func(t, a1, a2, a3, u, h, dy, x0, x1 []float64)", "SolveCubicsGeneric", names,
+		func(ptr map[string]reg.Register, zero reg.VecVirtual) {
+			mem := func(s string) Mem { return Mem{Base: ptr[s]} }
+			a1, a2, a3, u, h := t.vec(), t.vec(), t.vec(), t.vec(), t.vec()
+			VMOVUPD(mem("a1"), a1)
+			VMOVUPD(mem("a2"), a2)
+			VMOVUPD(mem("a3"), a3)
+			VMOVUPD(mem("u"), u)
+			VMOVUPD(mem("h"), h)
+			b2, b3 := t.vec(), t.vec()
+			VMULPD(cf(2), a2, b2)
+			VMULPD(cf(3), a3, b3)
+			dx := t.vec()
+			VMULPD(u, h, dx)
+			VDIVPD(mem("dy"), dx, dx) // (h*u) / dy
+			r, d, v := t.vec(), t.vec(), t.vec()
+			// residual sets r = ((a3·dx + a2)·dx + a1)·dx − u, v = b3·dx and
+			// d = (v + b2)·dx + a1, each product rounded.
+			residual := func() {
+				VMULPD(dx, a3, r)
+				VADDPD(a2, r, r)
+				VMULPD(dx, r, r)
+				VADDPD(a1, r, r)
+				VMULPD(dx, r, r)
+				VSUBPD(u, r, r)
+				VMULPD(dx, b3, v)
+				VADDPD(b2, v, d)
+				VMULPD(dx, d, d)
+				VADDPD(a1, d, d)
+			}
+			for k := 0; k < solveHalleySteps; k++ {
+				residual()
+				num, den := t.vec(), t.vec()
+				VADDPD(v, a2, v)    // c = a2 + v
+				VMULPD(v, r, v)     // r*c
+				VMULPD(d, d, den)   // d*d
+				VSUBPD(v, den, den) // d*d - r*c
+				VMULPD(d, r, num)   // r*d
+				VDIVPD(den, num, num)
+				VSUBPD(num, dx, dx)  // dx - (r*d)/(d*d - r*c)
+				VMAXPD(dx, zero, dx) // 0 > dx ? 0 : dx
+				VMINPD(dx, h, dx)    // h < dx ? h : dx
+			}
 			residual()
-			num, den := t.vec(), t.vec()
-			VADDPD(v, a2, v)    // c = a2 + v
-			VMULPD(v, r, v)     // r*c
-			VMULPD(d, d, den)   // d*d
-			VSUBPD(v, den, den) // d*d - r*c
-			VMULPD(d, r, num)   // r*d
-			VDIVPD(den, num, num)
-			VSUBPD(num, dx, dx)  // dx - (r*d)/(d*d - r*c)
-			VMAXPD(dx, zero, dx) // 0 > dx ? 0 : dx
-			VMINPD(dx, h, dx)    // h < dx ? h : dx
-		}
-		residual()
-		delta := r
-		VDIVPD(d, r, delta) // δ = r / d
-		VSUBPD(delta, dx, dx)
-		m := v
-		VANDPD(c64(0x7fffffffffffffff), a2, m) // |a2|
-		VANDPD(c64(0x7fffffffffffffff), b3, b3)
-		VMULPD(h, b3, b3) // |b3|*h
-		VADDPD(b3, m, m)
-		VMULPD(delta, m, m)
-		VMULPD(delta, m, m) // (m*δ)*δ
-		tol := b2
-		VMULPD(cf(solveTol), d, tol) // SolveTol*d
-		res := a3
-		VADDPD(mem("x0"), dx, res) // x0 + dx
-		x1 := u
-		VMOVUPD(mem("x1"), x1)
-		VMINPD(res, x1, res) // x1 < t ? x1 : t
-		if t.zmm() {
-			ok, k := K(), K()
-			VCMPPD(U8(gtOQ), zero, d, ok)
-			VCMPPD(U8(ltOQ), cf(solveMaxSlope), d, k)
-			KANDB(k, ok, ok)
-			VCMPPD(U8(leOQ), tol, m, k)
-			KANDB(k, ok, ok)
-			VCMPPD(U8(geOQ), zero, dx, k)
-			KANDB(k, ok, ok)
-			VCMPPD(U8(leOQ), h, dx, k)
-			KANDB(k, ok, ok)
-			out := a1
+			delta := r
+			VDIVPD(d, r, delta) // δ = r / d
+			VSUBPD(delta, dx, dx)
+			m := v
+			VANDPD(c64(0x7fffffffffffffff), a2, m) // |a2|
+			VANDPD(c64(0x7fffffffffffffff), b3, b3)
+			VMULPD(h, b3, b3) // |b3|*h
+			VADDPD(b3, m, m)
+			VMULPD(delta, m, m)
+			VMULPD(delta, m, m) // (m*δ)*δ
+			tol := b2
+			VMULPD(cf(solveTol), d, tol) // SolveTol*d
+			res := a3
+			VADDPD(mem("x0"), dx, res) // x0 + dx
+			x1 := u
+			VMOVUPD(mem("x1"), x1)
+			VMINPD(res, x1, res) // x1 < t ? x1 : t
+			// ok: d > 0, d < SolveMaxSlope, (m·δ)·δ <= SolveTol·d, dx >= 0 and
+			// dx <= h, each comparison ordered (false on NaN) as Go's.
+			tests := []struct {
+				imm int
+				b   Op
+				a   reg.VecVirtual
+			}{{gtOQ, zero, d}, {ltOQ, cf(solveMaxSlope), d}, {leOQ, tol, m}, {geOQ, zero, dx}, {leOQ, h, dx}}
+			out := t.vec()
 			VMOVUPD(c64(math.Float64bits(math.NaN())), out)
-			VBLENDMPD(res, out, ok, out) // ok ? t : NaN
+			if t.zmm() {
+				ok, k := K(), K()
+				for i, c := range tests {
+					if i == 0 {
+						VCMPPD(U8(c.imm), c.b, c.a, ok)
+						continue
+					}
+					VCMPPD(U8(c.imm), c.b, c.a, k)
+					KANDB(k, ok, ok)
+				}
+				VBLENDMPD(res, out, ok, out) // ok ? t : NaN
+			} else {
+				ok, k := a1, a2
+				for i, c := range tests {
+					if i == 0 {
+						VCMPPD(U8(c.imm), c.b, c.a, ok)
+						continue
+					}
+					VCMPPD(U8(c.imm), c.b, c.a, k)
+					VANDPD(k, ok, ok)
+				}
+				VBLENDVPD(ok, res, out, out) // ok ? t : NaN
+			}
 			VMOVUPD(out, mem("t"))
-		} else {
-			ok, k := a1, a2
-			VCMPPD(U8(gtOQ), zero, d, ok)
-			VCMPPD(U8(ltOQ), cf(solveMaxSlope), d, k)
-			VANDPD(k, ok, ok)
-			VCMPPD(U8(leOQ), tol, m, k)
-			VANDPD(k, ok, ok)
-			VCMPPD(U8(geOQ), zero, dx, k)
-			VANDPD(k, ok, ok)
-			VCMPPD(U8(leOQ), h, dx, k)
-			VANDPD(k, ok, ok)
-			out := h
-			VMOVUPD(c64(math.Float64bits(math.NaN())), out)
-			VBLENDVPD(ok, res, out, out) // ok ? t : NaN
-			VMOVUPD(out, mem("t"))
-		}
-		t.advance(ptr, names)
-	})
-	VZEROUPPER()
-	RET()
+		})
 }
 
 // The constants of asm/cubic.go's Fritsch–Butland fit.
@@ -171,6 +160,24 @@ func (t tier) header(name, sig, generic string) string {
 	Pragma("noescape")
 	Doc(fn + " computes " + generic + " (" + t.name + ").")
 	return fn
+}
+
+// rowKernel emits the kernel name+tier over the rows of the slice
+// parameters names, a register of each at a time: body, given their
+// pointers and a register of zeros, emits one step, after which every
+// pointer moves on by a register (the first slice's length a multiple of
+// the register's lanes).
+func (t tier) rowKernel(name, sig, generic string, names []string, body func(ptr map[string]reg.Register, zero reg.VecVirtual)) {
+	fn := t.header(name, sig, generic)
+	ptr, n := t.slices(names...)
+	zero := t.vec()
+	t.zero(zero)
+	loopN(fn+"_loop", n, func() {
+		body(ptr, zero)
+		t.advance(ptr, names)
+	})
+	VZEROUPPER()
+	RET()
 }
 
 // advance moves each of the pointers ptr[s] of names by a register's
@@ -222,10 +229,8 @@ func (t tier) slices(names ...string) (map[string]reg.Register, reg.Register) {
 // segments at a time (both quotients computed, the one a lane needs
 // kept).
 func cubicSlopes(t tier) {
-	fn := t.header("cubicSlopes", "func(slopes, invs, xs, ys []float64)", "CubicSlopesGeneric")
 	names := []string{"slopes", "invs", "xs", "ys"}
-	ptr, n := t.slices(names...)
-	loopN(fn+"_loop", n, func() {
+	t.rowKernel("cubicSlopes", "func(slopes, invs, xs, ys []float64)", "CubicSlopesGeneric", names, func(ptr map[string]reg.Register, zero reg.VecVirtual) {
 		dx, dy := t.vec(), t.vec()
 		VMOVUPD(Mem{Base: ptr["xs"], Disp: 8}, dx)
 		VSUBPD(Mem{Base: ptr["xs"]}, dx, dx) // xs[i+1] - xs[i]
@@ -243,22 +248,15 @@ func cubicSlopes(t tier) {
 		t.pick(ok, s, q, s)
 		VMOVUPD(inv, Mem{Base: ptr["invs"]})
 		VMOVUPD(s, Mem{Base: ptr["slopes"]})
-		t.advance(ptr, names)
 	})
-	VZEROUPPER()
-	RET()
 }
 
 // cubicDerivs emits cubicDerivs+tier, CubicDerivsGeneric a register of
 // knots at a time; gonum's three-division form only when some lane needs
 // it (a product or denominator out of the normal range).
 func cubicDerivs(t tier) {
-	fn := t.header("cubicDerivs", "func(d, slopes, xs []float64)", "CubicDerivsGeneric")
 	names := []string{"d", "slopes", "xs"}
-	ptr, n := t.slices(names...)
-	zero := t.vec()
-	t.zero(zero)
-	loopN(fn+"_loop", n, func() {
+	t.rowKernel("cubicDerivs", "func(d, slopes, xs []float64)", "CubicDerivsGeneric", names, func(ptr map[string]reg.Register, zero reg.VecVirtual) {
 		s0, s1 := t.vec(), t.vec()
 		VMOVUPD(Mem{Base: ptr["slopes"]}, s0)
 		VMOVUPD(Mem{Base: ptr["slopes"], Disp: 8}, s1)
@@ -297,7 +295,7 @@ func cubicDerivs(t tier) {
 		t.and(sel, v, v) // 0 where p ≤ 0 (or NaN) or out of range
 		fb := sel
 		t.andNot(pos, normal, fb) // p > 0, out of range
-		done := fn + "_normal"
+		done := "cubicDerivs" + t.name + "_normal"
 		t.jumpIfNone(fb, done)
 		q0, q1 := t.vec(), t.vec()
 		VDIVPD(s0, w0, q0) // w0/s0
@@ -307,22 +305,15 @@ func cubicDerivs(t tier) {
 		t.pick(fb, q0, v, v)
 		Label(done)
 		VMOVUPD(v, Mem{Base: ptr["d"]})
-		t.advance(ptr, names)
 	})
-	VZEROUPPER()
-	RET()
 }
 
 // cubicCoeffs emits cubicCoeffs+tier, CubicCoeffsGeneric a register of
 // segments at a time; the divisions by the step only when some lane's
 // reciprocal is 0.
 func cubicCoeffs(t tier) {
-	fn := t.header("cubicCoeffs", "func(a2, a3, d, xs, ys, invs []float64)", "CubicCoeffsGeneric")
 	names := []string{"a2", "a3", "d", "xs", "ys", "invs"}
-	ptr, n := t.slices(names...)
-	zero := t.vec()
-	t.zero(zero)
-	loopN(fn+"_loop", n, func() {
+	t.rowKernel("cubicCoeffs", "func(a2, a3, d, xs, ys, invs []float64)", "CubicCoeffsGeneric", names, func(ptr map[string]reg.Register, zero reg.VecVirtual) {
 		d0, d1 := t.vec(), t.vec()
 		VMOVUPD(Mem{Base: ptr["d"]}, d0)
 		VMOVUPD(Mem{Base: ptr["d"], Disp: 8}, d1)
@@ -350,7 +341,7 @@ func cubicCoeffs(t tier) {
 		VMULPD(inv2, p3, r3)
 		VMULPD(inv, r3, r3)             // (p3*inv²)*inv
 		tiny := t.cmp(cmpEQ, zero, inv) // inv == 0 (false for NaN, as Go's !=)
-		done := fn + "_recip"
+		done := "cubicCoeffs" + t.name + "_recip"
 		t.jumpIfNone(tiny, done)
 		VDIVPD(dx, p2, p2)
 		VDIVPD(dx, p2, p2) // p2/dx/dx
@@ -362,8 +353,5 @@ func cubicCoeffs(t tier) {
 		Label(done)
 		VMOVUPD(r2, Mem{Base: ptr["a2"]})
 		VMOVUPD(r3, Mem{Base: ptr["a3"]})
-		t.advance(ptr, names)
 	})
-	VZEROUPPER()
-	RET()
 }

@@ -326,10 +326,16 @@ func (x *exchange) setEtaLanes(t *tuner, changed *[lanes]bool) {
 		// Leg 1 on the lane's path, in one call (bit for bit as t.eta),
 		// and leg 2, if any, on the linear path.
 		t.path[j].EtaStrided(x.eta0[j:], x.eta1[j:], lanes, t.leg1(j))
-		for n := t.c1; n < len(t.sched[j]); n++ {
-			i := layout.Index(n, 1, 0, j)
-			x.eta0[i], x.eta1[i] = t.eta(j, n)
-		}
+		x.setEtaLeg2(t, j)
+	}
+}
+
+// setEtaLeg2 sets lane j's coefficients of the chains of leg 2, if any, on
+// the linear path.
+func (x *exchange) setEtaLeg2(t *tuner, j int) {
+	for n := t.c1; n < len(t.sched[j]); n++ {
+		i := layout.Index(n, 1, 0, j)
+		x.eta0[i], x.eta1[i] = t.eta(j, n)
 	}
 }
 
@@ -342,10 +348,7 @@ func (x *exchange) setEtaBlock(t *tuner) {
 	x.epoch++
 	t.blockEta(x.eta0[:t.c1*lanes], x.eta1[:t.c1*lanes])
 	for j := 0; j < lanes; j++ {
-		for n := t.c1; n < len(t.sched[j]); n++ {
-			i := layout.Index(n, 1, 0, j)
-			x.eta0[i], x.eta1[i] = t.eta(j, n)
-		}
+		x.setEtaLeg2(t, j)
 	}
 }
 

@@ -5,8 +5,8 @@ import "math"
 // The schedule update's root finding (eq:equicrit): the inversion of the
 // monotone cubic interpolant of the cumulative barrier Λ(t) at the targets
 // Λ·n/N, one target per element, every target independent of the others.
-// Package tune (its newtonTargets) fills the rows and falls back to a
-// safeguarded solve where the result is NaN.
+// Package tune (its newtonTargets) finds each target's segment and falls
+// back to a safeguarded solve where the result is NaN.
 
 // The constants of SolveCubicsGeneric's iteration.
 const (
@@ -26,9 +26,11 @@ const (
 	SolveMaxSlope = 0x1p511
 )
 
-// SolveCubicsGeneric solves, for every i, r(dx) = a1·dx + a2·dx² + a3·dx³ − u
-// = 0 on the segment [x0[i], x1[i]] of width h[i] = x1[i] − x0[i] whose
-// cubic rises by dy[i] (all rows indexed by i; a1[i] is a1, and so on),
+// SolveCubicsAtGeneric solves, for every i, r(dx) = a1·dx + a2·dx² +
+// a3·dx³ − u = 0 on segment s = segs[i] of a fitted piecewise cubic (knots
+// (xs[k], ys[k]), segment k's coefficients a1 = d[k], a2[k] and a3[k]),
+// the segment [x0, x1] = [xs[s], xs[s+1]] of width h = x1 − x0 whose cubic
+// rises by dy = ys[s+1] − ys[s], at the height u = targets[i] − ys[s],
 // and writes the root x0 + dx to t[i], or NaN where the iteration did not
 // converge:
 //
@@ -47,20 +49,22 @@ const (
 // with r = ((a3·dx + a2)·dx + a1)·dx − u, v = b3·dx, d = (v + b2)·dx + a1
 // and c = a2 + v. Every product is rounded before it is added (no fused
 // multiply-add), so that the assembly twins, which make the same
-// operations in the same order, agree bit for bit. ok tests the error
-// M·δ² of Newton's quadratic convergence after a last step δ, M bounding
-// half the second derivative over the first on the segment. All slices
-// have t's length, a multiple of 8 for the assembly twins (the checked
-// layer in package kernel guarantees it); t may alias dy.
-func SolveCubicsGeneric(t, a1, a2, a3, u, h, dy, x0, x1 []float64) {
-	n := len(t)
-	a1, a2, a3, u, h, dy, x0, x1 = a1[:n], a2[:n], a3[:n], u[:n], h[:n], dy[:n], x0[:n], x1[:n]
-	for i := range t {
-		t[i] = SolveCubic(a1[i], a2[i], a3[i], u[i], h[i], dy[i], x0[i], x1[i])
+// operations in the same order, agree bit for bit; they gather each
+// target's segment from the columns. ok tests the error M·δ² of Newton's
+// quadratic convergence after a last step δ, M bounding half the second
+// derivative over the first on the segment. segs and targets have t's
+// length, a multiple of 8 for the assembly twins, and every segment s
+// satisfies 0 ≤ s, s+1 < len(xs), len(ys) and s < len(d), len(a2),
+// len(a3) (the checked layer in package kernel guarantees both).
+func SolveCubicsAtGeneric(t []float64, segs []int, targets, xs, ys, d, a2, a3 []float64) {
+	segs, targets = segs[:len(t)], targets[:len(t)]
+	for i, s := range segs {
+		a0, x0, x1 := ys[s], xs[s], xs[s+1]
+		t[i] = SolveCubic(d[s], a2[s], a3[s], targets[i]-a0, x1-x0, ys[s+1]-a0, x0, x1)
 	}
 }
 
-// SolveCubic is one element of SolveCubicsGeneric: the root of the
+// SolveCubic is one element of SolveCubicsAtGeneric: the root of the
 // segment's cubic at height u, or NaN where the iteration did not
 // converge.
 func SolveCubic(a1, a2, a3, u, h, dy, x0, x1 float64) float64 {

@@ -4,15 +4,15 @@
 
 package asm
 
-// solveCubicsAVX512 computes SolveCubicsGeneric (AVX512).
+// solveCubicsAtAVX512 computes SolveCubicsAtGeneric (AVX512).
 //
 //go:noescape
-func solveCubicsAVX512(t []float64, a1 []float64, a2 []float64, a3 []float64, u []float64, h []float64, dy []float64, x0 []float64, x1 []float64)
+func solveCubicsAtAVX512(t []float64, segs []int, targets []float64, xs []float64, ys []float64, d []float64, a2 []float64, a3 []float64)
 
-// solveCubicsAVX2 computes SolveCubicsGeneric (AVX2).
+// solveCubicsAtAVX2 computes SolveCubicsAtGeneric (AVX2).
 //
 //go:noescape
-func solveCubicsAVX2(t []float64, a1 []float64, a2 []float64, a3 []float64, u []float64, h []float64, dy []float64, x0 []float64, x1 []float64)
+func solveCubicsAtAVX2(t []float64, segs []int, targets []float64, xs []float64, ys []float64, d []float64, a2 []float64, a3 []float64)
 
 // cubicSlopesAVX512 computes CubicSlopesGeneric (AVX512).
 //

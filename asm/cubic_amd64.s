@@ -4,241 +4,274 @@
 
 #include "textflag.h"
 
-// func solveCubicsAVX512(t []float64, a1 []float64, a2 []float64, a3 []float64, u []float64, h []float64, dy []float64, x0 []float64, x1 []float64)
+// func solveCubicsAtAVX512(t []float64, segs []int, targets []float64, xs []float64, ys []float64, d []float64, a2 []float64, a3 []float64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·solveCubicsAVX512(SB), NOSPLIT, $0-216
+TEXT ·solveCubicsAtAVX512(SB), NOSPLIT, $0-192
 	LEAQ   consts<>+0(SB), AX
 	ADDQ   $0x3f, AX
 	ANDQ   $-64, AX
 	MOVQ   t_base+0(FP), CX
-	MOVQ   a1_base+24(FP), DX
-	MOVQ   a2_base+48(FP), BX
-	MOVQ   a3_base+72(FP), SI
-	MOVQ   u_base+96(FP), DI
-	MOVQ   h_base+120(FP), R8
-	MOVQ   dy_base+144(FP), R9
-	MOVQ   x0_base+168(FP), R10
-	MOVQ   x1_base+192(FP), R11
-	MOVQ   t_len+8(FP), R12
-	SHRQ   $0x03, R12
+	MOVQ   segs_base+24(FP), DX
+	MOVQ   targets_base+48(FP), BX
+	MOVQ   xs_base+72(FP), SI
+	MOVQ   ys_base+96(FP), DI
+	MOVQ   d_base+120(FP), R8
+	MOVQ   a2_base+144(FP), R9
+	MOVQ   a3_base+168(FP), R10
+	MOVQ   t_len+8(FP), R11
+	SHRQ   $0x03, R11
 	VPXORQ Z0, Z0, Z0
-	CMPQ   R12, $0x00
-	JE     solveCubicsAVX512_loop_done
+	CMPQ   R11, $0x00
+	JE     solveCubicsAtAVX512_loop_done
 
-solveCubicsAVX512_loop:
-	VMOVUPD   (DX), Z1
-	VMOVUPD   (BX), Z2
-	VMOVUPD   (SI), Z3
-	VMOVUPD   (DI), Z4
-	VMOVUPD   (R8), Z5
-	VMULPD    (AX), Z2, Z6
-	VMULPD    128(AX), Z3, Z7
-	VMULPD    Z4, Z5, Z8
-	VDIVPD    (R9), Z8, Z8
-	VMULPD    Z8, Z3, Z9
-	VADDPD    Z2, Z9, Z9
-	VMULPD    Z8, Z9, Z9
-	VADDPD    Z1, Z9, Z9
-	VMULPD    Z8, Z9, Z9
-	VSUBPD    Z4, Z9, Z9
-	VMULPD    Z8, Z7, Z11
-	VADDPD    Z6, Z11, Z10
-	VMULPD    Z8, Z10, Z10
-	VADDPD    Z1, Z10, Z10
-	VADDPD    Z11, Z2, Z11
-	VMULPD    Z11, Z9, Z11
-	VMULPD    Z10, Z10, Z12
-	VSUBPD    Z11, Z12, Z12
-	VMULPD    Z10, Z9, Z9
-	VDIVPD    Z12, Z9, Z9
-	VSUBPD    Z9, Z8, Z8
-	VMAXPD    Z8, Z0, Z8
-	VMINPD    Z8, Z5, Z8
-	VMULPD    Z8, Z3, Z9
-	VADDPD    Z2, Z9, Z9
-	VMULPD    Z8, Z9, Z9
-	VADDPD    Z1, Z9, Z9
-	VMULPD    Z8, Z9, Z9
-	VSUBPD    Z4, Z9, Z9
-	VMULPD    Z8, Z7, Z11
-	VADDPD    Z6, Z11, Z10
-	VMULPD    Z8, Z10, Z10
-	VADDPD    Z1, Z10, Z10
-	VADDPD    Z11, Z2, Z11
-	VMULPD    Z11, Z9, Z11
-	VMULPD    Z10, Z10, Z12
-	VSUBPD    Z11, Z12, Z12
-	VMULPD    Z10, Z9, Z9
-	VDIVPD    Z12, Z9, Z9
-	VSUBPD    Z9, Z8, Z8
-	VMAXPD    Z8, Z0, Z8
-	VMINPD    Z8, Z5, Z8
-	VMULPD    Z8, Z3, Z9
-	VADDPD    Z2, Z9, Z9
-	VMULPD    Z8, Z9, Z9
-	VADDPD    Z1, Z9, Z9
-	VMULPD    Z8, Z9, Z9
-	VSUBPD    Z4, Z9, Z9
-	VMULPD    Z8, Z7, Z11
-	VADDPD    Z6, Z11, Z10
-	VMULPD    Z8, Z10, Z10
-	VADDPD    Z1, Z10, Z10
-	VDIVPD    Z10, Z9, Z9
-	VSUBPD    Z9, Z8, Z8
-	VANDPD    256(AX), Z2, Z11
-	VANDPD    256(AX), Z7, Z7
-	VMULPD    Z5, Z7, Z7
-	VADDPD    Z7, Z11, Z11
-	VMULPD    Z9, Z11, Z11
-	VMULPD    Z9, Z11, Z11
-	VMULPD    384(AX), Z10, Z6
-	VADDPD    (R10), Z8, Z3
-	VMOVUPD   (R11), Z4
-	VMINPD    Z3, Z4, Z3
-	VMOVUPD   640(AX), Z1
-	VCMPPD    $0x1e, Z0, Z10, K1
-	VCMPPD    $0x11, 512(AX), Z10, K2
-	KANDB     K2, K1, K1
-	VCMPPD    $0x12, Z6, Z11, K2
-	KANDB     K2, K1, K1
-	VCMPPD    $0x1d, Z0, Z8, K2
-	KANDB     K2, K1, K1
-	VCMPPD    $0x12, Z5, Z8, K2
-	KANDB     K2, K1, K1
-	VBLENDMPD Z3, Z1, K1, Z1
-	VMOVUPD   Z1, (CX)
-	ADDQ      $0x40, CX
-	ADDQ      $0x40, DX
-	ADDQ      $0x40, BX
-	ADDQ      $0x40, SI
-	ADDQ      $0x40, DI
-	ADDQ      $0x40, R8
-	ADDQ      $0x40, R9
-	ADDQ      $0x40, R10
-	ADDQ      $0x40, R11
-	DECQ      R12
-	JNZ       solveCubicsAVX512_loop
+solveCubicsAtAVX512_loop:
+	VMOVDQU64  (DX), Z1
+	VPXORQ     Z2, Z2, Z2
+	MOVL       $0x000000ff, R12
+	KMOVB      R12, K1
+	VGATHERQPD (DI)(Z1*8), K1, Z2
+	VPXORQ     Z3, Z3, Z3
+	MOVL       $0x000000ff, R12
+	KMOVB      R12, K1
+	VGATHERQPD 8(DI)(Z1*8), K1, Z3
+	VPXORQ     Z4, Z4, Z4
+	MOVL       $0x000000ff, R12
+	KMOVB      R12, K1
+	VGATHERQPD (SI)(Z1*8), K1, Z4
+	VPXORQ     Z5, Z5, Z5
+	MOVL       $0x000000ff, R12
+	KMOVB      R12, K1
+	VGATHERQPD 8(SI)(Z1*8), K1, Z5
+	VPXORQ     Z6, Z6, Z6
+	MOVL       $0x000000ff, R12
+	KMOVB      R12, K1
+	VGATHERQPD (R8)(Z1*8), K1, Z6
+	VPXORQ     Z7, Z7, Z7
+	MOVL       $0x000000ff, R12
+	KMOVB      R12, K1
+	VGATHERQPD (R9)(Z1*8), K1, Z7
+	VPXORQ     Z8, Z8, Z8
+	MOVL       $0x000000ff, R12
+	KMOVB      R12, K1
+	VGATHERQPD (R10)(Z1*8), K1, Z8
+	VMOVUPD    (BX), Z1
+	VSUBPD     Z2, Z1, Z1
+	VSUBPD     Z4, Z5, Z9
+	VSUBPD     Z2, Z3, Z3
+	VMULPD     (AX), Z7, Z10
+	VMULPD     128(AX), Z8, Z11
+	VMULPD     Z1, Z9, Z12
+	VDIVPD     Z3, Z12, Z12
+	VMULPD     Z12, Z8, Z13
+	VADDPD     Z7, Z13, Z13
+	VMULPD     Z12, Z13, Z13
+	VADDPD     Z6, Z13, Z13
+	VMULPD     Z12, Z13, Z13
+	VSUBPD     Z1, Z13, Z13
+	VMULPD     Z12, Z11, Z15
+	VADDPD     Z10, Z15, Z14
+	VMULPD     Z12, Z14, Z14
+	VADDPD     Z6, Z14, Z14
+	VADDPD     Z15, Z7, Z15
+	VMULPD     Z15, Z13, Z15
+	VMULPD     Z14, Z14, Z16
+	VSUBPD     Z15, Z16, Z16
+	VMULPD     Z14, Z13, Z13
+	VDIVPD     Z16, Z13, Z13
+	VSUBPD     Z13, Z12, Z12
+	VMAXPD     Z12, Z0, Z12
+	VMINPD     Z12, Z9, Z12
+	VMULPD     Z12, Z8, Z13
+	VADDPD     Z7, Z13, Z13
+	VMULPD     Z12, Z13, Z13
+	VADDPD     Z6, Z13, Z13
+	VMULPD     Z12, Z13, Z13
+	VSUBPD     Z1, Z13, Z13
+	VMULPD     Z12, Z11, Z15
+	VADDPD     Z10, Z15, Z14
+	VMULPD     Z12, Z14, Z14
+	VADDPD     Z6, Z14, Z14
+	VADDPD     Z15, Z7, Z15
+	VMULPD     Z15, Z13, Z15
+	VMULPD     Z14, Z14, Z16
+	VSUBPD     Z15, Z16, Z16
+	VMULPD     Z14, Z13, Z13
+	VDIVPD     Z16, Z13, Z13
+	VSUBPD     Z13, Z12, Z12
+	VMAXPD     Z12, Z0, Z12
+	VMINPD     Z12, Z9, Z12
+	VMULPD     Z12, Z8, Z13
+	VADDPD     Z7, Z13, Z13
+	VMULPD     Z12, Z13, Z13
+	VADDPD     Z6, Z13, Z13
+	VMULPD     Z12, Z13, Z13
+	VSUBPD     Z1, Z13, Z13
+	VMULPD     Z12, Z11, Z15
+	VADDPD     Z10, Z15, Z14
+	VMULPD     Z12, Z14, Z14
+	VADDPD     Z6, Z14, Z14
+	VDIVPD     Z14, Z13, Z13
+	VSUBPD     Z13, Z12, Z12
+	VANDPD     256(AX), Z7, Z15
+	VANDPD     256(AX), Z11, Z11
+	VMULPD     Z9, Z11, Z11
+	VADDPD     Z11, Z15, Z15
+	VMULPD     Z13, Z15, Z15
+	VMULPD     Z13, Z15, Z15
+	VMULPD     384(AX), Z14, Z10
+	VADDPD     Z4, Z12, Z8
+	VMINPD     Z8, Z5, Z8
+	VMOVUPD    640(AX), Z1
+	VCMPPD     $0x1e, Z0, Z14, K1
+	VCMPPD     $0x11, 512(AX), Z14, K2
+	KANDB      K2, K1, K1
+	VCMPPD     $0x12, Z10, Z15, K2
+	KANDB      K2, K1, K1
+	VCMPPD     $0x1d, Z0, Z12, K2
+	KANDB      K2, K1, K1
+	VCMPPD     $0x12, Z9, Z12, K2
+	KANDB      K2, K1, K1
+	VBLENDMPD  Z8, Z1, K1, Z1
+	VMOVUPD    Z1, (CX)
+	ADDQ       $0x40, CX
+	ADDQ       $0x40, DX
+	ADDQ       $0x40, BX
+	DECQ       R11
+	JNZ        solveCubicsAtAVX512_loop
 
-solveCubicsAVX512_loop_done:
+solveCubicsAtAVX512_loop_done:
 	VZEROUPPER
 	RET
 
-// func solveCubicsAVX2(t []float64, a1 []float64, a2 []float64, a3 []float64, u []float64, h []float64, dy []float64, x0 []float64, x1 []float64)
+// func solveCubicsAtAVX2(t []float64, segs []int, targets []float64, xs []float64, ys []float64, d []float64, a2 []float64, a3 []float64)
 // Requires: AVX, AVX2
-TEXT ·solveCubicsAVX2(SB), NOSPLIT, $0-216
+TEXT ·solveCubicsAtAVX2(SB), NOSPLIT, $0-192
 	LEAQ  consts<>+0(SB), AX
 	ADDQ  $0x3f, AX
 	ANDQ  $-64, AX
 	MOVQ  t_base+0(FP), CX
-	MOVQ  a1_base+24(FP), DX
-	MOVQ  a2_base+48(FP), BX
-	MOVQ  a3_base+72(FP), SI
-	MOVQ  u_base+96(FP), DI
-	MOVQ  h_base+120(FP), R8
-	MOVQ  dy_base+144(FP), R9
-	MOVQ  x0_base+168(FP), R10
-	MOVQ  x1_base+192(FP), R11
-	MOVQ  t_len+8(FP), R12
-	SHRQ  $0x02, R12
+	MOVQ  segs_base+24(FP), DX
+	MOVQ  targets_base+48(FP), BX
+	MOVQ  xs_base+72(FP), SI
+	MOVQ  ys_base+96(FP), DI
+	MOVQ  d_base+120(FP), R8
+	MOVQ  a2_base+144(FP), R9
+	MOVQ  a3_base+168(FP), R10
+	MOVQ  t_len+8(FP), R11
+	SHRQ  $0x02, R11
 	VPXOR Y0, Y0, Y0
-	CMPQ  R12, $0x00
-	JE    solveCubicsAVX2_loop_done
+	CMPQ  R11, $0x00
+	JE    solveCubicsAtAVX2_loop_done
 
-solveCubicsAVX2_loop:
-	VMOVUPD   (DX), Y1
-	VMOVUPD   (BX), Y2
-	VMOVUPD   (SI), Y3
-	VMOVUPD   (DI), Y4
-	VMOVUPD   (R8), Y5
-	VMULPD    (AX), Y2, Y6
-	VMULPD    128(AX), Y3, Y7
-	VMULPD    Y4, Y5, Y8
-	VDIVPD    (R9), Y8, Y8
-	VMULPD    Y8, Y3, Y9
-	VADDPD    Y2, Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    Y1, Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VSUBPD    Y4, Y9, Y9
-	VMULPD    Y8, Y7, Y11
-	VADDPD    Y6, Y11, Y10
-	VMULPD    Y8, Y10, Y10
-	VADDPD    Y1, Y10, Y10
-	VADDPD    Y11, Y2, Y11
-	VMULPD    Y11, Y9, Y11
-	VMULPD    Y10, Y10, Y12
-	VSUBPD    Y11, Y12, Y12
-	VMULPD    Y10, Y9, Y9
-	VDIVPD    Y12, Y9, Y9
-	VSUBPD    Y9, Y8, Y8
-	VMAXPD    Y8, Y0, Y8
-	VMINPD    Y8, Y5, Y8
-	VMULPD    Y8, Y3, Y9
-	VADDPD    Y2, Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    Y1, Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VSUBPD    Y4, Y9, Y9
-	VMULPD    Y8, Y7, Y11
-	VADDPD    Y6, Y11, Y10
-	VMULPD    Y8, Y10, Y10
-	VADDPD    Y1, Y10, Y10
-	VADDPD    Y11, Y2, Y11
-	VMULPD    Y11, Y9, Y11
-	VMULPD    Y10, Y10, Y12
-	VSUBPD    Y11, Y12, Y12
-	VMULPD    Y10, Y9, Y9
-	VDIVPD    Y12, Y9, Y9
-	VSUBPD    Y9, Y8, Y8
-	VMAXPD    Y8, Y0, Y8
-	VMINPD    Y8, Y5, Y8
-	VMULPD    Y8, Y3, Y9
-	VADDPD    Y2, Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    Y1, Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VSUBPD    Y4, Y9, Y9
-	VMULPD    Y8, Y7, Y11
-	VADDPD    Y6, Y11, Y10
-	VMULPD    Y8, Y10, Y10
-	VADDPD    Y1, Y10, Y10
-	VDIVPD    Y10, Y9, Y9
-	VSUBPD    Y9, Y8, Y8
-	VANDPD    256(AX), Y2, Y11
-	VANDPD    256(AX), Y7, Y7
-	VMULPD    Y5, Y7, Y7
-	VADDPD    Y7, Y11, Y11
-	VMULPD    Y9, Y11, Y11
-	VMULPD    Y9, Y11, Y11
-	VMULPD    384(AX), Y10, Y6
-	VADDPD    (R10), Y8, Y3
-	VMOVUPD   (R11), Y4
-	VMINPD    Y3, Y4, Y3
-	VMOVUPD   640(AX), Y4
-	VCMPPD    $0x1e, Y0, Y10, Y1
-	VCMPPD    $0x11, 512(AX), Y10, Y2
-	VANDPD    Y2, Y1, Y1
-	VCMPPD    $0x12, Y6, Y11, Y2
-	VANDPD    Y2, Y1, Y1
-	VCMPPD    $0x1d, Y0, Y8, Y2
-	VANDPD    Y2, Y1, Y1
-	VCMPPD    $0x12, Y5, Y8, Y2
-	VANDPD    Y2, Y1, Y1
-	VBLENDVPD Y1, Y3, Y4, Y4
-	VMOVUPD   Y4, (CX)
-	ADDQ      $0x20, CX
-	ADDQ      $0x20, DX
-	ADDQ      $0x20, BX
-	ADDQ      $0x20, SI
-	ADDQ      $0x20, DI
-	ADDQ      $0x20, R8
-	ADDQ      $0x20, R9
-	ADDQ      $0x20, R10
-	ADDQ      $0x20, R11
-	DECQ      R12
-	JNZ       solveCubicsAVX2_loop
+solveCubicsAtAVX2_loop:
+	VMOVDQU    (DX), Y1
+	VPXOR      Y2, Y2, Y2
+	VMOVUPD    768(AX), Y3
+	VGATHERQPD Y3, (DI)(Y1*8), Y2
+	VPXOR      Y3, Y3, Y3
+	VMOVUPD    768(AX), Y4
+	VGATHERQPD Y4, 8(DI)(Y1*8), Y3
+	VPXOR      Y4, Y4, Y4
+	VMOVUPD    768(AX), Y5
+	VGATHERQPD Y5, (SI)(Y1*8), Y4
+	VPXOR      Y5, Y5, Y5
+	VMOVUPD    768(AX), Y6
+	VGATHERQPD Y6, 8(SI)(Y1*8), Y5
+	VPXOR      Y6, Y6, Y6
+	VMOVUPD    768(AX), Y7
+	VGATHERQPD Y7, (R8)(Y1*8), Y6
+	VPXOR      Y7, Y7, Y7
+	VMOVUPD    768(AX), Y8
+	VGATHERQPD Y8, (R9)(Y1*8), Y7
+	VPXOR      Y8, Y8, Y8
+	VMOVUPD    768(AX), Y9
+	VGATHERQPD Y9, (R10)(Y1*8), Y8
+	VMOVUPD    (BX), Y1
+	VSUBPD     Y2, Y1, Y1
+	VSUBPD     Y4, Y5, Y9
+	VSUBPD     Y2, Y3, Y3
+	VMULPD     (AX), Y7, Y2
+	VMULPD     128(AX), Y8, Y10
+	VMULPD     Y1, Y9, Y11
+	VDIVPD     Y3, Y11, Y11
+	VMULPD     Y11, Y8, Y3
+	VADDPD     Y7, Y3, Y3
+	VMULPD     Y11, Y3, Y3
+	VADDPD     Y6, Y3, Y3
+	VMULPD     Y11, Y3, Y3
+	VSUBPD     Y1, Y3, Y3
+	VMULPD     Y11, Y10, Y13
+	VADDPD     Y2, Y13, Y12
+	VMULPD     Y11, Y12, Y12
+	VADDPD     Y6, Y12, Y12
+	VADDPD     Y13, Y7, Y13
+	VMULPD     Y13, Y3, Y13
+	VMULPD     Y12, Y12, Y14
+	VSUBPD     Y13, Y14, Y14
+	VMULPD     Y12, Y3, Y3
+	VDIVPD     Y14, Y3, Y3
+	VSUBPD     Y3, Y11, Y11
+	VMAXPD     Y11, Y0, Y11
+	VMINPD     Y11, Y9, Y11
+	VMULPD     Y11, Y8, Y3
+	VADDPD     Y7, Y3, Y3
+	VMULPD     Y11, Y3, Y3
+	VADDPD     Y6, Y3, Y3
+	VMULPD     Y11, Y3, Y3
+	VSUBPD     Y1, Y3, Y3
+	VMULPD     Y11, Y10, Y13
+	VADDPD     Y2, Y13, Y12
+	VMULPD     Y11, Y12, Y12
+	VADDPD     Y6, Y12, Y12
+	VADDPD     Y13, Y7, Y13
+	VMULPD     Y13, Y3, Y13
+	VMULPD     Y12, Y12, Y14
+	VSUBPD     Y13, Y14, Y14
+	VMULPD     Y12, Y3, Y3
+	VDIVPD     Y14, Y3, Y3
+	VSUBPD     Y3, Y11, Y11
+	VMAXPD     Y11, Y0, Y11
+	VMINPD     Y11, Y9, Y11
+	VMULPD     Y11, Y8, Y3
+	VADDPD     Y7, Y3, Y3
+	VMULPD     Y11, Y3, Y3
+	VADDPD     Y6, Y3, Y3
+	VMULPD     Y11, Y3, Y3
+	VSUBPD     Y1, Y3, Y3
+	VMULPD     Y11, Y10, Y13
+	VADDPD     Y2, Y13, Y12
+	VMULPD     Y11, Y12, Y12
+	VADDPD     Y6, Y12, Y12
+	VDIVPD     Y12, Y3, Y3
+	VSUBPD     Y3, Y11, Y11
+	VANDPD     256(AX), Y7, Y13
+	VANDPD     256(AX), Y10, Y10
+	VMULPD     Y9, Y10, Y10
+	VADDPD     Y10, Y13, Y13
+	VMULPD     Y3, Y13, Y13
+	VMULPD     Y3, Y13, Y13
+	VMULPD     384(AX), Y12, Y2
+	VADDPD     Y4, Y11, Y8
+	VMINPD     Y8, Y5, Y8
+	VMOVUPD    640(AX), Y1
+	VCMPPD     $0x1e, Y0, Y12, Y6
+	VCMPPD     $0x11, 512(AX), Y12, Y7
+	VANDPD     Y7, Y6, Y6
+	VCMPPD     $0x12, Y2, Y13, Y7
+	VANDPD     Y7, Y6, Y6
+	VCMPPD     $0x1d, Y0, Y11, Y7
+	VANDPD     Y7, Y6, Y6
+	VCMPPD     $0x12, Y9, Y11, Y7
+	VANDPD     Y7, Y6, Y6
+	VBLENDVPD  Y6, Y8, Y1, Y1
+	VMOVUPD    Y1, (CX)
+	ADDQ       $0x20, CX
+	ADDQ       $0x20, DX
+	ADDQ       $0x20, BX
+	DECQ       R11
+	JNZ        solveCubicsAtAVX2_loop
 
-solveCubicsAVX2_loop_done:
+solveCubicsAtAVX2_loop_done:
 	VZEROUPPER
 	RET
 
@@ -263,9 +296,9 @@ cubicSlopesAVX512_loop:
 	VSUBPD    (BX), Z0, Z0
 	VMOVUPD   8(SI), Z1
 	VSUBPD    (SI), Z1, Z1
-	VCMPPD    $0x1d, 768(AX), Z0, K1
+	VCMPPD    $0x1d, 896(AX), Z0, K1
 	VPMOVM2Q  K1, Z2
-	VMOVUPD   896(AX), Z3
+	VMOVUPD   1024(AX), Z3
 	VDIVPD    Z0, Z3, Z3
 	VMULPD    Z3, Z1, Z4
 	VDIVPD    Z0, Z1, Z0
@@ -321,16 +354,16 @@ cubicDerivsAVX512_loop:
 	VMULPD    Z2, Z7, Z11
 	VMULPD    Z1, Z8, Z3
 	VADDPD    Z3, Z11, Z11
-	VCMPPD    $0x1d, 1024(AX), Z5, K1
+	VCMPPD    $0x1d, 1152(AX), Z5, K1
 	VPMOVM2Q  K1, Z3
-	VCMPPD    $0x12, 1152(AX), Z10, K1
+	VCMPPD    $0x12, 1280(AX), Z10, K1
 	VPMOVM2Q  K1, Z4
 	VPANDQ    Z4, Z3, Z3
 	VANDPD    256(AX), Z11, Z4
-	VCMPPD    $0x1d, 1024(AX), Z4, K1
+	VCMPPD    $0x1d, 1152(AX), Z4, K1
 	VPMOVM2Q  K1, Z5
 	VPANDQ    Z5, Z3, Z3
-	VCMPPD    $0x12, 1152(AX), Z4, K1
+	VCMPPD    $0x12, 1280(AX), Z4, K1
 	VPMOVM2Q  K1, Z4
 	VPANDQ    Z4, Z3, Z3
 	VDIVPD    Z11, Z10, Z10
@@ -389,7 +422,7 @@ cubicCoeffsAVX512_loop:
 	VADDPD    Z2, Z6, Z6
 	VMULPD    Z3, Z6, Z6
 	VSUBPD    Z6, Z5, Z5
-	VMULPD    1280(AX), Z4, Z4
+	VMULPD    1408(AX), Z4, Z4
 	VADDPD    Z2, Z1, Z6
 	VMULPD    Z3, Z6, Z6
 	VADDPD    Z6, Z4, Z4
@@ -450,8 +483,8 @@ cubicSlopesAVX2_loop:
 	VSUBPD    (BX), Y0, Y0
 	VMOVUPD   8(SI), Y1
 	VSUBPD    (SI), Y1, Y1
-	VCMPPD    $0x1d, 768(AX), Y0, Y2
-	VMOVUPD   896(AX), Y3
+	VCMPPD    $0x1d, 896(AX), Y0, Y2
+	VMOVUPD   1024(AX), Y3
 	VDIVPD    Y0, Y3, Y3
 	VMULPD    Y3, Y1, Y4
 	VDIVPD    Y0, Y1, Y0
@@ -505,13 +538,13 @@ cubicDerivsAVX2_loop:
 	VMULPD    Y2, Y7, Y11
 	VMULPD    Y1, Y8, Y3
 	VADDPD    Y3, Y11, Y11
-	VCMPPD    $0x1d, 1024(AX), Y5, Y3
-	VCMPPD    $0x12, 1152(AX), Y10, Y4
+	VCMPPD    $0x1d, 1152(AX), Y5, Y3
+	VCMPPD    $0x12, 1280(AX), Y10, Y4
 	VPAND     Y4, Y3, Y3
 	VANDPD    256(AX), Y11, Y4
-	VCMPPD    $0x1d, 1024(AX), Y4, Y5
+	VCMPPD    $0x1d, 1152(AX), Y4, Y5
 	VPAND     Y5, Y3, Y3
-	VCMPPD    $0x12, 1152(AX), Y4, Y4
+	VCMPPD    $0x12, 1280(AX), Y4, Y4
 	VPAND     Y4, Y3, Y3
 	VDIVPD    Y11, Y10, Y10
 	VPAND     Y6, Y3, Y4
@@ -567,7 +600,7 @@ cubicCoeffsAVX2_loop:
 	VADDPD    Y2, Y6, Y6
 	VMULPD    Y3, Y6, Y6
 	VSUBPD    Y6, Y5, Y5
-	VMULPD    1280(AX), Y4, Y4
+	VMULPD    1408(AX), Y4, Y4
 	VADDPD    Y2, Y1, Y6
 	VMULPD    Y3, Y6, Y6
 	VADDPD    Y6, Y4, Y4
@@ -699,84 +732,100 @@ DATA consts<>+736(SB)/8, $0x7ff8000000000001
 DATA consts<>+744(SB)/8, $0x7ff8000000000001
 DATA consts<>+752(SB)/8, $0x7ff8000000000001
 DATA consts<>+760(SB)/8, $0x7ff8000000000001
-DATA consts<>+768(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+776(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+784(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+792(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+800(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+808(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+816(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+824(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+832(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+840(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+848(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+856(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+864(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+872(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+880(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+888(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+896(SB)/8, $0x3ff0000000000000
-DATA consts<>+904(SB)/8, $0x3ff0000000000000
-DATA consts<>+912(SB)/8, $0x3ff0000000000000
-DATA consts<>+920(SB)/8, $0x3ff0000000000000
-DATA consts<>+928(SB)/8, $0x3ff0000000000000
-DATA consts<>+936(SB)/8, $0x3ff0000000000000
-DATA consts<>+944(SB)/8, $0x3ff0000000000000
-DATA consts<>+952(SB)/8, $0x3ff0000000000000
-DATA consts<>+960(SB)/8, $0x3ff0000000000000
-DATA consts<>+968(SB)/8, $0x3ff0000000000000
-DATA consts<>+976(SB)/8, $0x3ff0000000000000
-DATA consts<>+984(SB)/8, $0x3ff0000000000000
-DATA consts<>+992(SB)/8, $0x3ff0000000000000
-DATA consts<>+1000(SB)/8, $0x3ff0000000000000
-DATA consts<>+1008(SB)/8, $0x3ff0000000000000
-DATA consts<>+1016(SB)/8, $0x3ff0000000000000
-DATA consts<>+1024(SB)/8, $0x0010000000000000
-DATA consts<>+1032(SB)/8, $0x0010000000000000
-DATA consts<>+1040(SB)/8, $0x0010000000000000
-DATA consts<>+1048(SB)/8, $0x0010000000000000
-DATA consts<>+1056(SB)/8, $0x0010000000000000
-DATA consts<>+1064(SB)/8, $0x0010000000000000
-DATA consts<>+1072(SB)/8, $0x0010000000000000
-DATA consts<>+1080(SB)/8, $0x0010000000000000
-DATA consts<>+1088(SB)/8, $0x0010000000000000
-DATA consts<>+1096(SB)/8, $0x0010000000000000
-DATA consts<>+1104(SB)/8, $0x0010000000000000
-DATA consts<>+1112(SB)/8, $0x0010000000000000
-DATA consts<>+1120(SB)/8, $0x0010000000000000
-DATA consts<>+1128(SB)/8, $0x0010000000000000
-DATA consts<>+1136(SB)/8, $0x0010000000000000
-DATA consts<>+1144(SB)/8, $0x0010000000000000
-DATA consts<>+1152(SB)/8, $0x7fefffffffffffff
-DATA consts<>+1160(SB)/8, $0x7fefffffffffffff
-DATA consts<>+1168(SB)/8, $0x7fefffffffffffff
-DATA consts<>+1176(SB)/8, $0x7fefffffffffffff
-DATA consts<>+1184(SB)/8, $0x7fefffffffffffff
-DATA consts<>+1192(SB)/8, $0x7fefffffffffffff
-DATA consts<>+1200(SB)/8, $0x7fefffffffffffff
-DATA consts<>+1208(SB)/8, $0x7fefffffffffffff
-DATA consts<>+1216(SB)/8, $0x7fefffffffffffff
-DATA consts<>+1224(SB)/8, $0x7fefffffffffffff
-DATA consts<>+1232(SB)/8, $0x7fefffffffffffff
-DATA consts<>+1240(SB)/8, $0x7fefffffffffffff
-DATA consts<>+1248(SB)/8, $0x7fefffffffffffff
-DATA consts<>+1256(SB)/8, $0x7fefffffffffffff
-DATA consts<>+1264(SB)/8, $0x7fefffffffffffff
-DATA consts<>+1272(SB)/8, $0x7fefffffffffffff
-DATA consts<>+1280(SB)/8, $0xc000000000000000
-DATA consts<>+1288(SB)/8, $0xc000000000000000
-DATA consts<>+1296(SB)/8, $0xc000000000000000
-DATA consts<>+1304(SB)/8, $0xc000000000000000
-DATA consts<>+1312(SB)/8, $0xc000000000000000
-DATA consts<>+1320(SB)/8, $0xc000000000000000
-DATA consts<>+1328(SB)/8, $0xc000000000000000
-DATA consts<>+1336(SB)/8, $0xc000000000000000
-DATA consts<>+1344(SB)/8, $0xc000000000000000
-DATA consts<>+1352(SB)/8, $0xc000000000000000
-DATA consts<>+1360(SB)/8, $0xc000000000000000
-DATA consts<>+1368(SB)/8, $0xc000000000000000
-DATA consts<>+1376(SB)/8, $0xc000000000000000
-DATA consts<>+1384(SB)/8, $0xc000000000000000
-DATA consts<>+1392(SB)/8, $0xc000000000000000
-DATA consts<>+1400(SB)/8, $0xc000000000000000
-GLOBL consts<>(SB), RODATA|NOPTR, $1408
+DATA consts<>+768(SB)/8, $0xffffffffffffffff
+DATA consts<>+776(SB)/8, $0xffffffffffffffff
+DATA consts<>+784(SB)/8, $0xffffffffffffffff
+DATA consts<>+792(SB)/8, $0xffffffffffffffff
+DATA consts<>+800(SB)/8, $0xffffffffffffffff
+DATA consts<>+808(SB)/8, $0xffffffffffffffff
+DATA consts<>+816(SB)/8, $0xffffffffffffffff
+DATA consts<>+824(SB)/8, $0xffffffffffffffff
+DATA consts<>+832(SB)/8, $0xffffffffffffffff
+DATA consts<>+840(SB)/8, $0xffffffffffffffff
+DATA consts<>+848(SB)/8, $0xffffffffffffffff
+DATA consts<>+856(SB)/8, $0xffffffffffffffff
+DATA consts<>+864(SB)/8, $0xffffffffffffffff
+DATA consts<>+872(SB)/8, $0xffffffffffffffff
+DATA consts<>+880(SB)/8, $0xffffffffffffffff
+DATA consts<>+888(SB)/8, $0xffffffffffffffff
+DATA consts<>+896(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+904(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+912(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+920(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+928(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+936(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+944(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+952(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+960(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+968(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+976(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+984(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+992(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1000(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1008(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1016(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1024(SB)/8, $0x3ff0000000000000
+DATA consts<>+1032(SB)/8, $0x3ff0000000000000
+DATA consts<>+1040(SB)/8, $0x3ff0000000000000
+DATA consts<>+1048(SB)/8, $0x3ff0000000000000
+DATA consts<>+1056(SB)/8, $0x3ff0000000000000
+DATA consts<>+1064(SB)/8, $0x3ff0000000000000
+DATA consts<>+1072(SB)/8, $0x3ff0000000000000
+DATA consts<>+1080(SB)/8, $0x3ff0000000000000
+DATA consts<>+1088(SB)/8, $0x3ff0000000000000
+DATA consts<>+1096(SB)/8, $0x3ff0000000000000
+DATA consts<>+1104(SB)/8, $0x3ff0000000000000
+DATA consts<>+1112(SB)/8, $0x3ff0000000000000
+DATA consts<>+1120(SB)/8, $0x3ff0000000000000
+DATA consts<>+1128(SB)/8, $0x3ff0000000000000
+DATA consts<>+1136(SB)/8, $0x3ff0000000000000
+DATA consts<>+1144(SB)/8, $0x3ff0000000000000
+DATA consts<>+1152(SB)/8, $0x0010000000000000
+DATA consts<>+1160(SB)/8, $0x0010000000000000
+DATA consts<>+1168(SB)/8, $0x0010000000000000
+DATA consts<>+1176(SB)/8, $0x0010000000000000
+DATA consts<>+1184(SB)/8, $0x0010000000000000
+DATA consts<>+1192(SB)/8, $0x0010000000000000
+DATA consts<>+1200(SB)/8, $0x0010000000000000
+DATA consts<>+1208(SB)/8, $0x0010000000000000
+DATA consts<>+1216(SB)/8, $0x0010000000000000
+DATA consts<>+1224(SB)/8, $0x0010000000000000
+DATA consts<>+1232(SB)/8, $0x0010000000000000
+DATA consts<>+1240(SB)/8, $0x0010000000000000
+DATA consts<>+1248(SB)/8, $0x0010000000000000
+DATA consts<>+1256(SB)/8, $0x0010000000000000
+DATA consts<>+1264(SB)/8, $0x0010000000000000
+DATA consts<>+1272(SB)/8, $0x0010000000000000
+DATA consts<>+1280(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1288(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1296(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1304(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1312(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1320(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1328(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1336(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1344(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1352(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1360(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1368(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1376(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1384(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1392(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1400(SB)/8, $0x7fefffffffffffff
+DATA consts<>+1408(SB)/8, $0xc000000000000000
+DATA consts<>+1416(SB)/8, $0xc000000000000000
+DATA consts<>+1424(SB)/8, $0xc000000000000000
+DATA consts<>+1432(SB)/8, $0xc000000000000000
+DATA consts<>+1440(SB)/8, $0xc000000000000000
+DATA consts<>+1448(SB)/8, $0xc000000000000000
+DATA consts<>+1456(SB)/8, $0xc000000000000000
+DATA consts<>+1464(SB)/8, $0xc000000000000000
+DATA consts<>+1472(SB)/8, $0xc000000000000000
+DATA consts<>+1480(SB)/8, $0xc000000000000000
+DATA consts<>+1488(SB)/8, $0xc000000000000000
+DATA consts<>+1496(SB)/8, $0xc000000000000000
+DATA consts<>+1504(SB)/8, $0xc000000000000000
+DATA consts<>+1512(SB)/8, $0xc000000000000000
+DATA consts<>+1520(SB)/8, $0xc000000000000000
+DATA consts<>+1528(SB)/8, $0xc000000000000000
+GLOBL consts<>(SB), RODATA|NOPTR, $1536

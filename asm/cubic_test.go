@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// cubicProblem draws one row of SolveCubics: the Hermite cubic of a
-// segment [x0, x0+h] rising by dy with end slopes s0, s1 ≥ 0 (a monotone
-// interpolant's segment), and a target height u in (0, dy]; now and then
-// one value is replaced by a special one (NaN, ±Inf, ±0, huge, tiny).
+// cubicProblem draws one target's row: the Hermite cubic of a segment
+// [x0, x0+h] rising by dy with end slopes s0, s1 ≥ 0 (a monotone
+// interpolant's segment), as {a1, a2, a3, u, h, dy, x0, x1}, with a target
+// height u in (0, dy].
 func cubicProblem(rng *rand.Rand) [8]float64 {
 	h := math.Ldexp(rng.Float64()+0.01, -rng.IntN(12))
 	dy := math.Ldexp(rng.Float64()+0.01, -rng.IntN(8))
@@ -26,54 +26,88 @@ func cubicProblem(rng *rand.Rand) [8]float64 {
 		u = dy
 	}
 	x0 := rng.Float64()
-	p := [8]float64{s0, a2, a3, u, h, dy, x0, x0 + h}
-	if rng.IntN(6) == 0 {
-		special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e300, -1e300, 5e-324, 0x1p511, 0x1p600}
-		p[rng.IntN(8)] = special[rng.IntN(len(special))]
-	}
-	return p
+	return [8]float64{s0, a2, a3, u, h, dy, x0, x0 + h}
 }
 
 // cubicEdges are rows whose answer depends on how NaN and signed zeros
 // pass the clamps and the last minimum: a secant guess of 0/0 whose root
 // is at the segment's start (a NaN iterate must stay NaN, not be clamped
 // to 0), a root at a knot of -0 (t = +0 is kept, not replaced by x1 = -0),
-// a NaN width, and an infinite rise (a secant guess of 0).
+// a NaN end (so a NaN width), and an infinite rise (a secant guess of 0).
 var cubicEdges = [][8]float64{
 	{1, 0, 0, 0, 1, 0, 0.5, 1.5},
 	{1, 0, 0, 1, 1, 1, -1, math.Copysign(0, -1)},
-	{1, 0, 0, 0.5, math.NaN(), 1, 0, 1},
+	{1, 0, 0, 0.5, math.NaN(), 1, 0, math.NaN()},
 	{1, 0, 0, 0.5, 1, math.Inf(1), 0, 1},
 	{1, 0, 0, 0, 1, 0, 0, 1},
 }
 
-// TestSolveCubicsMatchesGeneric checks every tier against
-// SolveCubicsGeneric bit for bit on segments of monotone cubics and on
-// rows holding special values, at every length up to 80 targets (the
-// assembly takes 8 at a time), with guards past the output.
-func TestSolveCubicsMatchesGeneric(t *testing.T) {
+// cubicColumns lays out rows as a fit's columns, row i on segment 2i
+// (knots 2i and 2i+1; the odd segments between them are never asked for)
+// at the height a0 = ys[2i] chosen as 0 (so that u and dy are the row's
+// exactly) or, now and then, as a moderate value or a special one; now
+// and then one value of the columns or the targets is replaced by a
+// special one (NaN, ±Inf, ±0, huge, tiny).
+func cubicColumns(rng *rand.Rand, rows [][8]float64) (targets, xs, ys, d, a2, a3 []float64) {
+	n := len(rows)
+	targets = make([]float64, n)
+	xs, ys = make([]float64, 2*n+1), make([]float64, 2*n+1)
+	d, a2, a3 = make([]float64, 2*n), make([]float64, 2*n), make([]float64, 2*n)
+	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e300, -1e300, 5e-324, 0x1p511, 0x1p600}
+	for i, p := range rows {
+		a0 := 0.0
+		switch rng.IntN(10) {
+		case 0:
+			a0 = rng.Float64()
+		case 1:
+			a0 = special[rng.IntN(len(special))]
+		}
+		k := 2 * i
+		d[k], a2[k], a3[k] = p[0], p[1], p[2]
+		targets[i] = a0 + p[3]
+		xs[k], xs[k+1] = p[6], p[7]
+		ys[k], ys[k+1] = a0, a0+p[5]
+		if rng.IntN(6) == 0 {
+			cols := [][]float64{targets[i : i+1], xs[k : k+2], ys[k : k+2], d[k : k+1], a2[k : k+1], a3[k : k+1]}
+			col := cols[rng.IntN(len(cols))]
+			col[rng.IntN(len(col))] = special[rng.IntN(len(special))]
+		}
+	}
+	return targets, xs, ys, d, a2, a3
+}
+
+// TestSolveCubicsAtMatchesGeneric checks every tier against
+// SolveCubicsAtGeneric bit for bit on segments of monotone cubics and on
+// columns holding special values, at every length up to 80 targets (the
+// assembly takes 8 at a time), each target on its own segment or on a
+// segment drawn at random (so that the gathers read any segment, the
+// first and the last included, and targets share segments), with guards
+// past the output.
+func TestSolveCubicsAtMatchesGeneric(t *testing.T) {
 	forEachImpl(t, func(t *testing.T, im Impl) {
 		rng := rand.New(rand.NewPCG(31, 32))
 		nans := 0
 		for n := 0; n <= 80; n += 8 {
 			for rep := 0; rep < 20; rep++ {
-				rows := make([][]float64, 8)
-				for k := range rows {
-					rows[k] = make([]float64, n)
-				}
-				for i := 0; i < n; i++ {
-					p := cubicProblem(rng)
+				rows := make([][8]float64, n)
+				for i := range rows {
+					rows[i] = cubicProblem(rng)
 					if rng.IntN(10) == 0 {
-						p = cubicEdges[rng.IntN(len(cubicEdges))]
+						rows[i] = cubicEdges[rng.IntN(len(cubicEdges))]
 					}
-					for k := range rows {
-						rows[k][i] = p[k]
+				}
+				targets, xs, ys, d, a2, a3 := cubicColumns(rng, rows)
+				segs := make([]int, n)
+				for i := range segs {
+					segs[i] = 2 * i
+					if rep%2 == 1 {
+						segs[i] = rng.IntN(len(xs) - 1)
 					}
 				}
 				got, g := guarded(n)
 				want := make([]float64, n)
-				im.SolveCubics(got, rows[0], rows[1], rows[2], rows[3], rows[4], rows[5], rows[6], rows[7])
-				SolveCubicsGeneric(want, rows[0], rows[1], rows[2], rows[3], rows[4], rows[5], rows[6], rows[7])
+				im.SolveCubicsAt(got, segs, targets, xs, ys, d, a2, a3)
+				SolveCubicsAtGeneric(want, segs, targets, xs, ys, d, a2, a3)
 				checkGuard(t, g)
 				sameBits(t, fmt.Sprintf("n=%d rep=%d: t", n, rep), got, want)
 				for _, v := range want {
@@ -87,6 +121,43 @@ func TestSolveCubicsMatchesGeneric(t *testing.T) {
 			t.Error("no row failed to converge: the special values did not reach the test of convergence")
 		}
 	})
+}
+
+// TestSolveCubicsAtReadsItsSegment checks SolveCubicsAtGeneric's gather
+// against SolveCubic on the row it describes: the target on segment s
+// solves the cubic of d[s], a2[s], a3[s] between (xs[s], ys[s]) and
+// (xs[s+1], ys[s+1]).
+func TestSolveCubicsAtReadsItsSegment(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 34))
+	rows := make([][8]float64, 16)
+	for i := range rows {
+		rows[i] = cubicProblem(rng)
+	}
+	var targets, xs, ys, d, a2, a3 []float64
+	for _, p := range rows { // row i on segment 2i at the height a0 = 1
+		xs = append(xs, p[6], p[7])
+		ys = append(ys, 1, 1+p[5])
+		d, a2, a3 = append(d, p[0], 0), append(a2, p[1], 0), append(a3, p[2], 0)
+		targets = append(targets, 1+p[3])
+	}
+	xs, ys = append(xs, 1e9), append(ys, 1e9)
+	segs := make([]int, len(rows))
+	for i := range segs {
+		segs[i] = 2 * (len(rows) - 1 - i) // the rows in reverse order
+	}
+	tgt := make([]float64, len(rows))
+	for i, s := range segs {
+		tgt[i] = targets[s/2]
+	}
+	got := make([]float64, len(rows))
+	SolveCubicsAtGeneric(got, segs, tgt, xs, ys, d, a2, a3)
+	for i, s := range segs {
+		p := rows[s/2]
+		want := SolveCubic(p[0], p[1], p[2], (1+p[3])-1, p[7]-p[6], (1+p[5])-1, p[6], p[7])
+		if math.Float64bits(got[i]) != math.Float64bits(want) {
+			t.Errorf("target %d on segment %d: got %v, want %v", i, s, got[i], want)
+		}
+	}
 }
 
 // TestSolveCubicsFindsRoots checks the generic solve on cubics with known
@@ -107,13 +178,7 @@ func TestSolveCubicsFindsRoots(t *testing.T) {
 		{"flat at the root", 0, 0, 1, 0, 1, 1, 0, 1, math.NaN()},
 	}
 	for _, c := range cases {
-		out := make([]float64, 8)
-		rows := make([][]float64, 8)
-		for k, v := range []float64{c.a1, c.a2, c.a3, c.u, c.h, c.dy, c.x0, c.x1} {
-			rows[k] = []float64{v, v, v, v, v, v, v, v}
-		}
-		SolveCubicsGeneric(out, rows[0], rows[1], rows[2], rows[3], rows[4], rows[5], rows[6], rows[7])
-		got := out[0]
+		got := SolveCubic(c.a1, c.a2, c.a3, c.u, c.h, c.dy, c.x0, c.x1)
 		if math.IsNaN(c.want) {
 			if !math.IsNaN(got) {
 				t.Errorf("%s: got %v, want NaN (no convergence)", c.name, got)

@@ -29,10 +29,10 @@ type Impl struct {
 	IsingXor  func(dst *[4]uint64, a, b []uint64)
 
 	// The schedule update's interpolant and its root finding (cubic.go).
-	SolveCubics func(t, a1, a2, a3, u, h, dy, x0, x1 []float64)
-	CubicSlopes func(slopes, invs, xs, ys []float64)
-	CubicDerivs func(d, slopes, xs []float64)
-	CubicCoeffs func(a2, a3, d, xs, ys, invs []float64)
+	SolveCubicsAt func(t []float64, segs []int, targets, xs, ys, d, a2, a3 []float64)
+	CubicSlopes   func(slopes, invs, xs, ys []float64)
+	CubicDerivs   func(d, slopes, xs []float64)
+	CubicCoeffs   func(a2, a3, d, xs, ys, invs []float64)
 
 	// The path step's gradient for a block's lanes (path.go).
 	PathMoments func(rec, sum0, sum1, shift0, shift1, sq00, sq01, sq11, t, knots []float64, numKnots int, inv, inv1 float64)
@@ -63,7 +63,7 @@ var Generic = Impl{
 	MixLog:         MixLogGeneric,
 	IsingLine:      IsingLineGeneric,
 	IsingXor:       IsingXorGeneric,
-	SolveCubics:    SolveCubicsGeneric,
+	SolveCubicsAt:  SolveCubicsAtGeneric,
 	CubicSlopes:    CubicSlopesGeneric,
 	CubicDerivs:    CubicDerivsGeneric,
 	CubicCoeffs:    CubicCoeffsGeneric,

@@ -507,69 +507,109 @@ func FuzzBookKernels(f *testing.F) {
 	})
 }
 
-// FuzzSolveCubics checks SolveCubics under every implementation against
-// asm.SolveCubicsGeneric on (rows%11)·L targets, with one of the nine
-// lengths perturbed by code, the values decoded from data by mode (see
-// decode). With mode/3 odd the rows are the values as decoded; with mode/3
-// even each target is a segment of a monotone cubic built from them (its
-// width, rise, end slopes and the target's height), the scan end's kind of
-// problem: with moderate values (mode%3 == 1) about half the solves
-// converge (the test of convergence is absolute, made for t in [0, 1],
-// and these segments reach ±512), so that the iteration's steps, not only
-// its NaN paths, are compared.
-func FuzzSolveCubics(f *testing.F) {
-	f.Add(uint8(1), uint8(0), uint8(1), []byte("one register of segments"))
-	f.Add(uint8(6), uint8(0), uint8(1), []byte{3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4})
-	f.Add(uint8(3), uint8(0), uint8(2), []byte{0, 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4})
-	f.Add(uint8(2), uint8(0), uint8(3), []byte("\x00\x00\x00\x00\x00\x00\xf8\x7f\x00\x00\x00\x00\x00\x00\xf0\xff\x01\x00"))
-	f.Add(uint8(0), uint8(0), uint8(0), []byte{})
-	f.Add(uint8(2), uint8(9), uint8(0), []byte{9})
-	f.Add(uint8(2), uint8(70), uint8(0), []byte{9})
-	f.Fuzz(func(t *testing.T, rows, code, mode uint8, data []byte) {
+// FuzzSolveCubicsAt checks SolveCubicsAt under every implementation
+// against asm.SolveCubicsAtGeneric on (rows%11)·L targets on a fit of
+// (rows%11)·L + 1 + extra%5 segments, with one of the eight lengths
+// perturbed by code, the columns decoded from data by mode (see decode)
+// and each target's segment read from data (now and then one outside the
+// columns, which must be refused). With mode/3 odd the columns are the
+// values as decoded; with mode/3 even each segment is one of a monotone
+// cubic built from them (its width, rise and end slopes, the knots
+// increasing) and each target a height within its segment's rise, the
+// scan end's kind of problem: with moderate values (mode%3 == 1) about
+// half the solves converge (the test of convergence is absolute, made for
+// t in [0, 1], and these segments reach ±512), so that the iteration's
+// steps, not only its NaN paths, are compared.
+func FuzzSolveCubicsAt(f *testing.F) {
+	f.Add(uint8(1), uint8(0), uint8(1), uint8(0), []byte("one register of segments"))
+	f.Add(uint8(6), uint8(0), uint8(1), uint8(3), []byte{3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4})
+	f.Add(uint8(3), uint8(0), uint8(2), uint8(1), []byte{0, 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4})
+	f.Add(uint8(2), uint8(0), uint8(3), uint8(2), []byte("\x00\x00\x00\x00\x00\x00\xf8\x7f\x00\x00\x00\x00\x00\x00\xf0\xff\x01\x00"))
+	f.Add(uint8(0), uint8(0), uint8(0), uint8(0), []byte{})
+	f.Add(uint8(2), uint8(9), uint8(0), uint8(0), []byte{9})
+	f.Add(uint8(2), uint8(70), uint8(0), uint8(4), []byte{9})
+	f.Add(uint8(1), uint8(0), uint8(1), uint8(0), []byte{255, 255, 255, 255})
+	f.Fuzz(func(t *testing.T, rows, code, mode, extra uint8, data []byte) {
 		n := int(rows%11) * L
-		lens := perturb([]int{n, n, n, n, n, n, n, n, n}, code) // t, a1, a2, a3, u, h, dy, x0, x1
-		valid := lens[0]%L == 0
-		for _, l := range lens[1:] {
-			valid = valid && l == lens[0]
-		}
+		m := n + 1 + int(extra%5)
+		// t, segs, targets, xs, ys, d, a2, a3
+		lens := perturb([]int{n, n, n, m + 1, m + 1, m, m, m}, code)
+		mm := lens[3] - 1 // the segments the checked layer sees
+		valid := lens[0]%L == 0 && lens[1] == lens[0] && lens[2] == lens[0] && mm >= 1 && lens[4] == lens[3] &&
+			lens[5] >= mm && lens[6] >= mm && lens[7] >= mm
 		pos := 0
 		in := make([][]float64, 8)
-		for k := range in {
-			in[k] = decode(data, lens[k+1], mode, &pos)
+		for k := 2; k < 8; k++ {
+			in[k] = decode(data, lens[k], mode, &pos)
 		}
-		if mode/3%2 == 0 && valid {
-			// Segment i of a monotone cubic: width h, rise dy, end slopes
-			// s0, s1 in [0, 3·dy/h], the target's height a share of dy.
-			for i := 0; i < n; i++ {
-				h := math.Abs(in[4][i]) + 1e-3
-				dy := math.Abs(in[5][i]) + 1e-3
+		// Each target's segment: a byte of data, reduced to -1 … m (the
+		// ends outside), in range unless the byte is 255 or 254.
+		segs := make([]int, lens[1])
+		for i := range segs {
+			b := 0
+			if len(data) > 0 {
+				b = int(data[(pos+i)%len(data)])
+			}
+			switch {
+			case b == 255:
+				segs[i] = -1
+			case b == 254:
+				segs[i] = max(mm, 0)
+			case mm > 0:
+				segs[i] = b % mm
+			}
+		}
+		inRange := true
+		for _, s := range segs {
+			inRange = inRange && s >= 0 && s < mm
+		}
+		if mode/3%2 == 0 && valid && inRange {
+			// Segment k of a monotone cubic: width h, rise dy, end slopes
+			// s0, s1 in [0, 3·dy/h]; each target a share of its segment's
+			// rise above its first knot.
+			xs, ys, d, a2, a3 := in[3], in[4], in[5], in[6], in[7]
+			x, y := xs[0], ys[0]
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				x = 0
+			}
+			if math.IsNaN(y) || math.IsInf(y, 0) {
+				y = 0
+			}
+			xs[0], ys[0] = x, y
+			for k := 0; k < mm; k++ {
+				h := math.Abs(xs[k+1]) + 1e-3
+				dy := math.Abs(ys[k+1]) + 1e-3
 				sec := dy / h
-				s0 := 3 * sec * math.Abs(math.Sin(in[0][i]))
-				s1 := 3 * sec * math.Abs(math.Sin(in[1][i]))
-				in[0][i] = s0
-				in[1][i] = (3*sec - 2*s0 - s1) / h
-				in[2][i] = (s0 + s1 - 2*sec) / (h * h)
-				in[3][i] = dy * math.Abs(math.Sin(in[3][i]))
-				in[4][i], in[5][i] = h, dy
-				in[7][i] = in[6][i] + h
+				s0 := 3 * sec * math.Abs(math.Sin(d[k]))
+				s1 := 3 * sec * math.Abs(math.Sin(a2[k]))
+				d[k], a2[k], a3[k] = s0, (3*sec-2*s0-s1)/h, (s0+s1-2*sec)/(h*h)
+				xs[k+1], ys[k+1] = xs[k]+h, ys[k]+dy
+			}
+			for i, s := range segs {
+				in[2][i] = ys[s] + (ys[s+1]-ys[s])*math.Abs(math.Sin(in[2][i]))
 			}
 		}
 		var want []float64
-		if valid {
+		if valid && inRange {
 			want = make([]float64, n)
-			asm.SolveCubicsGeneric(want, in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7])
+			asm.SolveCubicsAtGeneric(want, segs, in[2], in[3], in[4], in[5], in[6], in[7])
 		}
 		in0 := make([][]float64, len(in))
 		for i := range in {
 			in0[i] = append([]float64(nil), in[i]...)
 		}
+		segs0 := append([]int(nil), segs...)
 		eachImpl(t, func(name string) {
 			what := fmt.Sprintf("%s: lengths %v", name, lens)
 			out, g := guardedCopy(sentinels(lens[0]))
-			got := panicMessage(func() { SolveCubics(out, in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7]) })
-			if !valid {
-				if got != errLengths {
-					t.Fatalf("%s: panic %v, want %q", what, got, errLengths)
+			got := panicMessage(func() { SolveCubicsAt(out, segs, in[2], in[3], in[4], in[5], in[6], in[7]) })
+			if !valid || !inRange {
+				wantPanic := errLengths
+				if valid {
+					wantPanic = errSegment
+				}
+				if got != wantPanic {
+					t.Fatalf("%s: panic %v, want %q", what, got, wantPanic)
 				}
 				if !untouched(out) {
 					t.Fatalf("%s: refused call wrote t", what)
@@ -577,7 +617,7 @@ func FuzzSolveCubics(f *testing.F) {
 				return
 			}
 			if got != nil {
-				t.Fatalf("%s: panic %v on valid lengths", what, got)
+				t.Fatalf("%s: panic %v on valid input", what, got)
 			}
 			if !untouched(g) {
 				t.Fatalf("%s: wrote past the end of t", what)
@@ -585,9 +625,14 @@ func FuzzSolveCubics(f *testing.F) {
 			if i, ok := sameFloat64Bits(out, want); !ok {
 				t.Fatalf("%s: t[%d] = %v (%#x), generic twin %v (%#x)", what, i, out[i], math.Float64bits(out[i]), want[i], math.Float64bits(want[i]))
 			}
-			for i := range in {
+			for i := 2; i < len(in); i++ {
 				if _, ok := sameFloat64Bits(in[i], in0[i]); !ok {
 					t.Fatalf("%s: input %d changed", what, i)
+				}
+			}
+			for i := range segs {
+				if segs[i] != segs0[i] {
+					t.Fatalf("%s: segs changed", what)
 				}
 			}
 		})

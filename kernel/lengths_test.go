@@ -227,24 +227,32 @@ func TestBookkeepingKernelsRefuseBadLengths(t *testing.T) {
 	})
 }
 
-// TestSolveCubicsRefusesBadLengths checks that SolveCubics refuses each of
-// its nine slices a value or a row short or long, and rows that are not a
-// multiple of layout.Lanes, without writing t.
-func TestSolveCubicsRefusesBadLengths(t *testing.T) {
-	const n = 2 * L
+// TestSolveCubicsAtRefusesBadInput checks that SolveCubicsAt refuses each
+// of its eight slices a value or a row short or long (d, a2 and a3 may be
+// longer than the segments), t, segs and targets that are not a multiple
+// of layout.Lanes, and a segment outside the columns (-1, or the last
+// knot's), without writing t.
+func TestSolveCubicsAtRefusesBadInput(t *testing.T) {
+	const n, m = 2 * L, 3 * L // targets, segments
+	call := func(x [][]float64, segs []int) any {
+		return panicMessage(func() { SolveCubicsAt(x[0], segs, x[2], x[3], x[4], x[5], x[6], x[7]) })
+	}
+	lens := []int{n, n, n, m + 1, m + 1, m, m, m} // t, segs, targets, xs, ys, d, a2, a3
 	forEachImpl(t, func(name string) {
-		for arg := 0; arg < 9; arg++ {
+		for arg := range lens {
 			for _, delta := range []int{-L, -1, 1, L} {
-				x := make([][]float64, 9)
-				for i := range x {
-					l := n
+				if arg >= 5 && delta > 0 {
+					continue // d, a2 and a3 may hold more than the segments
+				}
+				x := make([][]float64, len(lens))
+				for i, l := range lens {
 					if i == arg {
 						l += delta
 					}
 					x[i] = sentinels(l)
 				}
-				got := panicMessage(func() { SolveCubics(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8]) })
-				if got != errLengths {
+				segs := make([]int, len(x[1]))
+				if got := call(x, segs); got != errLengths {
 					t.Errorf("%s: slice %d %+d: panic %v, want %q", name, arg, delta, got, errLengths)
 				}
 				if !untouched(x[0]) {
@@ -252,12 +260,37 @@ func TestSolveCubicsRefusesBadLengths(t *testing.T) {
 				}
 			}
 		}
-		x := make([][]float64, 9)
+		x := make([][]float64, len(lens))
 		for i := range x {
 			x[i] = sentinels(5)
 		}
-		if got := panicMessage(func() { SolveCubics(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8]) }); got != errLengths {
+		if got := call(x, make([]int, 5)); got != errLengths {
 			t.Errorf("%s: 5 values: panic %v, want %q", name, got, errLengths)
+		}
+		for _, bad := range []int{-1, m, m + 1} {
+			for i := range x {
+				x[i] = sentinels(lens[i])
+			}
+			segs := make([]int, n)
+			segs[n-1] = bad
+			if got := call(x, segs); got != errSegment {
+				t.Errorf("%s: segment %d of %d: panic %v, want %q", name, bad, m, got, errSegment)
+			}
+			if !untouched(x[0]) {
+				t.Errorf("%s: segment %d: refused call wrote t", name, bad)
+			}
+		}
+		// Valid input is taken: no panic, t written.
+		for i := range x {
+			x[i] = sentinels(lens[i])
+		}
+		segs := make([]int, n)
+		segs[0] = m - 1
+		if got := call(x, segs); got != nil {
+			t.Errorf("%s: valid input: panic %v", name, got)
+		}
+		if untouched(x[0][:1]) {
+			t.Errorf("%s: valid input: t not written", name)
 		}
 	})
 }

@@ -12,6 +12,8 @@ func raceRead([]float64) {}
 
 func raceWrite([]float64) {}
 
+func raceReadInts([]int) {}
+
 func raceWriteInt32s([]int32) {}
 
 func raceWriteState(*[4 * layout.Lanes]uint64) {}

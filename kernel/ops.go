@@ -8,6 +8,7 @@ const (
 	errLengths = "kernel: slice lengths do not match"
 	errRows    = "kernel: length is not a multiple of layout.Lanes"
 	errDim     = "kernel: dim must be at least 1"
+	errSegment = "kernel: segment out of range"
 )
 
 // GaussEnergy evaluates, for rows of lanes, the isotropic Gaussian energies

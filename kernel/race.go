@@ -35,6 +35,13 @@ func raceWrite(x []float64) {
 	}
 }
 
+// raceReadInts is raceRead for a slice of int.
+func raceReadInts(x []int) {
+	if len(x) > 0 {
+		runtime.RaceReadRange(unsafe.Pointer(&x[0]), len(x)*int(unsafe.Sizeof(x[0])))
+	}
+}
+
 // raceWriteInt32s is raceWrite for a slice of int32.
 func raceWriteInt32s(x []int32) {
 	if len(x) > 0 {

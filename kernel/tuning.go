@@ -9,26 +9,36 @@ import (
 	"github.com/ptbatch/ptbatch/layout"
 )
 
-// SolveCubics inverts the segments of a monotone cubic at given heights,
-// the root finding of the schedule update (eq:equicrit): for every i, the
-// root t[i] = x0[i] + dx of a1·dx + a2·dx² + a3·dx³ = u on the segment
-// [x0[i], x1[i]] of width h[i] whose cubic rises by dy[i], by Halley's
-// method from the secant guess and a last Newton step, or NaN where that
-// iteration does not converge (see asm.SolveCubicsGeneric for the exact
-// operations and the test of convergence). All nine slices have the same
-// length, a multiple of layout.Lanes; otherwise it panics with "kernel:
-// slice lengths do not match". t may alias dy.
-func SolveCubics(t, a1, a2, a3, u, h, dy, x0, x1 []float64) {
-	n := len(t)
-	if n%layout.Lanes != 0 || len(a1) != n || len(a2) != n || len(a3) != n || len(u) != n ||
-		len(h) != n || len(dy) != n || len(x0) != n || len(x1) != n {
+// SolveCubicsAt inverts a fitted monotone cubic at given heights on given
+// segments, the root finding of the schedule update (eq:equicrit): for
+// every i, on segment s = segs[i] of the cubic whose knots are (xs[k],
+// ys[k]) and whose segment k has the coefficients a1 = d[k], a2[k] and
+// a3[k], the root t[i] = xs[s] + dx of a1·dx + a2·dx² + a3·dx³ =
+// targets[i] − ys[s], by Halley's method from the secant guess and a last
+// Newton step, or NaN where that iteration does not converge (see
+// asm.SolveCubicsAtGeneric for the exact operations and the test of
+// convergence). t, segs and targets have one length, a multiple of
+// layout.Lanes, len(ys) == len(xs), and d, a2 and a3 hold at least
+// len(xs)-1 values; otherwise it panics with "kernel: slice lengths do
+// not match". Every segment must be in [0, len(xs)-1); otherwise it
+// panics with "kernel: segment out of range".
+func SolveCubicsAt(t []float64, segs []int, targets, xs, ys, d, a2, a3 []float64) {
+	n, m := len(t), len(xs)-1
+	if n%layout.Lanes != 0 || len(segs) != n || len(targets) != n || m < 1 || len(ys) != m+1 ||
+		len(d) < m || len(a2) < m || len(a3) < m {
 		panic(errLengths)
 	}
-	for _, r := range [...][]float64{a1, a2, a3, u, h, dy, x0, x1} {
+	for _, s := range segs {
+		if uint(s) >= uint(m) {
+			panic(errSegment)
+		}
+	}
+	for _, r := range [...][]float64{targets, xs, ys, d[:m], a2[:m], a3[:m]} {
 		raceRead(r)
 	}
+	raceReadInts(segs)
 	raceWrite(t)
-	impl.SolveCubics(t, a1, a2, a3, u, h, dy, x0, x1)
+	impl.SolveCubicsAt(t, segs, targets, xs, ys, d, a2, a3)
 }
 
 // CubicSlopes writes the reciprocal of each step and the secant slope of

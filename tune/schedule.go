@@ -7,7 +7,6 @@ import (
 
 	"github.com/ptbatch/ptbatch/asm"
 	"github.com/ptbatch/ptbatch/kernel"
-	"github.com/ptbatch/ptbatch/layout"
 )
 
 // UniformSchedule returns the equally spaced schedule t_n = n/(numChains-1)
@@ -100,10 +99,12 @@ var schedulePool = sync.Pool{New: func() any { return new(scheduleWorkspace) }}
 // to dst (which may alias the schedule being read).
 type scheduleWorkspace struct {
 	xs, ys, out []float64
-	targets     []float64 // the targets Λ·n/N of eq:equicrit
-	segs        []int     // each target's segment
-	rows        []float64 // newtonTargets' rows of kernel.SolveCubics
-	f           monotoneCubic
+	// targets holds the targets Λ·n/N of eq:equicrit at 1 … N-1 and segs
+	// each target's segment, both with room past them for the kernel's
+	// padding (newtonTargets); roots holds newtonTargets' roots.
+	targets, roots []float64
+	segs           []int
+	f              monotoneCubic
 }
 
 // reserve gives w room for the updates of schedules of numChains points.
@@ -111,14 +112,14 @@ func (w *scheduleWorkspace) reserve(numChains int) {
 	pad := fitPad(numChains)
 	// xs and ys with room for the fit's padding (monotoneCubic.fit).
 	w.xs, w.ys, w.out = make([]float64, 0, pad+2), make([]float64, 0, pad+2), make([]float64, 0, numChains)
-	w.targets, w.segs = make([]float64, 0, numChains), make([]int, 0, numChains)
-	w.rows = make([]float64, 0, 8*pad)
+	w.targets, w.segs = make([]float64, 0, pad+1), make([]int, 0, pad+1)
+	w.roots = make([]float64, 0, pad)
 	w.f.reserve(numChains)
 	// Every buffer written once, so that its pages are mapped now and not
 	// at the first update (memory the runtime takes fresh from the system
 	// is not written by make).
 	for _, b := range [...][]float64{w.xs[:cap(w.xs)], w.ys[:cap(w.ys)], w.out[:cap(w.out)], w.targets[:cap(w.targets)],
-		w.rows[:cap(w.rows)], w.f.slopes, w.f.invs, w.f.derivs, w.f.a2s, w.f.a3s} {
+		w.roots[:cap(w.roots)], w.f.slopes, w.f.invs, w.f.derivs, w.f.a2s, w.f.a3s} {
 		clear(b)
 	}
 	clear(w.segs[:cap(w.segs)])
@@ -229,36 +230,31 @@ func newtonSegment(f *monotoneCubic, seg int, target float64) (float64, bool) {
 }
 
 // newtonTargets is newtonSegment for the targets w.targets[n] on the
-// segments w.segs[n], n = 1 … len(out)-1, by kernel.SolveCubics: it writes
-// to out[n] newtonSegment's root where newtonSegment converges and NaN
-// where it does not, bit for bit (the kernel makes newtonSegment's
+// segments w.segs[n], n = 1 … len(out)-1, by kernel.SolveCubicsAt: it
+// writes to out[n] newtonSegment's root where newtonSegment converges and
+// NaN where it does not, bit for bit (the kernel makes newtonSegment's
 // operations in its order). The solves are independent, and the kernel
 // runs a register of them at a time (8 with AVX-512, 4 with AVX2), each
-// target's steps in registers: one target at a time, a solve is a chain
-// of about forty dependent multiplications, additions and divisions.
+// target's segment gathered from f's columns and its steps in registers:
+// one target at a time, a solve is a chain of about forty dependent
+// multiplications, additions and divisions. (Writing each target's row
+// of the segment's values in Go first cost as much as the solves: the
+// kernel's loads waited for the stores.)
 func (w *scheduleWorkspace) newtonTargets(f *monotoneCubic, out []float64) {
 	num := len(out) - 1
-	const L = layout.Lanes
-	pad := (num + L - 1) / L * L
-	rows := slices.Grow(w.rows[:0], 8*pad)[:8*pad]
-	w.rows = rows
-	a1, a2, a3, u := rows[:pad], rows[pad:2*pad], rows[2*pad:3*pad], rows[3*pad:4*pad]
-	h, dy, x0, x1 := rows[4*pad:5*pad], rows[5*pad:6*pad], rows[6*pad:7*pad], rows[7*pad:]
-	xs, ys, ds, a2s, a3s := f.xs, f.ys, f.derivs, f.a2s, f.a3s
-	targets, segs := w.targets[1:num+1], w.segs[1:num+1]
-	for i, seg := range segs[:num] {
-		a0 := ys[seg]
-		a1[i], a2[i], a3[i] = ds[seg], a2s[seg], a3s[seg]
-		u[i] = targets[i] - a0
-		lo, hi := xs[seg], xs[seg+1]
-		x0[i], x1[i], h[i] = lo, hi, hi-lo
-		dy[i] = ys[seg+1] - a0
+	pad := fitPad(num)
+	// Targets 1 … num, then padding up to a whole register: segment 0 at
+	// its first knot's height (results thrown away).
+	w.segs = slices.Grow(w.segs, max(0, 1+pad-len(w.segs)))
+	w.targets = slices.Grow(w.targets, max(0, 1+pad-len(w.targets)))
+	segs, targets := w.segs[1:1+pad], w.targets[1:1+pad]
+	for i := num; i < pad; i++ {
+		segs[i], targets[i] = 0, f.ys[0]
 	}
-	for i := num; i < pad; i++ { // padding: the line dx on [0, 1], at 1/2
-		a1[i], a2[i], a3[i], u[i], h[i], dy[i], x0[i], x1[i] = 1, 0, 0, 0.5, 1, 1, 0, 1
-	}
-	kernel.SolveCubics(dy, a1, a2, a3, u, h, dy, x0, x1)
-	copy(out[1:], dy[:num])
+	roots := slices.Grow(w.roots[:0], pad)[:pad]
+	w.roots = roots
+	kernel.SolveCubicsAt(roots, segs, targets, f.xs, f.ys, f.derivs, f.a2s, f.a3s)
+	copy(out[1:], roots[:num])
 }
 
 // solveMonotone returns t in [a, b] with f(t) = target for the

@@ -25,114 +25,136 @@ const (
 
 func genCubic() {
 	for _, t := range []tier{avx512, avx2} {
-		solveCubics(t)
+		solveCubicsAt(t)
 	}
 }
 
-// solveCubics emits solveCubics+tier, SolveCubicsGeneric one register of
-// targets at a time: every target's steps in registers from its load to
-// its store, the targets of consecutive registers independent (the core
-// overlaps them). Comparisons are ordered (false on NaN) as Go's; the
-// clamps are MAXPD/MINPD with the bound as the first source, which returns
-// the second (the iterate) when the two are unordered, as Go's
-// `if 0 > dx` and `if h < dx` keep a NaN.
-func solveCubics(t tier) {
-	names := []string{"t", "a1", "a2", "a3", "u", "h", "dy", "x0", "x1"}
-	t.rowKernel("solveCubics", "func(t, a1, a2, a3, u, h, dy, x0, x1 []float64)", "SolveCubicsGeneric", names,
-		func(ptr map[string]reg.Register, zero reg.VecVirtual) {
-			mem := func(s string) Mem { return Mem{Base: ptr[s]} }
-			a1, a2, a3, u, h := t.vec(), t.vec(), t.vec(), t.vec(), t.vec()
-			VMOVUPD(mem("a1"), a1)
-			VMOVUPD(mem("a2"), a2)
-			VMOVUPD(mem("a3"), a3)
-			VMOVUPD(mem("u"), u)
-			VMOVUPD(mem("h"), h)
-			b2, b3 := t.vec(), t.vec()
-			VMULPD(cf(2), a2, b2)
-			VMULPD(cf(3), a3, b3)
-			dx := t.vec()
-			VMULPD(u, h, dx)
-			VDIVPD(mem("dy"), dx, dx) // (h*u) / dy
-			r, d, v := t.vec(), t.vec(), t.vec()
-			// residual sets r = ((a3·dx + a2)·dx + a1)·dx − u, v = b3·dx and
-			// d = (v + b2)·dx + a1, each product rounded.
-			residual := func() {
-				VMULPD(dx, a3, r)
-				VADDPD(a2, r, r)
-				VMULPD(dx, r, r)
-				VADDPD(a1, r, r)
-				VMULPD(dx, r, r)
-				VSUBPD(u, r, r)
-				VMULPD(dx, b3, v)
-				VADDPD(b2, v, d)
-				VMULPD(dx, d, d)
-				VADDPD(a1, d, d)
+// solveCubicsAt emits solveCubicsAt+tier, SolveCubicsAtGeneric one
+// register of targets at a time: each target's segment gathered from the
+// fit's columns by its index (the second knot's values at displacement 8),
+// every target's steps in registers from its gathers to its store, the
+// targets of consecutive registers independent (the core overlaps them,
+// and the gathers of one with the divisions of another).
+func solveCubicsAt(t tier) {
+	fn := t.header("solveCubicsAt", "func(t []float64, segs []int, targets, xs, ys, d, a2, a3 []float64)", "SolveCubicsAtGeneric")
+	ptr, n := t.slices("t", "segs", "targets", "xs", "ys", "d", "a2", "a3")
+	zero := t.vec()
+	t.zero(zero)
+	loopN(fn+"_loop", n, func() {
+		idx := t.vec()
+		if t.zmm() {
+			VMOVDQU64(Mem{Base: ptr["segs"]}, idx)
+		} else {
+			VMOVDQU(Mem{Base: ptr["segs"]}, idx)
+		}
+		at := func(col string, disp int) reg.VecVirtual { return t.gather(ptr[col], idx, disp) }
+		a0, y1 := at("ys", 0), at("ys", 8)
+		x0, x1 := at("xs", 0), at("xs", 8)
+		a1, a2, a3 := at("d", 0), at("a2", 0), at("a3", 0)
+		u, h, dy := t.vec(), t.vec(), y1
+		VMOVUPD(Mem{Base: ptr["targets"]}, u)
+		VSUBPD(a0, u, u)   // targets[i] - a0
+		VSUBPD(x0, x1, h)  // x1 - x0
+		VSUBPD(a0, y1, dy) // ys[seg+1] - a0
+		out := t.solveSteps(a1, a2, a3, u, h, dy, x0, x1, zero)
+		VMOVUPD(out, Mem{Base: ptr["t"]})
+		t.advance(ptr, []string{"t", "segs", "targets"})
+	})
+	VZEROUPPER()
+	RET()
+}
+
+// solveSteps emits SolveCubic's operations on a register of targets whose
+// rows are in a1, a2, a3, u, h, dy, x0 and x1 (dy and x0 registers or
+// memory) and returns the register of their roots, NaN where the
+// iteration did not converge. Comparisons are ordered (false on NaN) as
+// Go's; the clamps are MAXPD/MINPD with the bound as the first source,
+// which returns the second (the iterate) when the two are unordered, as
+// Go's `if 0 > dx` and `if h < dx` keep a NaN.
+func (t tier) solveSteps(a1, a2, a3, u, h reg.VecVirtual, dy, x0, x1 Op, zero reg.VecVirtual) reg.VecVirtual {
+	b2, b3 := t.vec(), t.vec()
+	VMULPD(cf(2), a2, b2)
+	VMULPD(cf(3), a3, b3)
+	dx := t.vec()
+	VMULPD(u, h, dx)
+	VDIVPD(dy, dx, dx) // (h*u) / dy
+	r, d, v := t.vec(), t.vec(), t.vec()
+	// residual sets r = ((a3·dx + a2)·dx + a1)·dx − u, v = b3·dx and
+	// d = (v + b2)·dx + a1, each product rounded.
+	residual := func() {
+		VMULPD(dx, a3, r)
+		VADDPD(a2, r, r)
+		VMULPD(dx, r, r)
+		VADDPD(a1, r, r)
+		VMULPD(dx, r, r)
+		VSUBPD(u, r, r)
+		VMULPD(dx, b3, v)
+		VADDPD(b2, v, d)
+		VMULPD(dx, d, d)
+		VADDPD(a1, d, d)
+	}
+	for k := 0; k < solveHalleySteps; k++ {
+		residual()
+		num, den := t.vec(), t.vec()
+		VADDPD(v, a2, v)    // c = a2 + v
+		VMULPD(v, r, v)     // r*c
+		VMULPD(d, d, den)   // d*d
+		VSUBPD(v, den, den) // d*d - r*c
+		VMULPD(d, r, num)   // r*d
+		VDIVPD(den, num, num)
+		VSUBPD(num, dx, dx)  // dx - (r*d)/(d*d - r*c)
+		VMAXPD(dx, zero, dx) // 0 > dx ? 0 : dx
+		VMINPD(dx, h, dx)    // h < dx ? h : dx
+	}
+	residual()
+	delta := r
+	VDIVPD(d, r, delta) // δ = r / d
+	VSUBPD(delta, dx, dx)
+	m := v
+	VANDPD(c64(0x7fffffffffffffff), a2, m) // |a2|
+	VANDPD(c64(0x7fffffffffffffff), b3, b3)
+	VMULPD(h, b3, b3) // |b3|*h
+	VADDPD(b3, m, m)
+	VMULPD(delta, m, m)
+	VMULPD(delta, m, m) // (m*δ)*δ
+	tol := b2
+	VMULPD(cf(solveTol), d, tol) // SolveTol*d
+	res := a3
+	VADDPD(x0, dx, res)  // x0 + dx
+	VMINPD(res, x1, res) // x1 < t ? x1 : t
+	// ok: d > 0, d < SolveMaxSlope, (m·δ)·δ <= SolveTol·d, dx >= 0 and
+	// dx <= h, each comparison ordered (false on NaN) as Go's.
+	tests := []struct {
+		imm int
+		b   Op
+		a   reg.VecVirtual
+	}{{gtOQ, zero, d}, {ltOQ, cf(solveMaxSlope), d}, {leOQ, tol, m}, {geOQ, zero, dx}, {leOQ, h, dx}}
+	out := t.vec()
+	VMOVUPD(c64(math.Float64bits(math.NaN())), out)
+	if t.zmm() {
+		ok, k := K(), K()
+		for i, c := range tests {
+			if i == 0 {
+				VCMPPD(U8(c.imm), c.b, c.a, ok)
+				continue
 			}
-			for k := 0; k < solveHalleySteps; k++ {
-				residual()
-				num, den := t.vec(), t.vec()
-				VADDPD(v, a2, v)    // c = a2 + v
-				VMULPD(v, r, v)     // r*c
-				VMULPD(d, d, den)   // d*d
-				VSUBPD(v, den, den) // d*d - r*c
-				VMULPD(d, r, num)   // r*d
-				VDIVPD(den, num, num)
-				VSUBPD(num, dx, dx)  // dx - (r*d)/(d*d - r*c)
-				VMAXPD(dx, zero, dx) // 0 > dx ? 0 : dx
-				VMINPD(dx, h, dx)    // h < dx ? h : dx
+			VCMPPD(U8(c.imm), c.b, c.a, k)
+			KANDB(k, ok, ok)
+		}
+		VBLENDMPD(res, out, ok, out) // ok ? t : NaN
+	} else {
+		ok, k := a1, a2
+		for i, c := range tests {
+			if i == 0 {
+				VCMPPD(U8(c.imm), c.b, c.a, ok)
+				continue
 			}
-			residual()
-			delta := r
-			VDIVPD(d, r, delta) // δ = r / d
-			VSUBPD(delta, dx, dx)
-			m := v
-			VANDPD(c64(0x7fffffffffffffff), a2, m) // |a2|
-			VANDPD(c64(0x7fffffffffffffff), b3, b3)
-			VMULPD(h, b3, b3) // |b3|*h
-			VADDPD(b3, m, m)
-			VMULPD(delta, m, m)
-			VMULPD(delta, m, m) // (m*δ)*δ
-			tol := b2
-			VMULPD(cf(solveTol), d, tol) // SolveTol*d
-			res := a3
-			VADDPD(mem("x0"), dx, res) // x0 + dx
-			x1 := u
-			VMOVUPD(mem("x1"), x1)
-			VMINPD(res, x1, res) // x1 < t ? x1 : t
-			// ok: d > 0, d < SolveMaxSlope, (m·δ)·δ <= SolveTol·d, dx >= 0 and
-			// dx <= h, each comparison ordered (false on NaN) as Go's.
-			tests := []struct {
-				imm int
-				b   Op
-				a   reg.VecVirtual
-			}{{gtOQ, zero, d}, {ltOQ, cf(solveMaxSlope), d}, {leOQ, tol, m}, {geOQ, zero, dx}, {leOQ, h, dx}}
-			out := t.vec()
-			VMOVUPD(c64(math.Float64bits(math.NaN())), out)
-			if t.zmm() {
-				ok, k := K(), K()
-				for i, c := range tests {
-					if i == 0 {
-						VCMPPD(U8(c.imm), c.b, c.a, ok)
-						continue
-					}
-					VCMPPD(U8(c.imm), c.b, c.a, k)
-					KANDB(k, ok, ok)
-				}
-				VBLENDMPD(res, out, ok, out) // ok ? t : NaN
-			} else {
-				ok, k := a1, a2
-				for i, c := range tests {
-					if i == 0 {
-						VCMPPD(U8(c.imm), c.b, c.a, ok)
-						continue
-					}
-					VCMPPD(U8(c.imm), c.b, c.a, k)
-					VANDPD(k, ok, ok)
-				}
-				VBLENDVPD(ok, res, out, out) // ok ? t : NaN
-			}
-			VMOVUPD(out, mem("t"))
-		})
+			VCMPPD(U8(c.imm), c.b, c.a, k)
+			VANDPD(k, ok, ok)
+		}
+		VBLENDVPD(ok, res, out, out) // ok ? t : NaN
+	}
+	return out
 }
 
 // The constants of asm/cubic.go's Fritsch–Butland fit.

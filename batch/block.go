@@ -141,7 +141,7 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 		states:    cfg.Model.NewBlock(models.BlockSpec{FirstReplicate: cfg.FirstReplicate + first, Rows: c, Padding: lanes - info.Replicates, SecondLeg: info.SecondLeg}),
 		x:         newExchange(c, exact, &sl),
 		moments:   newEnergyMoments(cfg, recordRows, &sl),
-		tuner:     newTuner(cfg, recordRows, &sl),
+		tuner:     newTuner(cfg, recordRows, &sl, false),
 		trips:     newRoundTrips(info),
 		target:    new(firstMoments),
 	}

@@ -49,8 +49,11 @@ type tuner struct {
 // newTuner returns the tuners of a block's lanes at the start of a run:
 // every lane on the uniform schedule (with two legs, leg 2's falling
 // after leg 1's) and the linear path, the schedules taken from sl
-// (tunerFloats of them).
-func newTuner(cfg *Config, recordRows int, sl *slab) tuner {
+// (tunerFloats of them). packed tells whether the block holds lanes of
+// several runs (RunPacked), whose path steps are taken lane by lane: a
+// block of one run takes them all at once (blockGradients) and gets the
+// lane-by-lane scratch only if a scan end needs it (laneScratch).
+func newTuner(cfg *Config, recordRows int, sl *slab, packed bool) tuner {
 	t := tuner{c1: cfg.leg1Chains()}
 	sched := tune.UniformSchedule(t.c1)
 	if c2 := cfg.VariationalLeg; c2 > 0 {
@@ -76,25 +79,37 @@ func newTuner(cfg *Config, recordRows int, sl *slab) tuner {
 		return t
 	}
 	if cfg.TunePath {
-		if cfg.Gradient == FullGradient {
-			t.matrix = make([]float64, recordRows*2*c)
-		} else {
-			t.mean = make([]float64, 2*c)
-			t.cov = make([]float64, 3*c)
-		}
 		t.grad = make([]float64, 2*(cfg.Knots-1))
-		if cfg.Gradient != FullGradient {
-			t.block = newBlockGradient(c, cfg.Knots)
-		}
-		for j := range t.work {
-			if cfg.Gradient == FullGradient {
+		switch {
+		case cfg.Gradient == FullGradient:
+			t.matrix = make([]float64, recordRows*2*c)
+			for j := range t.work {
 				t.work[j] = new(tune.SKLWorkspace)
-			} else {
-				t.work[j] = tune.NewMomentWorkspace(c, cfg.Knots)
 			}
+		case packed:
+			for j := range t.work {
+				t.laneScratch(j, cfg.Knots)
+			}
+		default:
+			t.block = newBlockGradient(c, cfg.Knots)
 		}
 	}
 	return t
+}
+
+// laneScratch allocates what momentPathStep needs for lane j, the first
+// time: the chains' means and covariances (shared by the lanes) and the
+// lane's workspace for splines of numKnots segments. A block of one run
+// needs them only where its scan ends cannot take the lanes' steps at
+// once (a scan of one iteration, or tests that turn blockPathSteps off).
+func (t *tuner) laneScratch(j, numKnots int) {
+	c := t.c1
+	if t.mean == nil {
+		t.mean, t.cov = make([]float64, 2*c), make([]float64, 3*c)
+	}
+	if t.work[j] == nil {
+		t.work[j] = tune.NewMomentWorkspace(c, numKnots)
+	}
 }
 
 // tunerFloats returns the room newTuner takes from its slab: each lane's
@@ -150,6 +165,7 @@ func (t *tuner) momentPathStep(cfg *Config, e *energyMoments, j, iters int) {
 	// Each slice cut to the same length, chain c-1's index the last, so
 	// that the loop's reads need no bounds checks; the writes go through
 	// windows of constant length.
+	t.laneScratch(j, t.path[j].K())
 	c := t.c1
 	end := j + (c-1)*lanes + 1
 	sum0, sum1, shift0, shift1 := e.sum0[j:end], e.sum1[j:end], e.shift0[j:end], e.shift1[j:end]

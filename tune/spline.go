@@ -9,6 +9,10 @@ import (
 // authors' optimizer (vittrom/PT-pathoptim, optimizers.Adagrad).
 const adagradEps = 1e-8
 
+// stepChunk is the number of components Spline.Step computes the
+// exponents of before it takes their exponentials (a stack array).
+const stepChunk = 16
+
 // Spline is a K-knot linear spline annealing path (§4 "Spline annealing
 // path family"): knots φ_0 = (1, 0), φ_1, …, φ_K = (0, 1) in the
 // (η0, η1) plane and, for t in [(k-1)/K, k/K],
@@ -238,15 +242,26 @@ func (s *Spline) Step(grad []float64, lr float64) {
 			return
 		}
 	}
-	for k := 1; k < numKnots; k++ {
-		for i := 0; i < 2; i++ {
-			c := 2*(k-1) + i
-			phi := s.knots[k][i]
+	// Component c is knot k = c/2 + 1's component i = c%2. In chunks of
+	// stepChunk components: first every component's exponent (independent
+	// divisions and square roots, which the core overlaps), then the
+	// exponentials; one loop doing both waited on each component's chain
+	// in turn.
+	free := s.knots[1:numKnots]
+	accum := s.accum[:len(grad)]
+	var args [stepChunk]float64
+	for c0 := 0; c0 < len(grad); c0 += stepChunk {
+		n := min(stepChunk, len(grad)-c0)
+		for c := c0; c < c0+n; c++ {
+			phi := free[c/2][c%2]
 			g := grad[c] / (math.Abs(grad[c]) + phi)
-			s.accum[c] += g * g
+			accum[c] += g * g
 			// θ ← θ - lr g̃/sqrt(G + 1e-8) with θ = log φ, as
 			// φ·exp(-lr g̃/sqrt(G + 1e-8)): no logarithm (issue 23).
-			s.knots[k][i] = phi * math.Exp(-lr*g/math.Sqrt(s.accum[c]+adagradEps))
+			args[c-c0] = -lr * g / math.Sqrt(accum[c]+adagradEps)
+		}
+		for c := c0; c < c0+n; c++ {
+			free[c/2][c%2] *= math.Exp(args[c-c0])
 		}
 	}
 	s.repairMonotone()

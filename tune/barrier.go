@@ -2,6 +2,7 @@ package tune
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/interp"
 )
@@ -20,29 +21,34 @@ func barrierPoints(sched, rej []float64) (xs, ys []float64) {
 // appendBarrierPoints appends the points of barrierPoints to xs and ys,
 // which must be empty (it reuses their storage), and returns them.
 func appendBarrierPoints(xs, ys, sched, rej []float64) ([]float64, []float64) {
-	cum := 0.0
-	for n := range sched {
-		if n > 0 {
-			// r clamped to [0, 1], NaN as 1: math.Min(math.Max(r, 0), 1)
-			// with NaN replaced by 1, without the calls.
-			r := rej[n-1]
-			switch {
-			case r > 1 || math.IsNaN(r):
-				r = 1
-			case r > 0:
-			default:
-				r = 0
-			}
-			cum += r
-		}
-		if len(xs) > 0 && sched[n] <= xs[len(xs)-1] {
-			ys[len(ys)-1] = cum
-			continue
-		}
-		xs = append(xs, sched[n])
-		ys = append(ys, cum)
+	if len(sched) == 0 {
+		return xs, ys
 	}
-	return xs, ys
+	// Room for every point, written by index (no append's length and
+	// capacity per point).
+	xs, ys = slices.Grow(xs[:0], len(sched))[:len(sched)], slices.Grow(ys[:0], len(sched))[:len(sched)]
+	rej = rej[:len(sched)-1]
+	xs[0], ys[0] = sched[0], 0
+	k, cum := 1, 0.0 // points so far, Σ r
+	for n, r := range rej {
+		// r clamped to [0, 1], NaN as 1: math.Min(math.Max(r, 0), 1)
+		// with NaN replaced by 1, without the calls.
+		switch {
+		case r > 1 || math.IsNaN(r):
+			r = 1
+		case r > 0:
+		default:
+			r = 0
+		}
+		cum += r
+		if t := sched[n+1]; t <= xs[k-1] {
+			ys[k-1] = cum
+		} else {
+			xs[k], ys[k] = t, cum
+			k++
+		}
+	}
+	return xs[:k], ys[:k]
 }
 
 // BarrierProfile writes to cumulative and local, at every point t = ts[i],

@@ -8,7 +8,7 @@ import "math"
 // Package tune (its newtonTargets) finds each target's segment and falls
 // back to a safeguarded solve where the result is NaN.
 
-// The constants of SolveCubicsGeneric's iteration.
+// The constants of SolveCubicsAtGeneric's iteration.
 const (
 	// SolveHalleySteps is the number of Halley steps before the last,
 	// Newton step: from the secant guess, two steps of Halley's cubic

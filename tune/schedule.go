@@ -215,7 +215,7 @@ func targetSegments(targets []float64, segs []int, ys []float64, step float64) {
 // abscissae of f where f(t) = target, for f(x0) < target ≤ f(x1), and
 // whether it converged: asm.SolveCubic on the segment's cubic, Halley's
 // method from the secant guess and a last Newton step whose error estimate
-// decides convergence (see asm.SolveCubicsGeneric). Where it does not
+// decides convergence (see asm.SolveCubicsAtGeneric). Where it does not
 // converge (a root at a knot of zero slope, a target outside the
 // segment's values, a NaN, slopes too steep for the Halley steps) the
 // caller falls back to the safeguarded solveMonotone. It is one target of

@@ -8,7 +8,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// The constants of asm/cubic.go's SolveCubicsGeneric.
+// The constants of asm/cubic.go's SolveCubicsAtGeneric.
 const (
 	solveHalleySteps = 2
 	solveTol         = 1e-16

@@ -131,27 +131,27 @@ func (t tier) solveSteps(a1, a2, a3, u, h reg.VecVirtual, dy, x0, x1 Op, zero re
 	}{{gtOQ, zero, d}, {ltOQ, cf(solveMaxSlope), d}, {leOQ, tol, m}, {geOQ, zero, dx}, {leOQ, h, dx}}
 	out := t.vec()
 	VMOVUPD(c64(math.Float64bits(math.NaN())), out)
+	// The tests' masks: opmask registers with AVX-512, the registers of
+	// a1 and a2 (no longer needed) with AVX2.
+	var ok, k Op = a1, a2
 	if t.zmm() {
-		ok, k := K(), K()
-		for i, c := range tests {
-			if i == 0 {
-				VCMPPD(U8(c.imm), c.b, c.a, ok)
-				continue
-			}
-			VCMPPD(U8(c.imm), c.b, c.a, k)
-			KANDB(k, ok, ok)
+		ok, k = K(), K()
+	}
+	for i, c := range tests {
+		if i == 0 {
+			VCMPPD(U8(c.imm), c.b, c.a, ok)
+			continue
 		}
-		VBLENDMPD(res, out, ok, out) // ok ? t : NaN
-	} else {
-		ok, k := a1, a2
-		for i, c := range tests {
-			if i == 0 {
-				VCMPPD(U8(c.imm), c.b, c.a, ok)
-				continue
-			}
-			VCMPPD(U8(c.imm), c.b, c.a, k)
+		VCMPPD(U8(c.imm), c.b, c.a, k)
+		if t.zmm() {
+			KANDB(k, ok, ok)
+		} else {
 			VANDPD(k, ok, ok)
 		}
+	}
+	if t.zmm() {
+		VBLENDMPD(res, out, ok, out) // ok ? t : NaN
+	} else {
 		VBLENDVPD(ok, res, out, out) // ok ? t : NaN
 	}
 	return out

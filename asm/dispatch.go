@@ -38,6 +38,7 @@ type Impl struct {
 	PathMoments func(rec, sum0, sum1, shift0, shift1, sq00, sq01, sq11, t, knots []float64, numKnots int, inv, inv1 float64)
 	PathProject func(acc, rec []float64, chains, numKnots int)
 	PathEta     func(eta0, eta1, t, knots []float64, numKnots int)
+	SplineSteps func(knots, accum, grad []float64, lr, eps float64)
 
 	// The scan's statistics of a block's lanes (scanstats.go).
 	ScanSums func(out, rej, xrej, eta0, eta1, shift0, sum0, shift1, sum1 []float64, inv float64)
@@ -70,6 +71,7 @@ var Generic = Impl{
 	PathMoments:    PathMomentsGeneric,
 	PathProject:    PathProjectGeneric,
 	PathEta:        PathEtaGeneric,
+	SplineSteps:    SplineStepsGeneric,
 	ScanSums:       ScanSumsGeneric,
 }
 

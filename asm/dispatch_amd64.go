@@ -2,7 +2,11 @@
 
 package asm
 
-import "golang.org/x/sys/cpu"
+import (
+	"math"
+
+	"golang.org/x/sys/cpu"
+)
 
 // HasAVX512 and HasAVX2 report the CPU features the assembly tiers need:
 // AVX-512 F and DQ (VPROLQ, VCVTUQQ2PD, opmasks), and AVX2 with FMA. They
@@ -41,6 +45,7 @@ var (
 		PathMoments:    pathMomentsAVX2,
 		PathProject:    pathProjectAVX2,
 		PathEta:        pathEtaAVX2,
+		SplineSteps:    goExpKernel(HasAVX2, splineStepsAVX2, expRowsAVX2),
 		ScanSums:       scanSumsAVX2,
 	}
 	// avx512 is avx2 with the AVX-512 kernels substituted: the random
@@ -62,10 +67,48 @@ var (
 		im.SolveCubicsAt = solveCubicsAtAVX512
 		im.CubicSlopes, im.CubicDerivs, im.CubicCoeffs = cubicSlopesAVX512, cubicDerivsAVX512, cubicCoeffsAVX512
 		im.PathMoments, im.PathProject, im.PathEta = pathMomentsAVX512, pathProjectAVX512, pathEtaAVX512
+		im.SplineSteps = goExpKernel(HasAVX512, splineStepsAVX512, expRowsAVX512)
 		im.ScanSums = scanSumsAVX512
 		return im
 	}()
 )
+
+// goExpKernel returns the assembly spline step kernel when the CPU has its
+// tier (has) and the tier's math.Exp (exp) gives the runtime's bits
+// (goExpMatches), and SplineStepsGeneric otherwise.
+func goExpKernel(has bool, kernel func(knots, accum, grad []float64, lr, eps float64), exp func(dst, src []float64)) func(knots, accum, grad []float64, lr, eps float64) {
+	if has && goExpMatches(exp) {
+		return kernel
+	}
+	return SplineStepsGeneric
+}
+
+// goExpMatches reports whether exp, an assembly tier's math.Exp, returns
+// math.Exp's bits on probe arguments. The assembly makes the operations of
+// the runtime's FMA path (math/exp_amd64.s), which the runtime takes only
+// where its own CPU check finds FMA (GODEBUG=cpu.fma=off turns it off);
+// its other path rounds the reduced argument twice and differs in the
+// last bit of many of these arguments.
+func goExpMatches(exp func(dst, src []float64)) bool {
+	src := make([]float64, 256)
+	u := uint64(0x9e3779b97f4a7c15)
+	for i := range src {
+		u = u*6364136223846793005 + 1442695040888963407
+		r := float64(u>>11) / (1 << 53) // in [0, 1)
+		src[i] = 60*r - 30
+		if i%2 == 1 {
+			src[i] = 0.6*r - 0.3 // the spline step's arguments are below lr
+		}
+	}
+	dst := make([]float64, len(src))
+	exp(dst, src)
+	for i, x := range src {
+		if math.Float64bits(dst[i]) != math.Float64bits(math.Exp(x)) {
+			return false
+		}
+	}
+	return true
+}
 
 var impls = func() []Impl {
 	var is []Impl

@@ -43,3 +43,23 @@ func pathEtaAVX2(eta0 []float64, eta1 []float64, t []float64, knots []float64, n
 //
 //go:noescape
 func scanSumsAVX2(out []float64, rej []float64, xrej []float64, eta0 []float64, eta1 []float64, shift0 []float64, sum0 []float64, shift1 []float64, sum1 []float64, inv float64)
+
+// splineStepsAVX512 computes SplineStepsGeneric (AVX512).
+//
+//go:noescape
+func splineStepsAVX512(knots []float64, accum []float64, grad []float64, lr float64, eps float64)
+
+// expRowsAVX512 computes math.Exp (AVX512).
+//
+//go:noescape
+func expRowsAVX512(dst []float64, src []float64)
+
+// splineStepsAVX2 computes SplineStepsGeneric (AVX2).
+//
+//go:noescape
+func splineStepsAVX2(knots []float64, accum []float64, grad []float64, lr float64, eps float64)
+
+// expRowsAVX2 computes math.Exp (AVX2).
+//
+//go:noescape
+func expRowsAVX2(dst []float64, src []float64)

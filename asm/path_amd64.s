@@ -1484,6 +1484,328 @@ scanSumsAVX2_chains1_done:
 	VZEROUPPER
 	RET
 
+// func splineStepsAVX512(knots []float64, accum []float64, grad []float64, lr float64, eps float64)
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·splineStepsAVX512(SB), NOSPLIT, $0-88
+	LEAQ         consts<>+0(SB), AX
+	ADDQ         $0x3f, AX
+	ANDQ         $-64, AX
+	MOVQ         knots_base+0(FP), CX
+	MOVQ         accum_base+24(FP), DX
+	MOVQ         grad_base+48(FP), BX
+	MOVQ         knots_len+8(FP), SI
+	SHRQ         $0x03, SI
+	MOVSD        lr+72(FP), X0
+	VBROADCASTSD X0, Z0
+	MOVSD        eps+80(FP), X1
+	VBROADCASTSD X1, Z1
+	VXORPD       640(AX), Z0, Z0
+	CMPQ         SI, $0x00
+	JE           splineStepsAVX512_loop_done
+
+splineStepsAVX512_loop:
+	VMOVUPD      (CX), Z2
+	VMOVUPD      (BX), Z3
+	VANDPD       768(AX), Z3, Z4
+	VADDPD       Z2, Z4, Z4
+	VDIVPD       Z4, Z3, Z3
+	VMULPD       Z3, Z3, Z4
+	VADDPD       (DX), Z4, Z4
+	VMOVUPD      Z4, (DX)
+	VADDPD       Z1, Z4, Z4
+	VSQRTPD      Z4, Z4
+	VMULPD       Z3, Z0, Z3
+	VDIVPD       Z4, Z3, Z3
+	VMULPD       896(AX), Z3, Z4
+	VCVTPD2DQ    Z4, Y6
+	VCVTDQ2PD    Y6, Z4
+	VMOVAPD      Z3, Z5
+	VFNMADD231PD 1024(AX), Z4, Z5
+	VFNMADD231PD 1152(AX), Z4, Z5
+	VMULPD       1280(AX), Z5, Z5
+	VMOVUPD      1408(AX), Z4
+	VFMADD213PD  1536(AX), Z5, Z4
+	VFMADD213PD  1664(AX), Z5, Z4
+	VFMADD213PD  1792(AX), Z5, Z4
+	VFMADD213PD  1920(AX), Z5, Z4
+	VFMADD213PD  2048(AX), Z5, Z4
+	VFMADD213PD  2176(AX), Z5, Z4
+	VFMADD213PD  (AX), Z5, Z4
+	VMULPD       Z4, Z5, Z5
+	VADDPD       2304(AX), Z5, Z4
+	VMULPD       Z4, Z5, Z5
+	VADDPD       2304(AX), Z5, Z4
+	VMULPD       Z4, Z5, Z5
+	VADDPD       2304(AX), Z5, Z4
+	VMULPD       Z4, Z5, Z5
+	VADDPD       2304(AX), Z5, Z4
+	VFMADD213PD  (AX), Z4, Z5
+	VPMOVSXDQ    Y6, Z6
+	VPADDQ       2432(AX), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z7
+	VMULPD       Z7, Z5, Z8
+	VPADDQ       2560(AX), Z6, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VMULPD       Z7, Z5, Z4
+	VMULPD       2688(AX), Z4, Z4
+	VPCMPGTQ     128(AX), Z6, K1
+	VBLENDMPD    Z8, Z4, K1, Z8
+	VPXORQ       Z7, Z7, Z7
+	VPCMPGTQ     2816(AX), Z6, K1
+	VBLENDMPD    Z8, Z7, K1, Z8
+	VMOVUPD      384(AX), Z4
+	VPCMPGTQ     2944(AX), Z6, K1
+	VBLENDMPD    Z4, Z8, K1, Z8
+	VCMPPD       $0x1e, 3072(AX), Z3, K1
+	VBLENDMPD    Z4, Z8, K1, Z8
+	VCMPPD       $0x00, 3200(AX), Z3, K1
+	VBLENDMPD    Z7, Z8, K1, Z8
+	VCMPPD       $0x03, Z3, Z3, K1
+	VBLENDMPD    Z3, Z8, K1, Z8
+	VMULPD       Z8, Z2, Z2
+	VMOVUPD      Z2, (CX)
+	ADDQ         $0x40, CX
+	ADDQ         $0x40, DX
+	ADDQ         $0x40, BX
+	DECQ         SI
+	JNZ          splineStepsAVX512_loop
+
+splineStepsAVX512_loop_done:
+	VZEROUPPER
+	RET
+
+// func expRowsAVX512(dst []float64, src []float64)
+// Requires: AVX, AVX512F
+TEXT ·expRowsAVX512(SB), NOSPLIT, $0-48
+	LEAQ consts<>+0(SB), AX
+	ADDQ $0x3f, AX
+	ANDQ $-64, AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ src_base+24(FP), DX
+	MOVQ dst_len+8(FP), BX
+	SHRQ $0x03, BX
+	CMPQ BX, $0x00
+	JE   expRowsAVX512_loop_done
+
+expRowsAVX512_loop:
+	VMOVUPD      (DX), Z0
+	VMULPD       896(AX), Z0, Z1
+	VCVTPD2DQ    Z1, Y3
+	VCVTDQ2PD    Y3, Z1
+	VMOVAPD      Z0, Z2
+	VFNMADD231PD 1024(AX), Z1, Z2
+	VFNMADD231PD 1152(AX), Z1, Z2
+	VMULPD       1280(AX), Z2, Z2
+	VMOVUPD      1408(AX), Z1
+	VFMADD213PD  1536(AX), Z2, Z1
+	VFMADD213PD  1664(AX), Z2, Z1
+	VFMADD213PD  1792(AX), Z2, Z1
+	VFMADD213PD  1920(AX), Z2, Z1
+	VFMADD213PD  2048(AX), Z2, Z1
+	VFMADD213PD  2176(AX), Z2, Z1
+	VFMADD213PD  (AX), Z2, Z1
+	VMULPD       Z1, Z2, Z2
+	VADDPD       2304(AX), Z2, Z1
+	VMULPD       Z1, Z2, Z2
+	VADDPD       2304(AX), Z2, Z1
+	VMULPD       Z1, Z2, Z2
+	VADDPD       2304(AX), Z2, Z1
+	VMULPD       Z1, Z2, Z2
+	VADDPD       2304(AX), Z2, Z1
+	VFMADD213PD  (AX), Z1, Z2
+	VPMOVSXDQ    Y3, Z3
+	VPADDQ       2432(AX), Z3, Z3
+	VPSLLQ       $0x34, Z3, Z4
+	VMULPD       Z4, Z2, Z5
+	VPADDQ       2560(AX), Z3, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VMULPD       Z4, Z2, Z1
+	VMULPD       2688(AX), Z1, Z1
+	VPCMPGTQ     128(AX), Z3, K1
+	VBLENDMPD    Z5, Z1, K1, Z5
+	VPXORQ       Z4, Z4, Z4
+	VPCMPGTQ     2816(AX), Z3, K1
+	VBLENDMPD    Z5, Z4, K1, Z5
+	VMOVUPD      384(AX), Z1
+	VPCMPGTQ     2944(AX), Z3, K1
+	VBLENDMPD    Z1, Z5, K1, Z5
+	VCMPPD       $0x1e, 3072(AX), Z0, K1
+	VBLENDMPD    Z1, Z5, K1, Z5
+	VCMPPD       $0x00, 3200(AX), Z0, K1
+	VBLENDMPD    Z4, Z5, K1, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VMOVUPD      Z5, (CX)
+	ADDQ         $0x40, CX
+	ADDQ         $0x40, DX
+	DECQ         BX
+	JNZ          expRowsAVX512_loop
+
+expRowsAVX512_loop_done:
+	VZEROUPPER
+	RET
+
+// func splineStepsAVX2(knots []float64, accum []float64, grad []float64, lr float64, eps float64)
+// Requires: AVX, AVX2, FMA3, SSE2
+TEXT ·splineStepsAVX2(SB), NOSPLIT, $0-88
+	LEAQ         consts<>+0(SB), AX
+	ADDQ         $0x3f, AX
+	ANDQ         $-64, AX
+	MOVQ         knots_base+0(FP), CX
+	MOVQ         accum_base+24(FP), DX
+	MOVQ         grad_base+48(FP), BX
+	MOVQ         knots_len+8(FP), SI
+	SHRQ         $0x02, SI
+	MOVSD        lr+72(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVSD        eps+80(FP), X1
+	VBROADCASTSD X1, Y1
+	VXORPD       640(AX), Y0, Y0
+	CMPQ         SI, $0x00
+	JE           splineStepsAVX2_loop_done
+
+splineStepsAVX2_loop:
+	VMOVUPD      (CX), Y2
+	VMOVUPD      (BX), Y3
+	VANDPD       768(AX), Y3, Y4
+	VADDPD       Y2, Y4, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMULPD       Y3, Y3, Y4
+	VADDPD       (DX), Y4, Y4
+	VMOVUPD      Y4, (DX)
+	VADDPD       Y1, Y4, Y4
+	VSQRTPD      Y4, Y4
+	VMULPD       Y3, Y0, Y3
+	VDIVPD       Y4, Y3, Y3
+	VMULPD       896(AX), Y3, Y4
+	VCVTPD2DQY   Y4, X6
+	VCVTDQ2PD    X6, Y4
+	VMOVAPD      Y3, Y5
+	VFNMADD231PD 1024(AX), Y4, Y5
+	VFNMADD231PD 1152(AX), Y4, Y5
+	VMULPD       1280(AX), Y5, Y5
+	VMOVUPD      1408(AX), Y4
+	VFMADD213PD  1536(AX), Y5, Y4
+	VFMADD213PD  1664(AX), Y5, Y4
+	VFMADD213PD  1792(AX), Y5, Y4
+	VFMADD213PD  1920(AX), Y5, Y4
+	VFMADD213PD  2048(AX), Y5, Y4
+	VFMADD213PD  2176(AX), Y5, Y4
+	VFMADD213PD  (AX), Y5, Y4
+	VMULPD       Y4, Y5, Y5
+	VADDPD       2304(AX), Y5, Y4
+	VMULPD       Y4, Y5, Y5
+	VADDPD       2304(AX), Y5, Y4
+	VMULPD       Y4, Y5, Y5
+	VADDPD       2304(AX), Y5, Y4
+	VMULPD       Y4, Y5, Y5
+	VADDPD       2304(AX), Y5, Y4
+	VFMADD213PD  (AX), Y4, Y5
+	VPMOVSXDQ    X6, Y6
+	VPADDQ       2432(AX), Y6, Y6
+	VPSLLQ       $0x34, Y6, Y7
+	VMULPD       Y7, Y5, Y8
+	VPADDQ       2560(AX), Y6, Y7
+	VPSLLQ       $0x34, Y7, Y7
+	VMULPD       Y7, Y5, Y4
+	VMULPD       2688(AX), Y4, Y4
+	VPCMPGTQ     128(AX), Y6, Y5
+	VBLENDVPD    Y5, Y8, Y4, Y8
+	VPXOR        Y7, Y7, Y7
+	VPCMPGTQ     2816(AX), Y6, Y4
+	VBLENDVPD    Y4, Y8, Y7, Y8
+	VMOVUPD      384(AX), Y4
+	VPCMPGTQ     2944(AX), Y6, Y5
+	VBLENDVPD    Y5, Y4, Y8, Y8
+	VCMPPD       $0x1e, 3072(AX), Y3, Y5
+	VBLENDVPD    Y5, Y4, Y8, Y8
+	VCMPPD       $0x00, 3200(AX), Y3, Y4
+	VBLENDVPD    Y4, Y7, Y8, Y8
+	VCMPPD       $0x03, Y3, Y3, Y4
+	VBLENDVPD    Y4, Y3, Y8, Y8
+	VMULPD       Y8, Y2, Y2
+	VMOVUPD      Y2, (CX)
+	ADDQ         $0x20, CX
+	ADDQ         $0x20, DX
+	ADDQ         $0x20, BX
+	DECQ         SI
+	JNZ          splineStepsAVX2_loop
+
+splineStepsAVX2_loop_done:
+	VZEROUPPER
+	RET
+
+// func expRowsAVX2(dst []float64, src []float64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·expRowsAVX2(SB), NOSPLIT, $0-48
+	LEAQ consts<>+0(SB), AX
+	ADDQ $0x3f, AX
+	ANDQ $-64, AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ src_base+24(FP), DX
+	MOVQ dst_len+8(FP), BX
+	SHRQ $0x02, BX
+	CMPQ BX, $0x00
+	JE   expRowsAVX2_loop_done
+
+expRowsAVX2_loop:
+	VMOVUPD      (DX), Y0
+	VMULPD       896(AX), Y0, Y1
+	VCVTPD2DQY   Y1, X3
+	VCVTDQ2PD    X3, Y1
+	VMOVAPD      Y0, Y2
+	VFNMADD231PD 1024(AX), Y1, Y2
+	VFNMADD231PD 1152(AX), Y1, Y2
+	VMULPD       1280(AX), Y2, Y2
+	VMOVUPD      1408(AX), Y1
+	VFMADD213PD  1536(AX), Y2, Y1
+	VFMADD213PD  1664(AX), Y2, Y1
+	VFMADD213PD  1792(AX), Y2, Y1
+	VFMADD213PD  1920(AX), Y2, Y1
+	VFMADD213PD  2048(AX), Y2, Y1
+	VFMADD213PD  2176(AX), Y2, Y1
+	VFMADD213PD  (AX), Y2, Y1
+	VMULPD       Y1, Y2, Y2
+	VADDPD       2304(AX), Y2, Y1
+	VMULPD       Y1, Y2, Y2
+	VADDPD       2304(AX), Y2, Y1
+	VMULPD       Y1, Y2, Y2
+	VADDPD       2304(AX), Y2, Y1
+	VMULPD       Y1, Y2, Y2
+	VADDPD       2304(AX), Y2, Y1
+	VFMADD213PD  (AX), Y1, Y2
+	VPMOVSXDQ    X3, Y3
+	VPADDQ       2432(AX), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y4
+	VMULPD       Y4, Y2, Y5
+	VPADDQ       2560(AX), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VMULPD       Y4, Y2, Y1
+	VMULPD       2688(AX), Y1, Y1
+	VPCMPGTQ     128(AX), Y3, Y2
+	VBLENDVPD    Y2, Y5, Y1, Y5
+	VPXOR        Y4, Y4, Y4
+	VPCMPGTQ     2816(AX), Y3, Y1
+	VBLENDVPD    Y1, Y5, Y4, Y5
+	VMOVUPD      384(AX), Y1
+	VPCMPGTQ     2944(AX), Y3, Y2
+	VBLENDVPD    Y2, Y1, Y5, Y5
+	VCMPPD       $0x1e, 3072(AX), Y0, Y2
+	VBLENDVPD    Y2, Y1, Y5, Y5
+	VCMPPD       $0x00, 3200(AX), Y0, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VBLENDVPD    Y1, Y0, Y5, Y5
+	VMOVUPD      Y5, (CX)
+	ADDQ         $0x20, CX
+	ADDQ         $0x20, DX
+	DECQ         BX
+	JNZ          expRowsAVX2_loop
+
+expRowsAVX2_loop_done:
+	VZEROUPPER
+	RET
+
 DATA consts<>+0(SB)/8, $0x3ff0000000000000
 DATA consts<>+8(SB)/8, $0x3ff0000000000000
 DATA consts<>+16(SB)/8, $0x3ff0000000000000
@@ -1564,4 +1886,340 @@ DATA consts<>+608(SB)/8, $0x0000000100000001
 DATA consts<>+616(SB)/8, $0x0000000100000001
 DATA consts<>+624(SB)/8, $0x0000000100000001
 DATA consts<>+632(SB)/8, $0x0000000100000001
-GLOBL consts<>(SB), RODATA|NOPTR, $640
+DATA consts<>+640(SB)/8, $0x8000000000000000
+DATA consts<>+648(SB)/8, $0x8000000000000000
+DATA consts<>+656(SB)/8, $0x8000000000000000
+DATA consts<>+664(SB)/8, $0x8000000000000000
+DATA consts<>+672(SB)/8, $0x8000000000000000
+DATA consts<>+680(SB)/8, $0x8000000000000000
+DATA consts<>+688(SB)/8, $0x8000000000000000
+DATA consts<>+696(SB)/8, $0x8000000000000000
+DATA consts<>+704(SB)/8, $0x8000000000000000
+DATA consts<>+712(SB)/8, $0x8000000000000000
+DATA consts<>+720(SB)/8, $0x8000000000000000
+DATA consts<>+728(SB)/8, $0x8000000000000000
+DATA consts<>+736(SB)/8, $0x8000000000000000
+DATA consts<>+744(SB)/8, $0x8000000000000000
+DATA consts<>+752(SB)/8, $0x8000000000000000
+DATA consts<>+760(SB)/8, $0x8000000000000000
+DATA consts<>+768(SB)/8, $0x7fffffffffffffff
+DATA consts<>+776(SB)/8, $0x7fffffffffffffff
+DATA consts<>+784(SB)/8, $0x7fffffffffffffff
+DATA consts<>+792(SB)/8, $0x7fffffffffffffff
+DATA consts<>+800(SB)/8, $0x7fffffffffffffff
+DATA consts<>+808(SB)/8, $0x7fffffffffffffff
+DATA consts<>+816(SB)/8, $0x7fffffffffffffff
+DATA consts<>+824(SB)/8, $0x7fffffffffffffff
+DATA consts<>+832(SB)/8, $0x7fffffffffffffff
+DATA consts<>+840(SB)/8, $0x7fffffffffffffff
+DATA consts<>+848(SB)/8, $0x7fffffffffffffff
+DATA consts<>+856(SB)/8, $0x7fffffffffffffff
+DATA consts<>+864(SB)/8, $0x7fffffffffffffff
+DATA consts<>+872(SB)/8, $0x7fffffffffffffff
+DATA consts<>+880(SB)/8, $0x7fffffffffffffff
+DATA consts<>+888(SB)/8, $0x7fffffffffffffff
+DATA consts<>+896(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+904(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+912(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+920(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+928(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+936(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+944(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+952(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+960(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+968(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+976(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+984(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+992(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+1000(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+1008(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+1016(SB)/8, $0x3ff71547652b82fe
+DATA consts<>+1024(SB)/8, $0x3fe62e42fefa3000
+DATA consts<>+1032(SB)/8, $0x3fe62e42fefa3000
+DATA consts<>+1040(SB)/8, $0x3fe62e42fefa3000
+DATA consts<>+1048(SB)/8, $0x3fe62e42fefa3000
+DATA consts<>+1056(SB)/8, $0x3fe62e42fefa3000
+DATA consts<>+1064(SB)/8, $0x3fe62e42fefa3000
+DATA consts<>+1072(SB)/8, $0x3fe62e42fefa3000
+DATA consts<>+1080(SB)/8, $0x3fe62e42fefa3000
+DATA consts<>+1088(SB)/8, $0x3fe62e42fefa3000
+DATA consts<>+1096(SB)/8, $0x3fe62e42fefa3000
+DATA consts<>+1104(SB)/8, $0x3fe62e42fefa3000
+DATA consts<>+1112(SB)/8, $0x3fe62e42fefa3000
+DATA consts<>+1120(SB)/8, $0x3fe62e42fefa3000
+DATA consts<>+1128(SB)/8, $0x3fe62e42fefa3000
+DATA consts<>+1136(SB)/8, $0x3fe62e42fefa3000
+DATA consts<>+1144(SB)/8, $0x3fe62e42fefa3000
+DATA consts<>+1152(SB)/8, $0x3d53de6af278ece6
+DATA consts<>+1160(SB)/8, $0x3d53de6af278ece6
+DATA consts<>+1168(SB)/8, $0x3d53de6af278ece6
+DATA consts<>+1176(SB)/8, $0x3d53de6af278ece6
+DATA consts<>+1184(SB)/8, $0x3d53de6af278ece6
+DATA consts<>+1192(SB)/8, $0x3d53de6af278ece6
+DATA consts<>+1200(SB)/8, $0x3d53de6af278ece6
+DATA consts<>+1208(SB)/8, $0x3d53de6af278ece6
+DATA consts<>+1216(SB)/8, $0x3d53de6af278ece6
+DATA consts<>+1224(SB)/8, $0x3d53de6af278ece6
+DATA consts<>+1232(SB)/8, $0x3d53de6af278ece6
+DATA consts<>+1240(SB)/8, $0x3d53de6af278ece6
+DATA consts<>+1248(SB)/8, $0x3d53de6af278ece6
+DATA consts<>+1256(SB)/8, $0x3d53de6af278ece6
+DATA consts<>+1264(SB)/8, $0x3d53de6af278ece6
+DATA consts<>+1272(SB)/8, $0x3d53de6af278ece6
+DATA consts<>+1280(SB)/8, $0x3fb0000000000000
+DATA consts<>+1288(SB)/8, $0x3fb0000000000000
+DATA consts<>+1296(SB)/8, $0x3fb0000000000000
+DATA consts<>+1304(SB)/8, $0x3fb0000000000000
+DATA consts<>+1312(SB)/8, $0x3fb0000000000000
+DATA consts<>+1320(SB)/8, $0x3fb0000000000000
+DATA consts<>+1328(SB)/8, $0x3fb0000000000000
+DATA consts<>+1336(SB)/8, $0x3fb0000000000000
+DATA consts<>+1344(SB)/8, $0x3fb0000000000000
+DATA consts<>+1352(SB)/8, $0x3fb0000000000000
+DATA consts<>+1360(SB)/8, $0x3fb0000000000000
+DATA consts<>+1368(SB)/8, $0x3fb0000000000000
+DATA consts<>+1376(SB)/8, $0x3fb0000000000000
+DATA consts<>+1384(SB)/8, $0x3fb0000000000000
+DATA consts<>+1392(SB)/8, $0x3fb0000000000000
+DATA consts<>+1400(SB)/8, $0x3fb0000000000000
+DATA consts<>+1408(SB)/8, $0x3efa01a01a01a01a
+DATA consts<>+1416(SB)/8, $0x3efa01a01a01a01a
+DATA consts<>+1424(SB)/8, $0x3efa01a01a01a01a
+DATA consts<>+1432(SB)/8, $0x3efa01a01a01a01a
+DATA consts<>+1440(SB)/8, $0x3efa01a01a01a01a
+DATA consts<>+1448(SB)/8, $0x3efa01a01a01a01a
+DATA consts<>+1456(SB)/8, $0x3efa01a01a01a01a
+DATA consts<>+1464(SB)/8, $0x3efa01a01a01a01a
+DATA consts<>+1472(SB)/8, $0x3efa01a01a01a01a
+DATA consts<>+1480(SB)/8, $0x3efa01a01a01a01a
+DATA consts<>+1488(SB)/8, $0x3efa01a01a01a01a
+DATA consts<>+1496(SB)/8, $0x3efa01a01a01a01a
+DATA consts<>+1504(SB)/8, $0x3efa01a01a01a01a
+DATA consts<>+1512(SB)/8, $0x3efa01a01a01a01a
+DATA consts<>+1520(SB)/8, $0x3efa01a01a01a01a
+DATA consts<>+1528(SB)/8, $0x3efa01a01a01a01a
+DATA consts<>+1536(SB)/8, $0x3f2a01a01a01a01a
+DATA consts<>+1544(SB)/8, $0x3f2a01a01a01a01a
+DATA consts<>+1552(SB)/8, $0x3f2a01a01a01a01a
+DATA consts<>+1560(SB)/8, $0x3f2a01a01a01a01a
+DATA consts<>+1568(SB)/8, $0x3f2a01a01a01a01a
+DATA consts<>+1576(SB)/8, $0x3f2a01a01a01a01a
+DATA consts<>+1584(SB)/8, $0x3f2a01a01a01a01a
+DATA consts<>+1592(SB)/8, $0x3f2a01a01a01a01a
+DATA consts<>+1600(SB)/8, $0x3f2a01a01a01a01a
+DATA consts<>+1608(SB)/8, $0x3f2a01a01a01a01a
+DATA consts<>+1616(SB)/8, $0x3f2a01a01a01a01a
+DATA consts<>+1624(SB)/8, $0x3f2a01a01a01a01a
+DATA consts<>+1632(SB)/8, $0x3f2a01a01a01a01a
+DATA consts<>+1640(SB)/8, $0x3f2a01a01a01a01a
+DATA consts<>+1648(SB)/8, $0x3f2a01a01a01a01a
+DATA consts<>+1656(SB)/8, $0x3f2a01a01a01a01a
+DATA consts<>+1664(SB)/8, $0x3f56c16c16c16c17
+DATA consts<>+1672(SB)/8, $0x3f56c16c16c16c17
+DATA consts<>+1680(SB)/8, $0x3f56c16c16c16c17
+DATA consts<>+1688(SB)/8, $0x3f56c16c16c16c17
+DATA consts<>+1696(SB)/8, $0x3f56c16c16c16c17
+DATA consts<>+1704(SB)/8, $0x3f56c16c16c16c17
+DATA consts<>+1712(SB)/8, $0x3f56c16c16c16c17
+DATA consts<>+1720(SB)/8, $0x3f56c16c16c16c17
+DATA consts<>+1728(SB)/8, $0x3f56c16c16c16c17
+DATA consts<>+1736(SB)/8, $0x3f56c16c16c16c17
+DATA consts<>+1744(SB)/8, $0x3f56c16c16c16c17
+DATA consts<>+1752(SB)/8, $0x3f56c16c16c16c17
+DATA consts<>+1760(SB)/8, $0x3f56c16c16c16c17
+DATA consts<>+1768(SB)/8, $0x3f56c16c16c16c17
+DATA consts<>+1776(SB)/8, $0x3f56c16c16c16c17
+DATA consts<>+1784(SB)/8, $0x3f56c16c16c16c17
+DATA consts<>+1792(SB)/8, $0x3f81111111111111
+DATA consts<>+1800(SB)/8, $0x3f81111111111111
+DATA consts<>+1808(SB)/8, $0x3f81111111111111
+DATA consts<>+1816(SB)/8, $0x3f81111111111111
+DATA consts<>+1824(SB)/8, $0x3f81111111111111
+DATA consts<>+1832(SB)/8, $0x3f81111111111111
+DATA consts<>+1840(SB)/8, $0x3f81111111111111
+DATA consts<>+1848(SB)/8, $0x3f81111111111111
+DATA consts<>+1856(SB)/8, $0x3f81111111111111
+DATA consts<>+1864(SB)/8, $0x3f81111111111111
+DATA consts<>+1872(SB)/8, $0x3f81111111111111
+DATA consts<>+1880(SB)/8, $0x3f81111111111111
+DATA consts<>+1888(SB)/8, $0x3f81111111111111
+DATA consts<>+1896(SB)/8, $0x3f81111111111111
+DATA consts<>+1904(SB)/8, $0x3f81111111111111
+DATA consts<>+1912(SB)/8, $0x3f81111111111111
+DATA consts<>+1920(SB)/8, $0x3fa5555555555555
+DATA consts<>+1928(SB)/8, $0x3fa5555555555555
+DATA consts<>+1936(SB)/8, $0x3fa5555555555555
+DATA consts<>+1944(SB)/8, $0x3fa5555555555555
+DATA consts<>+1952(SB)/8, $0x3fa5555555555555
+DATA consts<>+1960(SB)/8, $0x3fa5555555555555
+DATA consts<>+1968(SB)/8, $0x3fa5555555555555
+DATA consts<>+1976(SB)/8, $0x3fa5555555555555
+DATA consts<>+1984(SB)/8, $0x3fa5555555555555
+DATA consts<>+1992(SB)/8, $0x3fa5555555555555
+DATA consts<>+2000(SB)/8, $0x3fa5555555555555
+DATA consts<>+2008(SB)/8, $0x3fa5555555555555
+DATA consts<>+2016(SB)/8, $0x3fa5555555555555
+DATA consts<>+2024(SB)/8, $0x3fa5555555555555
+DATA consts<>+2032(SB)/8, $0x3fa5555555555555
+DATA consts<>+2040(SB)/8, $0x3fa5555555555555
+DATA consts<>+2048(SB)/8, $0x3fc5555555555555
+DATA consts<>+2056(SB)/8, $0x3fc5555555555555
+DATA consts<>+2064(SB)/8, $0x3fc5555555555555
+DATA consts<>+2072(SB)/8, $0x3fc5555555555555
+DATA consts<>+2080(SB)/8, $0x3fc5555555555555
+DATA consts<>+2088(SB)/8, $0x3fc5555555555555
+DATA consts<>+2096(SB)/8, $0x3fc5555555555555
+DATA consts<>+2104(SB)/8, $0x3fc5555555555555
+DATA consts<>+2112(SB)/8, $0x3fc5555555555555
+DATA consts<>+2120(SB)/8, $0x3fc5555555555555
+DATA consts<>+2128(SB)/8, $0x3fc5555555555555
+DATA consts<>+2136(SB)/8, $0x3fc5555555555555
+DATA consts<>+2144(SB)/8, $0x3fc5555555555555
+DATA consts<>+2152(SB)/8, $0x3fc5555555555555
+DATA consts<>+2160(SB)/8, $0x3fc5555555555555
+DATA consts<>+2168(SB)/8, $0x3fc5555555555555
+DATA consts<>+2176(SB)/8, $0x3fe0000000000000
+DATA consts<>+2184(SB)/8, $0x3fe0000000000000
+DATA consts<>+2192(SB)/8, $0x3fe0000000000000
+DATA consts<>+2200(SB)/8, $0x3fe0000000000000
+DATA consts<>+2208(SB)/8, $0x3fe0000000000000
+DATA consts<>+2216(SB)/8, $0x3fe0000000000000
+DATA consts<>+2224(SB)/8, $0x3fe0000000000000
+DATA consts<>+2232(SB)/8, $0x3fe0000000000000
+DATA consts<>+2240(SB)/8, $0x3fe0000000000000
+DATA consts<>+2248(SB)/8, $0x3fe0000000000000
+DATA consts<>+2256(SB)/8, $0x3fe0000000000000
+DATA consts<>+2264(SB)/8, $0x3fe0000000000000
+DATA consts<>+2272(SB)/8, $0x3fe0000000000000
+DATA consts<>+2280(SB)/8, $0x3fe0000000000000
+DATA consts<>+2288(SB)/8, $0x3fe0000000000000
+DATA consts<>+2296(SB)/8, $0x3fe0000000000000
+DATA consts<>+2304(SB)/8, $0x4000000000000000
+DATA consts<>+2312(SB)/8, $0x4000000000000000
+DATA consts<>+2320(SB)/8, $0x4000000000000000
+DATA consts<>+2328(SB)/8, $0x4000000000000000
+DATA consts<>+2336(SB)/8, $0x4000000000000000
+DATA consts<>+2344(SB)/8, $0x4000000000000000
+DATA consts<>+2352(SB)/8, $0x4000000000000000
+DATA consts<>+2360(SB)/8, $0x4000000000000000
+DATA consts<>+2368(SB)/8, $0x4000000000000000
+DATA consts<>+2376(SB)/8, $0x4000000000000000
+DATA consts<>+2384(SB)/8, $0x4000000000000000
+DATA consts<>+2392(SB)/8, $0x4000000000000000
+DATA consts<>+2400(SB)/8, $0x4000000000000000
+DATA consts<>+2408(SB)/8, $0x4000000000000000
+DATA consts<>+2416(SB)/8, $0x4000000000000000
+DATA consts<>+2424(SB)/8, $0x4000000000000000
+DATA consts<>+2432(SB)/8, $0x00000000000003ff
+DATA consts<>+2440(SB)/8, $0x00000000000003ff
+DATA consts<>+2448(SB)/8, $0x00000000000003ff
+DATA consts<>+2456(SB)/8, $0x00000000000003ff
+DATA consts<>+2464(SB)/8, $0x00000000000003ff
+DATA consts<>+2472(SB)/8, $0x00000000000003ff
+DATA consts<>+2480(SB)/8, $0x00000000000003ff
+DATA consts<>+2488(SB)/8, $0x00000000000003ff
+DATA consts<>+2496(SB)/8, $0x00000000000003ff
+DATA consts<>+2504(SB)/8, $0x00000000000003ff
+DATA consts<>+2512(SB)/8, $0x00000000000003ff
+DATA consts<>+2520(SB)/8, $0x00000000000003ff
+DATA consts<>+2528(SB)/8, $0x00000000000003ff
+DATA consts<>+2536(SB)/8, $0x00000000000003ff
+DATA consts<>+2544(SB)/8, $0x00000000000003ff
+DATA consts<>+2552(SB)/8, $0x00000000000003ff
+DATA consts<>+2560(SB)/8, $0x00000000000003fe
+DATA consts<>+2568(SB)/8, $0x00000000000003fe
+DATA consts<>+2576(SB)/8, $0x00000000000003fe
+DATA consts<>+2584(SB)/8, $0x00000000000003fe
+DATA consts<>+2592(SB)/8, $0x00000000000003fe
+DATA consts<>+2600(SB)/8, $0x00000000000003fe
+DATA consts<>+2608(SB)/8, $0x00000000000003fe
+DATA consts<>+2616(SB)/8, $0x00000000000003fe
+DATA consts<>+2624(SB)/8, $0x00000000000003fe
+DATA consts<>+2632(SB)/8, $0x00000000000003fe
+DATA consts<>+2640(SB)/8, $0x00000000000003fe
+DATA consts<>+2648(SB)/8, $0x00000000000003fe
+DATA consts<>+2656(SB)/8, $0x00000000000003fe
+DATA consts<>+2664(SB)/8, $0x00000000000003fe
+DATA consts<>+2672(SB)/8, $0x00000000000003fe
+DATA consts<>+2680(SB)/8, $0x00000000000003fe
+DATA consts<>+2688(SB)/8, $0x0010000000000000
+DATA consts<>+2696(SB)/8, $0x0010000000000000
+DATA consts<>+2704(SB)/8, $0x0010000000000000
+DATA consts<>+2712(SB)/8, $0x0010000000000000
+DATA consts<>+2720(SB)/8, $0x0010000000000000
+DATA consts<>+2728(SB)/8, $0x0010000000000000
+DATA consts<>+2736(SB)/8, $0x0010000000000000
+DATA consts<>+2744(SB)/8, $0x0010000000000000
+DATA consts<>+2752(SB)/8, $0x0010000000000000
+DATA consts<>+2760(SB)/8, $0x0010000000000000
+DATA consts<>+2768(SB)/8, $0x0010000000000000
+DATA consts<>+2776(SB)/8, $0x0010000000000000
+DATA consts<>+2784(SB)/8, $0x0010000000000000
+DATA consts<>+2792(SB)/8, $0x0010000000000000
+DATA consts<>+2800(SB)/8, $0x0010000000000000
+DATA consts<>+2808(SB)/8, $0x0010000000000000
+DATA consts<>+2816(SB)/8, $0xffffffffffffffcb
+DATA consts<>+2824(SB)/8, $0xffffffffffffffcb
+DATA consts<>+2832(SB)/8, $0xffffffffffffffcb
+DATA consts<>+2840(SB)/8, $0xffffffffffffffcb
+DATA consts<>+2848(SB)/8, $0xffffffffffffffcb
+DATA consts<>+2856(SB)/8, $0xffffffffffffffcb
+DATA consts<>+2864(SB)/8, $0xffffffffffffffcb
+DATA consts<>+2872(SB)/8, $0xffffffffffffffcb
+DATA consts<>+2880(SB)/8, $0xffffffffffffffcb
+DATA consts<>+2888(SB)/8, $0xffffffffffffffcb
+DATA consts<>+2896(SB)/8, $0xffffffffffffffcb
+DATA consts<>+2904(SB)/8, $0xffffffffffffffcb
+DATA consts<>+2912(SB)/8, $0xffffffffffffffcb
+DATA consts<>+2920(SB)/8, $0xffffffffffffffcb
+DATA consts<>+2928(SB)/8, $0xffffffffffffffcb
+DATA consts<>+2936(SB)/8, $0xffffffffffffffcb
+DATA consts<>+2944(SB)/8, $0x00000000000007fe
+DATA consts<>+2952(SB)/8, $0x00000000000007fe
+DATA consts<>+2960(SB)/8, $0x00000000000007fe
+DATA consts<>+2968(SB)/8, $0x00000000000007fe
+DATA consts<>+2976(SB)/8, $0x00000000000007fe
+DATA consts<>+2984(SB)/8, $0x00000000000007fe
+DATA consts<>+2992(SB)/8, $0x00000000000007fe
+DATA consts<>+3000(SB)/8, $0x00000000000007fe
+DATA consts<>+3008(SB)/8, $0x00000000000007fe
+DATA consts<>+3016(SB)/8, $0x00000000000007fe
+DATA consts<>+3024(SB)/8, $0x00000000000007fe
+DATA consts<>+3032(SB)/8, $0x00000000000007fe
+DATA consts<>+3040(SB)/8, $0x00000000000007fe
+DATA consts<>+3048(SB)/8, $0x00000000000007fe
+DATA consts<>+3056(SB)/8, $0x00000000000007fe
+DATA consts<>+3064(SB)/8, $0x00000000000007fe
+DATA consts<>+3072(SB)/8, $0x40862e42fefa39ef
+DATA consts<>+3080(SB)/8, $0x40862e42fefa39ef
+DATA consts<>+3088(SB)/8, $0x40862e42fefa39ef
+DATA consts<>+3096(SB)/8, $0x40862e42fefa39ef
+DATA consts<>+3104(SB)/8, $0x40862e42fefa39ef
+DATA consts<>+3112(SB)/8, $0x40862e42fefa39ef
+DATA consts<>+3120(SB)/8, $0x40862e42fefa39ef
+DATA consts<>+3128(SB)/8, $0x40862e42fefa39ef
+DATA consts<>+3136(SB)/8, $0x40862e42fefa39ef
+DATA consts<>+3144(SB)/8, $0x40862e42fefa39ef
+DATA consts<>+3152(SB)/8, $0x40862e42fefa39ef
+DATA consts<>+3160(SB)/8, $0x40862e42fefa39ef
+DATA consts<>+3168(SB)/8, $0x40862e42fefa39ef
+DATA consts<>+3176(SB)/8, $0x40862e42fefa39ef
+DATA consts<>+3184(SB)/8, $0x40862e42fefa39ef
+DATA consts<>+3192(SB)/8, $0x40862e42fefa39ef
+DATA consts<>+3200(SB)/8, $0xfff0000000000000
+DATA consts<>+3208(SB)/8, $0xfff0000000000000
+DATA consts<>+3216(SB)/8, $0xfff0000000000000
+DATA consts<>+3224(SB)/8, $0xfff0000000000000
+DATA consts<>+3232(SB)/8, $0xfff0000000000000
+DATA consts<>+3240(SB)/8, $0xfff0000000000000
+DATA consts<>+3248(SB)/8, $0xfff0000000000000
+DATA consts<>+3256(SB)/8, $0xfff0000000000000
+DATA consts<>+3264(SB)/8, $0xfff0000000000000
+DATA consts<>+3272(SB)/8, $0xfff0000000000000
+DATA consts<>+3280(SB)/8, $0xfff0000000000000
+DATA consts<>+3288(SB)/8, $0xfff0000000000000
+DATA consts<>+3296(SB)/8, $0xfff0000000000000
+DATA consts<>+3304(SB)/8, $0xfff0000000000000
+DATA consts<>+3312(SB)/8, $0xfff0000000000000
+DATA consts<>+3320(SB)/8, $0xfff0000000000000
+GLOBL consts<>(SB), RODATA|NOPTR, $3328

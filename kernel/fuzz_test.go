@@ -639,6 +639,84 @@ func FuzzSolveCubicsAt(f *testing.F) {
 	})
 }
 
+// FuzzSplineSteps checks SplineSteps under every implementation against
+// asm.SplineStepsGeneric (a NaN equal to any NaN: which operand's payload
+// and sign a NaN keeps depends on the order the compiler gives a product's
+// operands; a run never steps with a NaN, which Spline.Step skips and
+// Config.Validate refuses) on (rows%11)·L components, with one of the three
+// lengths perturbed by code, the values and the learning rate decoded from
+// data by mode (see decode). With mode/3 even the knots are made to lie in
+// (0, 1] and the sums non-negative, as a spline's are, and the learning
+// rate is moderate; with mode/3 odd they are the values as decoded (NaN,
+// infinities, huge rates whose exponentials overflow or underflow).
+func FuzzSplineSteps(f *testing.F) {
+	f.Add(uint8(1), uint8(0), uint8(1), []byte("a row of knots"))
+	f.Add(uint8(3), uint8(0), uint8(4), []byte{0, 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4})
+	f.Add(uint8(2), uint8(0), uint8(3), []byte("\x00\x00\x00\x00\x00\x00\xf8\x7f\x00\x00\x00\x00\x00\x00\xf0\xff\x01\x00"))
+	f.Add(uint8(0), uint8(0), uint8(0), []byte{})
+	f.Add(uint8(2), uint8(9), uint8(1), []byte{9})
+	f.Fuzz(func(t *testing.T, rows, code, mode uint8, data []byte) {
+		n := int(rows%11) * L
+		lens := perturb([]int{n, n, n}, code) // knots, accum, grad
+		valid := lens[0]%L == 0 && lens[1] == lens[0] && lens[2] == lens[0]
+		pos := 0
+		in := make([][]float64, 3)
+		for k := range in {
+			in[k] = decode(data, lens[k], mode, &pos)
+		}
+		lr := decode(data, 1, mode, &pos)[0]
+		if mode/3%2 == 0 {
+			for i, v := range in[0] {
+				in[0][i] = 1 / (1 + math.Abs(v)) // in (0, 1]; NaN stays NaN
+			}
+			for i, v := range in[1] {
+				in[1][i] = math.Abs(v)
+			}
+			lr = math.Mod(math.Abs(lr), 2)
+		}
+		var wantK, wantA []float64
+		if valid {
+			wantK, wantA = append([]float64(nil), in[0]...), append([]float64(nil), in[1]...)
+			asm.SplineStepsGeneric(wantK, wantA, in[2], lr, 1e-8)
+		}
+		grad0 := append([]float64(nil), in[2]...)
+		eachImpl(t, func(name string) {
+			what := fmt.Sprintf("%s: lengths %v, lr %v", name, lens, lr)
+			knots, gk := guardedCopy(in[0])
+			accum, ga := guardedCopy(in[1])
+			if !valid {
+				knots, gk = guardedCopy(sentinels(lens[0]))
+				accum, ga = guardedCopy(sentinels(lens[1]))
+			}
+			got := panicMessage(func() { SplineSteps(knots, accum, in[2], lr, 1e-8) })
+			if !valid {
+				if got != errLengths {
+					t.Fatalf("%s: panic %v, want %q", what, got, errLengths)
+				}
+				if !untouched(knots) || !untouched(accum) {
+					t.Fatalf("%s: refused call wrote knots or accum", what)
+				}
+				return
+			}
+			if got != nil {
+				t.Fatalf("%s: panic %v on valid lengths", what, got)
+			}
+			if !untouched(gk) || !untouched(ga) {
+				t.Fatalf("%s: wrote past the end of knots or accum", what)
+			}
+			if i, ok := sameBitsOrNaN(knots, wantK); !ok {
+				t.Fatalf("%s: knots[%d] = %v (%#x), generic twin %v (%#x)", what, i, knots[i], math.Float64bits(knots[i]), wantK[i], math.Float64bits(wantK[i]))
+			}
+			if i, ok := sameBitsOrNaN(accum, wantA); !ok {
+				t.Fatalf("%s: accum[%d] = %v, generic twin %v", what, i, accum[i], wantA[i])
+			}
+			if _, ok := sameFloat64Bits(in[2], grad0); !ok {
+				t.Fatalf("%s: grad changed", what)
+			}
+		})
+	})
+}
+
 // FuzzFitKernels checks CubicSlopes, CubicDerivs and CubicCoeffs under
 // every implementation against their generic twins on (rows%11)·L
 // segments whose points, slopes, derivatives and reciprocals are decoded

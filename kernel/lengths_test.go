@@ -295,6 +295,38 @@ func TestSolveCubicsAtRefusesBadInput(t *testing.T) {
 	})
 }
 
+// TestSplineStepsRefusesBadLengths checks that SplineSteps refuses each
+// of its three slices a value or a row short or long, and rows that are
+// not a multiple of layout.Lanes, without writing knots or accum.
+func TestSplineStepsRefusesBadLengths(t *testing.T) {
+	const n = 2 * L
+	forEachImpl(t, func(name string) {
+		for arg := 0; arg < 3; arg++ {
+			for _, delta := range []int{-L, -1, 1, L} {
+				x := make([][]float64, 3)
+				for i := range x {
+					l := n
+					if i == arg {
+						l += delta
+					}
+					x[i] = sentinels(l)
+				}
+				got := panicMessage(func() { SplineSteps(x[0], x[1], x[2], 0.2, 1e-8) })
+				if got != errLengths {
+					t.Errorf("%s: slice %d %+d: panic %v, want %q", name, arg, delta, got, errLengths)
+				}
+				if !untouched(x[0]) || !untouched(x[1]) {
+					t.Errorf("%s: slice %d %+d: refused call wrote knots or accum", name, arg, delta)
+				}
+			}
+		}
+		x := [][]float64{sentinels(5), sentinels(5), sentinels(5)}
+		if got := panicMessage(func() { SplineSteps(x[0], x[1], x[2], 0.2, 1e-8) }); got != errLengths {
+			t.Errorf("%s: 5 values: panic %v, want %q", name, got, errLengths)
+		}
+	})
+}
+
 // TestFitKernelsRefuseBadLengths checks that CubicSlopes, CubicDerivs and
 // CubicCoeffs refuse each slice a value or a row short or long, without
 // writing their outputs.

@@ -146,6 +146,25 @@ func PathProject(acc, rec []float64, chains, numKnots int) {
 	impl.PathProject(acc, rec, chains, numKnots)
 }
 
+// SplineSteps takes Adagrad's step of the spline path's knots for every
+// element of its rows (alg:PT_tuning's gradient step; tune.Spline.Step
+// before its monotonicity repair): with φ = knots[i], the gradient's
+// component grad[i] and Adagrad's sum accum[i], g = grad/(|grad| + φ),
+// accum += g², φ = φ·exp(−lr·g/sqrt(accum + eps)), with math.Exp's bits
+// (see asm.SplineStepsGeneric). The three slices have one length, a
+// multiple of layout.Lanes; otherwise it panics with "kernel: slice
+// lengths do not match".
+func SplineSteps(knots, accum, grad []float64, lr, eps float64) {
+	n := len(knots)
+	if n%layout.Lanes != 0 || len(accum) != n || len(grad) != n {
+		panic(errLengths)
+	}
+	raceRead(grad)
+	raceWrite(knots)
+	raceWrite(accum)
+	impl.SplineSteps(knots, accum, grad, lr, eps)
+}
+
 // PathEta writes η(t) of each lane's spline of numKnots segments at every
 // schedule point t (one per chain and lane, chain-major) to eta0 and eta1
 // at the same index, as tune.Spline.Eta computes it (see

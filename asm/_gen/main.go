@@ -44,6 +44,7 @@ func main() {
 		genFit()
 	case "path":
 		genPath()
+		genSpline()
 	default:
 		fmt.Fprintln(os.Stderr, "_gen: unknown -family", *family)
 		os.Exit(2)

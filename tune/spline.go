@@ -3,6 +3,9 @@ package tune
 import (
 	"fmt"
 	"math"
+
+	"github.com/ptbatch/ptbatch/kernel"
+	"github.com/ptbatch/ptbatch/layout"
 )
 
 // adagradEps is the ε of Adagrad's denominator sqrt(G + ε), as in the
@@ -255,7 +258,7 @@ func (s *Spline) Step(grad []float64, lr float64) {
 		for c := c0; c < c0+n; c++ {
 			phi := free[c/2][c%2]
 			g := grad[c] / (math.Abs(grad[c]) + phi)
-			accum[c] += g * g
+			accum[c] += float64(g * g) // never fused: StepLanes's kernel rounds the product
 			// θ ← θ - lr g̃/sqrt(G + 1e-8) with θ = log φ, as
 			// φ·exp(-lr g̃/sqrt(G + 1e-8)): no logarithm (issue 23).
 			args[c-c0] = -lr * g / math.Sqrt(accum[c]+adagradEps)
@@ -265,6 +268,60 @@ func (s *Spline) Step(grad []float64, lr float64) {
 		}
 	}
 	s.repairMonotone()
+}
+
+// StepLanes takes Step(grad_j, lr) for every spline j of splines (at most
+// layout.Lanes of them, all with the same K) at once, with Step's bits.
+// The gradients are rows with the lanes innermost: component c of spline
+// j's gradient (ordered like Step's argument) at grad[c·layout.Lanes + j],
+// len(grad) == 2(K-1)·layout.Lanes. The Adagrad steps of every spline's
+// components are one kernel.SplineSteps call on rows of their knots and
+// sums laid out the same way in scratch, which must hold 2·len(grad)
+// values. A spline whose gradient has a non-finite component is left
+// alone, as Step leaves it; every other one then has its monotonicity
+// repaired as Step repairs it. StepLanes does not allocate.
+func StepLanes(splines []*Spline, grad []float64, lr float64, scratch []float64) {
+	const L = layout.Lanes
+	if len(splines) == 0 {
+		return
+	}
+	numKnots := splines[0].K()
+	free := 2 * (numKnots - 1)
+	if len(splines) > L || len(grad) != free*L || len(scratch) < 2*free*L {
+		panic("tune: StepLanes length mismatch")
+	}
+	for _, s := range splines {
+		if s.K() != numKnots {
+			panic("tune: StepLanes splines differ in K")
+		}
+	}
+	if free == 0 {
+		return
+	}
+	knots, accum := scratch[:free*L], scratch[free*L:2*free*L]
+	for j := 0; j < L; j++ {
+		for c := 0; c < free; c++ {
+			// A lane without a spline takes a step that is thrown away.
+			phi, sum := 1.0, 0.0
+			if j < len(splines) {
+				phi, sum = splines[j].knots[c/2+1][c%2], splines[j].accum[c]
+			}
+			knots[c*L+j], accum[c*L+j] = phi, sum
+		}
+	}
+	kernel.SplineSteps(knots, accum, grad, lr, adagradEps)
+lanes:
+	for j, s := range splines {
+		for c := 0; c < free; c++ {
+			if g := grad[c*L+j]; math.IsNaN(g) || math.IsInf(g, 0) {
+				continue lanes
+			}
+		}
+		for c := 0; c < free; c++ {
+			s.knots[c/2+1][c%2], s.accum[c] = knots[c*L+j], accum[c*L+j]
+		}
+		s.repairMonotone()
+	}
 }
 
 // stepLog adds delta (ordered like Step's gradient) to the logarithms θ of

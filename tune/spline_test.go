@@ -266,3 +266,96 @@ func TestEtaSegmentsMatchesEtaSegment(t *testing.T) {
 		}
 	}
 }
+
+// TestStepLanesIsStep checks that StepLanes leaves every spline as Step
+// on its own gradient leaves it, bit for bit (knots and Adagrad sums),
+// over 30 steps of 1 to 8 splines with K = 1 … 6: gradients of many scales,
+// now and then a lane's with a non-finite component (that spline must be
+// left alone), learning rates from 0.01 to ones whose steps overflow, and
+// knots pushed to the repair's cases.
+func TestStepLanesIsStep(t *testing.T) {
+	const L = 8
+	rng := rand.New(rand.NewPCG(71, 72))
+	for trial := range 60 {
+		numKnots, n := 1+trial%6, 1+trial%L
+		free := 2 * (numKnots - 1)
+		lanes, alone := make([]*Spline, n), make([]*Spline, n)
+		for j := range lanes {
+			lanes[j] = NewSpline(numKnots)
+			alone[j] = NewSpline(numKnots)
+		}
+		lr := []float64{0.01, 0.2, 1, 5, 800}[trial%5]
+		grad := make([]float64, free*L)
+		scratch := make([]float64, 2*free*L)
+		skipped := 0
+		for step := 0; step < 30; step++ {
+			for i := range grad {
+				grad[i] = math.Ldexp(rng.NormFloat64(), rng.IntN(16)-8)
+			}
+			if free > 0 && rng.IntN(4) == 0 {
+				grad[rng.IntN(free)*L+rng.IntN(n)] = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[rng.IntN(3)]
+				skipped++
+			}
+			StepLanes(lanes, grad, lr, scratch)
+			for j, s := range alone {
+				g := make([]float64, free)
+				for c := range g {
+					g[c] = grad[c*L+j]
+				}
+				s.Step(g, lr)
+			}
+			for j := range lanes {
+				got, want := lanes[j], alone[j]
+				for k := range want.knots {
+					for i := 0; i < 2; i++ {
+						if math.Float64bits(got.knots[k][i]) != math.Float64bits(want.knots[k][i]) {
+							t.Fatalf("trial %d step %d spline %d: knot %d[%d] = %v, Step's %v", trial, step, j, k, i, got.knots[k][i], want.knots[k][i])
+						}
+					}
+				}
+				for c := range want.accum {
+					if math.Float64bits(got.accum[c]) != math.Float64bits(want.accum[c]) {
+						t.Fatalf("trial %d step %d spline %d: sum %d = %v, Step's %v", trial, step, j, c, got.accum[c], want.accum[c])
+					}
+				}
+			}
+		}
+		if numKnots > 1 && skipped == 0 {
+			t.Errorf("trial %d: no lane's gradient was non-finite", trial)
+		}
+	}
+}
+
+// TestStepLanesRefusesBadInput checks StepLanes' panics: more splines
+// than lanes, splines of different K, and rows or scratch of the wrong
+// size; and that it does not allocate.
+func TestStepLanesRefusesBadInput(t *testing.T) {
+	const L = 8
+	four := func() *Spline { return NewSpline(4) }
+	grad, scratch := make([]float64, 6*L), make([]float64, 12*L)
+	cases := []struct {
+		name    string
+		splines []*Spline
+		grad    []float64
+		scratch []float64
+	}{
+		{"nine splines", []*Spline{four(), four(), four(), four(), four(), four(), four(), four(), four()}, grad, scratch},
+		{"mixed K", []*Spline{four(), NewSpline(3)}, grad, scratch},
+		{"short gradient", []*Spline{four()}, grad[:6*L-1], scratch},
+		{"short scratch", []*Spline{four()}, grad, scratch[:12*L-1]},
+	}
+	for _, c := range cases {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", c.name)
+				}
+			}()
+			StepLanes(c.splines, c.grad, 0.2, c.scratch)
+		}()
+	}
+	splines := []*Spline{four(), four(), four()}
+	if a := testing.AllocsPerRun(100, func() { StepLanes(splines, grad, 0.2, scratch) }); a != 0 {
+		t.Errorf("StepLanes allocates %v times", a)
+	}
+}

@@ -250,11 +250,13 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 	kernel.ScanSums(b.sums[:], b.rejRows, b.x.rej, b.x.eta0, b.x.eta1,
 		b.moments.shift0, b.moments.sum0, b.moments.shift1, b.moments.sum1, inv)
 	// A block of one run under the paper's tuning with the block gradient
-	// takes every lane's path gradient at once (tuner.blockGradients).
+	// takes every lane's path gradient and step at once
+	// (tuner.blockGradients, blockSteps).
 	blockPath := blockPathSteps && b.pk == nil && cfg.Tuning != AutoTuning && cfg.TunePath &&
 		cfg.Gradient != FullGradient && iters >= 2
 	if blockPath {
 		b.tuner.blockGradients(&b.moments, iters)
+		b.tuner.blockSteps(b.info.Replicates, cfg.LearningRate)
 	}
 	var changed [lanes]bool // the lanes whose path or schedule the tuning moved
 	for j := 0; j < lanes; j++ {
@@ -279,10 +281,7 @@ func (b *block) endScan(cfg *Config, s, iters int) {
 		case cfg.Tuning == AutoTuning:
 			changed[j] = b.tuner.autoEndScan(&b.moments, &b.x, j, iters)
 		default:
-			switch {
-			case blockPath:
-				b.tuner.path[j].Step(b.tuner.gradOf(j), cfg.LearningRate)
-			case cfg.TunePath:
+			if cfg.TunePath && !blockPath { // blockPath: stepped above
 				b.tuner.pathStep(cfg, &b.moments, j, iters)
 			}
 			if cfg.TuneSchedule {

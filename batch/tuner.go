@@ -200,6 +200,9 @@ var blockPathSteps = true
 type blockGradient struct {
 	t, knotRows, rec, acc []float64
 	knots                 [][2]float64
+	// steps is tune.StepLanes' scratch: the lanes' knots and Adagrad sums
+	// as rows.
+	steps []float64
 }
 
 // newBlockGradient returns the buffers of blockGradients for c chains on
@@ -211,8 +214,9 @@ func newBlockGradient(c, numKnots int) *blockGradient {
 		rec:      make([]float64, asm.PathRecord*c*lanes),
 		acc:      make([]float64, 2*(numKnots+1)*lanes),
 		knots:    make([][2]float64, 0, numKnots+1),
+		steps:    make([]float64, 4*(numKnots-1)*lanes),
 	}
-	touch(g.t, g.knotRows, g.rec, g.acc)
+	touch(g.t, g.knotRows, g.rec, g.acc, g.steps)
 	return g
 }
 
@@ -232,8 +236,9 @@ func touch(xs ...[]float64) {
 // (momentPathStep's, MomentGradient's bits) at once with the lanes
 // innermost, as the moments are stored: kernel.PathMoments writes each
 // chain's means, covariances, η, segment and weight, kernel.PathProject
-// adds the chains' terms to the knots' sums; lane j's gradient is then
-// gradOf(j). The lanes' splines must have one K (a block of one run).
+// adds the chains' terms to the knots' sums, the interior knots' sums
+// being the lanes' gradients (blockSteps takes their steps). The lanes'
+// splines must have one K (a block of one run).
 func (t *tuner) blockGradients(e *energyMoments, iters int) {
 	g, c := t.block, t.c1
 	n := c * lanes
@@ -271,14 +276,14 @@ func (t *tuner) blockEta(eta0, eta1 []float64) {
 	kernel.PathEta(eta0, eta1, t.block.t, t.block.knotRows, numKnots)
 }
 
-// gradOf returns lane j's gradient of blockGradients, in the order of
-// Spline.Step's argument (φ_1[η0], φ_1[η1], φ_2[η0], …).
-func (t *tuner) gradOf(j int) []float64 {
-	grad := t.laneGrad(j)
-	for i := range grad {
-		grad[i] = t.block.acc[(2+i)*lanes+j] // knot φ_1's component 0 first
-	}
-	return grad
+// blockSteps takes the path step of lanes 0 … n−1 from the gradients of
+// blockGradients at once (tune.StepLanes: Spline.Step's bits lane by
+// lane): the sums of the interior knots φ_1 … φ_{K−1}, component 0 first,
+// are the gradients' rows, the lanes innermost, in the order of
+// Spline.Step's argument.
+func (t *tuner) blockSteps(n int, lr float64) {
+	free := 2 * (t.path[0].K() - 1)
+	tune.StepLanes(t.path[:n], t.block.acc[2*lanes:(2+free)*lanes], lr, t.block.steps)
 }
 
 // leg1 returns lane j's schedule of the first leg: t of chains 0 … C1−1

@@ -117,6 +117,12 @@ func (r reported) clone() reported {
 // newBlock allocates the block of run-relative replicates [first,
 // first+layout.Lanes) and sets every state to the model's initial one.
 func newBlock(cfg *Config, first, recordRows int) *block {
+	return newSharingBlock(cfg, first, recordRows, nil)
+}
+
+// newSharingBlock is newBlock with the buffers of the end of a scan taken
+// from sc, which the blocks of one worker share (nil: the block's own).
+func newSharingBlock(cfg *Config, first, recordRows int, sc *scanScratch) *block {
 	c := cfg.Chains
 	info := BlockInfo{
 		FirstReplicate: first,
@@ -141,7 +147,7 @@ func newBlock(cfg *Config, first, recordRows int) *block {
 		states:    cfg.Model.NewBlock(models.BlockSpec{FirstReplicate: cfg.FirstReplicate + first, Rows: c, Padding: lanes - info.Replicates, SecondLeg: info.SecondLeg}),
 		x:         newExchange(c, exact, &sl),
 		moments:   newEnergyMoments(cfg, recordRows, &sl),
-		tuner:     newTuner(cfg, recordRows, &sl, false),
+		tuner:     newTuner(cfg, recordRows, &sl, false, sc),
 		trips:     newRoundTrips(info),
 		target:    new(firstMoments),
 	}

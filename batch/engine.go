@@ -92,10 +92,20 @@ func New(cfg Config) (*Engine, error) {
 // only at a failure, so every block below the lowest failing one is
 // built and that one is always tried.
 func (e *Engine) buildBlocks() error {
+	// The buffers of the ends of scans, one set per worker (scanScratch).
+	scratch := make([]*scanScratch, len(e.blocks))
+	for _, r := range e.ranges {
+		if r[0] < r[1] {
+			sc := newScanScratch(&e.cfg, false)
+			for i := r[0]; i < r[1]; i++ {
+				scratch[i] = sc
+			}
+		}
+	}
 	if e.cfg.Pin {
 		return e.parallel(func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				e.blocks[i] = newBlock(&e.cfg, i*layout.Lanes, e.perScan)
+				e.blocks[i] = newSharingBlock(&e.cfg, i*layout.Lanes, e.perScan, scratch[i])
 			}
 		})
 	}
@@ -103,7 +113,7 @@ func (e *Engine) buildBlocks() error {
 	panics := make([]any, len(e.blocks))
 	build := func(i int) {
 		defer func() { panics[i] = recover() }()
-		e.blocks[i] = newBlock(&e.cfg, i*layout.Lanes, e.perScan)
+		e.blocks[i] = newSharingBlock(&e.cfg, i*layout.Lanes, e.perScan, scratch[i])
 	}
 	err := e.parallel(func(int, int) {
 		for i := int(next.Add(1) - 1); i < len(e.blocks); i = int(next.Add(1) - 1) {

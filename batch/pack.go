@@ -188,7 +188,7 @@ func newPackedBlock(cfgs []Config, units []laneUnit, recordRows int) *block {
 		states:    base.Model.NewBlock(models.BlockSpec{FirstReplicate: reps[0], Rows: c, Padding: lanes - n, LaneReplicates: &reps}),
 		x:         newExchange(c, exact, &sl),
 		moments:   newEnergyMoments(&alloc, recordRows, &sl),
-		tuner:     newTuner(&alloc, recordRows, &sl, true),
+		tuner:     newTuner(&alloc, recordRows, &sl, true, nil),
 		trips:     newRoundTrips(info),
 		target:    new(firstMoments),
 	}

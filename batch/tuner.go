@@ -52,8 +52,13 @@ type tuner struct {
 // (tunerFloats of them). packed tells whether the block holds lanes of
 // several runs (RunPacked), whose path steps are taken lane by lane: a
 // block of one run takes them all at once (blockGradients) and gets the
-// lane-by-lane scratch only if a scan end needs it (laneScratch).
-func newTuner(cfg *Config, recordRows int, sl *slab, packed bool) tuner {
+// lane-by-lane scratch only if a scan end needs it (laneScratch). The
+// buffers of the end of a scan are sc's when sc is not nil (the blocks of
+// one worker share them), the tuner's own otherwise.
+func newTuner(cfg *Config, recordRows int, sl *slab, packed bool, sc *scanScratch) tuner {
+	if sc == nil {
+		sc = newScanScratch(cfg, packed)
+	}
 	t := tuner{c1: cfg.leg1Chains()}
 	sched := tune.UniformSchedule(t.c1)
 	if c2 := cfg.VariationalLeg; c2 > 0 {
@@ -71,9 +76,7 @@ func newTuner(cfg *Config, recordRows int, sl *slab, packed bool) tuner {
 		t.path[j] = tune.NewSpline(cfg.Knots)
 	}
 	c := t.c1
-	if cfg.TuneSchedule {
-		t.updater = tune.NewScheduleUpdater(max(c, len(t.legSched)))
-	}
+	t.updater = sc.updater
 	if cfg.Tuning == AutoTuning {
 		t.auto = newAutoTuners(cfg, recordRows)
 		return t
@@ -91,10 +94,36 @@ func newTuner(cfg *Config, recordRows int, sl *slab, packed bool) tuner {
 				t.laneScratch(j, cfg.Knots)
 			}
 		default:
-			t.block = newBlockGradient(c, cfg.Knots)
+			t.block = sc.grad
 		}
 	}
 	return t
+}
+
+// scanScratch holds the buffers that the end of a scan writes and reads
+// again before it returns: the schedule updater's and the block
+// gradient's rows and records (29 KB of records per block at 50 chains).
+// Nothing in them outlives one block's scan end, so the blocks of one
+// worker, whose scans it ends one at a time, share one set (Engine's
+// scratch), which stays in that worker's cache; a set per block was cold
+// at the first end of a scan, and at every end in a run of more blocks
+// than the cache holds.
+type scanScratch struct {
+	updater *tune.ScheduleUpdater // with TuneSchedule
+	grad    *blockGradient        // with the paper's tuning of the path by the block gradient, blocks of one run
+}
+
+// newScanScratch returns the scratch of the ends of scans of the blocks
+// of cfg (packed: of RunPacked, whose path steps go lane by lane).
+func newScanScratch(cfg *Config, packed bool) *scanScratch {
+	sc := &scanScratch{}
+	if cfg.TuneSchedule {
+		sc.updater = tune.NewScheduleUpdater(max(cfg.leg1Chains(), cfg.VariationalLeg))
+	}
+	if cfg.TunePath && cfg.Tuning != AutoTuning && cfg.Gradient != FullGradient && !packed {
+		sc.grad = newBlockGradient(cfg.leg1Chains(), cfg.Knots)
+	}
+	return sc
 }
 
 // laneScratch allocates what momentPathStep needs for lane j, the first

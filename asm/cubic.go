@@ -214,3 +214,32 @@ func CubicCoeffsGeneric(a2, a3, d, xs, ys, invs []float64) {
 		}
 	}
 }
+
+// TargetIndicesGeneric writes to g[i] the index k of the first of the
+// schedule update's targets k·step, k = 1 … num−1, above the knot value
+// ys[i] (eq:equicrit), or num when none is: from the guess ⌊ys[i]·inv⌋ + 1
+// (inv = 1/step; 1 for values below step, num for values whose guess
+// reaches num or NaN), corrected by comparisons with the targets
+// themselves, k·step, so that it is exact whatever the guess's rounding.
+// g and ys have one length, a multiple of 8 for the assembly twins, which
+// hold k as a float64 (an exact integer) until they store it (the checked
+// layer in package kernel guarantees the lengths and 1 ≤ num < 2^31).
+func TargetIndicesGeneric(g []int, ys []float64, step, inv float64, num int) {
+	ys = ys[:len(g)]
+	for i, y := range ys {
+		k := num
+		if x := y * inv; x < float64(num) {
+			k = 1
+			if x >= 1 {
+				k = int(x) + 1
+			}
+			for k > 1 && float64(k-1)*step > y {
+				k--
+			}
+			for k < num && float64(k)*step <= y {
+				k++
+			}
+		}
+		g[i] = k
+	}
+}

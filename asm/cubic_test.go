@@ -306,3 +306,90 @@ func TestFitKernelsMatchGeneric(t *testing.T) {
 		}
 	})
 }
+
+// targetInputs draws n knot values for TargetIndices as the schedule
+// update makes them (the cumulative sums of rejections in [0, 1], a few
+// of them 0, so that values repeat) with the step Λ/(num) of their last,
+// and now and then a value at a target or an ulp or two from one (where
+// the guess's rounding decides), or, in the rows of specials, NaN, ±Inf, negative
+// values and huge ones.
+func targetInputs(rng *rand.Rand, n int, specials bool) (ys []float64, step float64, num int) {
+	ys = make([]float64, n)
+	cum := 0.0
+	for i := range ys {
+		if rng.IntN(5) != 0 {
+			cum += rng.Float64()
+		}
+		ys[i] = cum
+	}
+	num = 1 + rng.IntN(3*n+2)
+	step = (cum + rng.Float64()) / float64(num)
+	if rng.IntN(10) == 0 {
+		step = math.Ldexp(rng.Float64()+0.5, -rng.IntN(40))
+	}
+	for i := range ys {
+		switch {
+		case rng.IntN(4) == 0:
+			// At a target or an ulp or two either side of one, where the
+			// guess's rounding decides (and is corrected down or up).
+			at := float64(rng.IntN(num+2)) * step
+			for k := rng.IntN(5) - 2; k != 0; {
+				if k < 0 {
+					at, k = math.Nextafter(at, math.Inf(-1)), k+1
+				} else {
+					at, k = math.Nextafter(at, math.Inf(1)), k-1
+				}
+			}
+			ys[i] = at
+		case specials && rng.IntN(4) == 0:
+			ys[i] = []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, -1e300, 1e300, math.Copysign(0, -1), -0.5 * step}[rng.IntN(8)]
+		}
+	}
+	return ys, step, num
+}
+
+// TestTargetIndicesMatchesGeneric checks every tier against
+// TargetIndicesGeneric on knots at and between the targets, with guesses
+// that need correcting, and on rows of special values, with guards past
+// the output; and that the generic twin is the definition: the first
+// target k·step above each value, found by a plain search.
+func TestTargetIndicesMatchesGeneric(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, im Impl) {
+		rng := rand.New(rand.NewPCG(81, 82))
+		for n := 0; n <= 80; n += 8 {
+			for rep := 0; rep < 40; rep++ {
+				ys, step, num := targetInputs(rng, n, rep%2 == 1)
+				inv := 1 / step
+				want := make([]int, n)
+				TargetIndicesGeneric(want, ys, step, inv, num)
+				buf := make([]int, n+lanes)
+				for i := range buf {
+					buf[i] = -7
+				}
+				got := buf[:n]
+				im.TargetIndices(got, ys, step, inv, num)
+				for i := range want {
+					if got[i] != want[i] {
+						t.Fatalf("n=%d rep=%d: g[%d] = %d for %v (step %v, num %d), generic %d", n, rep, i, got[i], ys[i], step, num, want[i])
+					}
+				}
+				for _, v := range buf[n:] {
+					if v != -7 {
+						t.Fatal("kernel wrote past the end of g")
+					}
+				}
+				if rep%2 == 0 {
+					for i, y := range ys { // the definition, for the schedule's values
+						k := 1
+						for k < num && float64(k)*step <= y {
+							k++
+						}
+						if want[i] != k {
+							t.Fatalf("n=%d rep=%d: generic g[%d] = %d for %v, the first target above it is %d", n, rep, i, want[i], y, k)
+						}
+					}
+				}
+			}
+		}
+	})
+}

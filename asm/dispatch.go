@@ -30,6 +30,7 @@ type Impl struct {
 
 	// The schedule update's interpolant and its root finding (cubic.go).
 	SolveCubicsAt func(t []float64, segs []int, targets, xs, ys, d, a2, a3 []float64)
+	TargetIndices func(g []int, ys []float64, step, inv float64, num int)
 	CubicSlopes   func(slopes, invs, xs, ys []float64)
 	CubicDerivs   func(d, slopes, xs []float64)
 	CubicCoeffs   func(a2, a3, d, xs, ys, invs []float64)
@@ -65,6 +66,7 @@ var Generic = Impl{
 	IsingLine:      IsingLineGeneric,
 	IsingXor:       IsingXorGeneric,
 	SolveCubicsAt:  SolveCubicsAtGeneric,
+	TargetIndices:  TargetIndicesGeneric,
 	CubicSlopes:    CubicSlopesGeneric,
 	CubicDerivs:    CubicDerivsGeneric,
 	CubicCoeffs:    CubicCoeffsGeneric,

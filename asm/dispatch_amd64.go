@@ -39,6 +39,7 @@ var (
 		IsingLine:      isingLineAVX2,
 		IsingXor:       isingXorAVX2,
 		SolveCubicsAt:  solveCubicsAtAVX2,
+		TargetIndices:  targetIndicesAVX2,
 		CubicSlopes:    cubicSlopesAVX2,
 		CubicDerivs:    cubicDerivsAVX2,
 		CubicCoeffs:    cubicCoeffsAVX2,
@@ -64,7 +65,7 @@ var (
 		im.MixTerms2, im.MixProp2, im.MixLabels2 = mixTerms2AVX512, mixProp2AVX512, mixLabels2AVX512
 		im.MixTermsK, im.MixPropK, im.MixLabelsK = mixTermsKAVX512, mixPropKAVX512, mixLabelsKAVX512
 		im.MixGammaTry, im.MixLog = mixGammaTryAVX512, mixLogAVX512
-		im.SolveCubicsAt = solveCubicsAtAVX512
+		im.SolveCubicsAt, im.TargetIndices = solveCubicsAtAVX512, targetIndicesAVX512
 		im.CubicSlopes, im.CubicDerivs, im.CubicCoeffs = cubicSlopesAVX512, cubicDerivsAVX512, cubicCoeffsAVX512
 		im.PathMoments, im.PathProject, im.PathEta = pathMomentsAVX512, pathProjectAVX512, pathEtaAVX512
 		im.SplineSteps = goExpKernel(HasAVX512, splineStepsAVX512, expRowsAVX512)

@@ -1645,6 +1645,72 @@ expRowsAVX512_loop_done:
 	VZEROUPPER
 	RET
 
+// func targetIndicesAVX512(g []int, ys []float64, step float64, inv float64, num int)
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·targetIndicesAVX512(SB), NOSPLIT, $0-72
+	LEAQ         consts<>+0(SB), AX
+	ADDQ         $0x3f, AX
+	ANDQ         $-64, AX
+	MOVQ         g_base+0(FP), CX
+	MOVQ         ys_base+24(FP), DX
+	MOVQ         g_len+8(FP), BX
+	SHRQ         $0x03, BX
+	MOVSD        step+48(FP), X0
+	VBROADCASTSD X0, Z0
+	MOVSD        inv+56(FP), X3
+	VBROADCASTSD X3, Z3
+	MOVQ         num+64(FP), SI
+	CVTSQ2SD     SI, X1
+	VBROADCASTSD X1, Z1
+	VPXORQ       Z2, Z2, Z2
+	CMPQ         BX, $0x00
+	JE           targetIndicesAVX512_loop_done
+
+targetIndicesAVX512_loop:
+	VMOVUPD     (DX), Z4
+	VMULPD      Z3, Z4, Z5
+	VCMPPD      $0x11, Z1, Z5, K1
+	VRNDSCALEPD $0x03, Z5, Z5
+	VMAXPD      Z2, Z5, Z5
+	VADDPD      (AX), Z5, Z5
+	VBLENDMPD   Z5, Z1, K1, Z5
+
+targetIndicesAVX512_down:
+	VSUBPD    (AX), Z5, Z6
+	VMULPD    Z0, Z6, Z7
+	VCMPPD    $0x1e, (AX), Z5, K2
+	VCMPPD    $0x1e, Z4, Z7, K3
+	KANDB     K3, K2, K2
+	KANDB     K1, K2, K2
+	KORTESTB  K2, K2
+	JE        targetIndicesAVX512_up
+	VBLENDMPD Z6, Z5, K2, Z5
+	JMP       targetIndicesAVX512_down
+
+targetIndicesAVX512_up:
+	VMULPD    Z0, Z5, Z6
+	VCMPPD    $0x11, Z1, Z5, K2
+	VCMPPD    $0x12, Z4, Z6, K3
+	KANDB     K3, K2, K2
+	KANDB     K1, K2, K2
+	KORTESTB  K2, K2
+	JE        targetIndicesAVX512_store
+	VADDPD    (AX), Z5, Z6
+	VBLENDMPD Z6, Z5, K2, Z5
+	JMP       targetIndicesAVX512_up
+
+targetIndicesAVX512_store:
+	VCVTTPD2QQ Z5, Z5
+	VMOVDQU64  Z5, (CX)
+	ADDQ       $0x40, CX
+	ADDQ       $0x40, DX
+	DECQ       BX
+	JNZ        targetIndicesAVX512_loop
+
+targetIndicesAVX512_loop_done:
+	VZEROUPPER
+	RET
+
 // func splineStepsAVX2(knots []float64, accum []float64, grad []float64, lr float64, eps float64)
 // Requires: AVX, AVX2, FMA3, SSE2
 TEXT ·splineStepsAVX2(SB), NOSPLIT, $0-88
@@ -1803,6 +1869,75 @@ expRowsAVX2_loop:
 	JNZ          expRowsAVX2_loop
 
 expRowsAVX2_loop_done:
+	VZEROUPPER
+	RET
+
+// func targetIndicesAVX2(g []int, ys []float64, step float64, inv float64, num int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·targetIndicesAVX2(SB), NOSPLIT, $0-72
+	LEAQ         consts<>+0(SB), AX
+	ADDQ         $0x3f, AX
+	ANDQ         $-64, AX
+	MOVQ         g_base+0(FP), CX
+	MOVQ         ys_base+24(FP), DX
+	MOVQ         g_len+8(FP), BX
+	SHRQ         $0x02, BX
+	MOVSD        step+48(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVSD        inv+56(FP), X2
+	VBROADCASTSD X2, Y2
+	MOVQ         num+64(FP), SI
+	CVTSQ2SD     SI, X1
+	VBROADCASTSD X1, Y1
+	VPXOR        Y3, Y3, Y3
+	CMPQ         BX, $0x00
+	JE           targetIndicesAVX2_loop_done
+
+targetIndicesAVX2_loop:
+	VMOVUPD   (DX), Y4
+	VMULPD    Y2, Y4, Y5
+	VCMPPD    $0x11, Y1, Y5, Y6
+	VROUNDPD  $0x03, Y5, Y5
+	VMAXPD    Y3, Y5, Y5
+	VADDPD    (AX), Y5, Y5
+	VBLENDVPD Y6, Y5, Y1, Y5
+
+targetIndicesAVX2_down:
+	VSUBPD    (AX), Y5, Y7
+	VMULPD    Y0, Y7, Y8
+	VCMPPD    $0x1e, (AX), Y5, Y9
+	VCMPPD    $0x1e, Y4, Y8, Y8
+	VANDPD    Y8, Y9, Y9
+	VANDPD    Y6, Y9, Y9
+	VMOVMSKPD Y9, SI
+	TESTL     SI, SI
+	JE        targetIndicesAVX2_up
+	VBLENDVPD Y9, Y7, Y5, Y5
+	JMP       targetIndicesAVX2_down
+
+targetIndicesAVX2_up:
+	VMULPD    Y0, Y5, Y7
+	VCMPPD    $0x11, Y1, Y5, Y8
+	VCMPPD    $0x12, Y4, Y7, Y7
+	VANDPD    Y7, Y8, Y8
+	VANDPD    Y6, Y8, Y8
+	VMOVMSKPD Y8, SI
+	TESTL     SI, SI
+	JE        targetIndicesAVX2_store
+	VADDPD    (AX), Y5, Y7
+	VBLENDVPD Y8, Y7, Y5, Y5
+	JMP       targetIndicesAVX2_up
+
+targetIndicesAVX2_store:
+	VCVTTPD2DQY Y5, X4
+	VPMOVSXDQ   X4, Y4
+	VMOVDQU     Y4, (CX)
+	ADDQ        $0x20, CX
+	ADDQ        $0x20, DX
+	DECQ        BX
+	JNZ         targetIndicesAVX2_loop
+
+targetIndicesAVX2_loop_done:
 	VZEROUPPER
 	RET
 

@@ -717,6 +717,86 @@ func FuzzSplineSteps(f *testing.F) {
 	})
 }
 
+// FuzzTargetIndices checks TargetIndices under every implementation
+// against asm.TargetIndicesGeneric on (rows%11)·L knot values, with one of
+// the two lengths perturbed by code, the values, the step and the target
+// count decoded from data by mode (see decode). With mode/3 even the
+// values are made non-decreasing from 0 (each decoded value's magnitude
+// added to the one before, as the schedule's cumulative barrier) and the
+// step their last over the count, as the schedule update makes it.
+func FuzzTargetIndices(f *testing.F) {
+	f.Add(uint8(1), uint8(0), uint8(1), uint16(9), []byte("knots between targets"))
+	f.Add(uint8(3), uint8(0), uint8(4), uint16(49), []byte{0, 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4})
+	f.Add(uint8(2), uint8(0), uint8(3), uint16(2), []byte("\x00\x00\x00\x00\x00\x00\xf8\x7f\x00\x00\x00\x00\x00\x00\xf0\xff\x01\x00"))
+	f.Add(uint8(0), uint8(0), uint8(0), uint16(0), []byte{})
+	f.Add(uint8(2), uint8(9), uint8(1), uint16(3), []byte{9})
+	f.Fuzz(func(t *testing.T, rows, code, mode uint8, num16 uint16, data []byte) {
+		n := int(rows%11) * L
+		lens := perturb([]int{n, n}, code) // g, ys
+		num := int(num16 % 400)            // 0 is refused
+		valid := lens[0]%L == 0 && lens[1] == lens[0]
+		pos := 0
+		ys := decode(data, lens[1], mode, &pos)
+		step := decode(data, 1, mode, &pos)[0]
+		if mode/3%2 == 0 {
+			cum := 0.0
+			for i, v := range ys {
+				ys[i] = cum
+				cum += math.Abs(v)
+			}
+			if num > 0 && cum > 0 {
+				step = cum / float64(num)
+			}
+		}
+		inv := 1 / step
+		var want []int
+		if valid && num >= 1 {
+			want = make([]int, lens[0])
+			asm.TargetIndicesGeneric(want, ys, step, inv, num)
+		}
+		ys0 := append([]float64(nil), ys...)
+		eachImpl(t, func(name string) {
+			what := fmt.Sprintf("%s: lengths %v, step %v, num %d", name, lens, step, num)
+			g := make([]int, lens[0]+L)
+			for i := range g {
+				g[i] = -7
+			}
+			got := panicMessage(func() { TargetIndices(g[:lens[0]], ys, step, inv, num) })
+			if !valid || num < 1 {
+				wantPanic := errLengths
+				if valid {
+					wantPanic = errTargets
+				}
+				if got != wantPanic {
+					t.Fatalf("%s: panic %v, want %q", what, got, wantPanic)
+				}
+				for _, v := range g {
+					if v != -7 {
+						t.Fatalf("%s: refused call wrote g", what)
+					}
+				}
+				return
+			}
+			if got != nil {
+				t.Fatalf("%s: panic %v on valid input", what, got)
+			}
+			for i := range want {
+				if g[i] != want[i] {
+					t.Fatalf("%s: g[%d] = %d for %v, generic twin %d", what, i, g[i], ys[i], want[i])
+				}
+			}
+			for _, v := range g[lens[0]:] {
+				if v != -7 {
+					t.Fatalf("%s: wrote past the end of g", what)
+				}
+			}
+			if _, ok := sameFloat64Bits(ys, ys0); !ok {
+				t.Fatalf("%s: ys changed", what)
+			}
+		})
+	})
+}
+
 // FuzzFitKernels checks CubicSlopes, CubicDerivs and CubicCoeffs under
 // every implementation against their generic twins on (rows%11)·L
 // segments whose points, slopes, derivatives and reciprocals are decoded

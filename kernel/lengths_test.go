@@ -327,6 +327,51 @@ func TestSplineStepsRefusesBadLengths(t *testing.T) {
 	})
 }
 
+// TestTargetIndicesRefusesBadInput checks that TargetIndices refuses g
+// or ys a value or a row short or long, rows that are not a multiple of
+// layout.Lanes, and target counts outside [1, 2^31), without writing g.
+func TestTargetIndicesRefusesBadInput(t *testing.T) {
+	const n = 2 * L
+	forEachImpl(t, func(name string) {
+		for arg := 0; arg < 2; arg++ {
+			for _, delta := range []int{-L, -1, 1, L} {
+				lens := []int{n, n}
+				lens[arg] += delta
+				g := make([]int, lens[0])
+				for i := range g {
+					g[i] = -7
+				}
+				got := panicMessage(func() { TargetIndices(g, sentinels(lens[1]), 0.1, 10, 5) })
+				if got != errLengths {
+					t.Errorf("%s: slice %d %+d: panic %v, want %q", name, arg, delta, got, errLengths)
+				}
+				for _, v := range g {
+					if v != -7 {
+						t.Fatalf("%s: slice %d %+d: refused call wrote g", name, arg, delta)
+					}
+				}
+			}
+		}
+		for _, num := range []int{0, -1, 1 << 31} {
+			g := make([]int, n)
+			if got := panicMessage(func() { TargetIndices(g, make([]float64, n), 0.1, 10, num) }); got != errTargets {
+				t.Errorf("%s: num %d: panic %v, want %q", name, num, got, errTargets)
+			}
+		}
+		g := make([]int, n)
+		ys := make([]float64, n)
+		for i := range ys {
+			ys[i] = 0.05 * float64(i)
+		}
+		if got := panicMessage(func() { TargetIndices(g, ys, 0.1, 10, 5) }); got != nil {
+			t.Errorf("%s: valid input: panic %v", name, got)
+		}
+		if g[0] != 1 || g[n-1] != 5 || g[3] != 2 { // 0 → 1; 0.15 → 2 (0.2 is above); 0.75 → none of 1 … 4: 5
+			t.Errorf("%s: g = %v", name, g)
+		}
+	})
+}
+
 // TestFitKernelsRefuseBadLengths checks that CubicSlopes, CubicDerivs and
 // CubicCoeffs refuse each slice a value or a row short or long, without
 // writing their outputs.

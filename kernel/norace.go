@@ -14,6 +14,8 @@ func raceWrite([]float64) {}
 
 func raceReadInts([]int) {}
 
+func raceWriteInts([]int) {}
+
 func raceWriteInt32s([]int32) {}
 
 func raceWriteState(*[4 * layout.Lanes]uint64) {}

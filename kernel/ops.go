@@ -9,6 +9,7 @@ const (
 	errRows    = "kernel: length is not a multiple of layout.Lanes"
 	errDim     = "kernel: dim must be at least 1"
 	errSegment = "kernel: segment out of range"
+	errTargets = "kernel: target count out of range"
 )
 
 // GaussEnergy evaluates, for rows of lanes, the isotropic Gaussian energies

@@ -42,6 +42,13 @@ func raceReadInts(x []int) {
 	}
 }
 
+// raceWriteInts is raceWrite for a slice of int.
+func raceWriteInts(x []int) {
+	if len(x) > 0 {
+		runtime.RaceWriteRange(unsafe.Pointer(&x[0]), len(x)*int(unsafe.Sizeof(x[0])))
+	}
+}
+
 // raceWriteInt32s is raceWrite for a slice of int32.
 func raceWriteInt32s(x []int32) {
 	if len(x) > 0 {

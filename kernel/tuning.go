@@ -41,6 +41,25 @@ func SolveCubicsAt(t []float64, segs []int, targets, xs, ys, d, a2, a3 []float64
 	impl.SolveCubicsAt(t, segs, targets, xs, ys, d, a2, a3)
 }
 
+// TargetIndices writes to g[i], for each knot value ys[i] of the
+// schedule update's cumulative barrier (eq:equicrit), the index k of the
+// first of the targets k·step, k = 1 … num−1, above it, or num when none
+// is (see asm.TargetIndicesGeneric); inv is 1/step. g and ys have one
+// length, a multiple of layout.Lanes; otherwise it panics with "kernel:
+// slice lengths do not match". num must be in [1, 2^31); otherwise it
+// panics with "kernel: target count out of range".
+func TargetIndices(g []int, ys []float64, step, inv float64, num int) {
+	if len(g)%layout.Lanes != 0 || len(ys) != len(g) {
+		panic(errLengths)
+	}
+	if num < 1 || num >= 1<<31 {
+		panic(errTargets)
+	}
+	raceRead(ys)
+	raceWriteInts(g)
+	impl.TargetIndices(g, ys, step, inv, num)
+}
+
 // CubicSlopes writes the reciprocal of each step and the secant slope of
 // every segment [xs[i], xs[i+1]] of a Fritsch–Butland fit (see
 // asm.CubicSlopesGeneric; the reciprocal is 0 for steps below 1e-100,

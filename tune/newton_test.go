@@ -209,6 +209,8 @@ func TestMomentGradientMatchesRef(t *testing.T) {
 func TestTargetSegmentsMatchTheWalk(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 5))
 	ties := 0
+	var firsts []int
+	var ypad []float64
 	for trial := range 20000 {
 		numChains := 3 + rng.IntN(80)
 		points := 2 + rng.IntN(numChains-1) // the knots after merging
@@ -226,7 +228,7 @@ func TestTargetSegmentsMatchTheWalk(t *testing.T) {
 		}
 		step := barrier / float64(numChains-1)
 		targets, segs := make([]float64, numChains), make([]int, numChains)
-		targetSegments(targets, segs, ys, step)
+		targetSegments(targets, segs, ys, step, &firsts, &ypad)
 		seg, last := 0, points-2
 		for n := 1; n < numChains-1; n++ {
 			tn := float64(n) * step

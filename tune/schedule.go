@@ -104,7 +104,11 @@ type scheduleWorkspace struct {
 	// padding (newtonTargets); roots holds newtonTargets' roots.
 	targets, roots []float64
 	segs           []int
-	f              monotoneCubic
+	// firsts holds each knot's first target above it (targetSegments),
+	// ypad the knots' values when ys has no room for the kernel's padding.
+	firsts []int
+	ypad   []float64
+	f      monotoneCubic
 }
 
 // reserve gives w room for the updates of schedules of numChains points.
@@ -113,6 +117,7 @@ func (w *scheduleWorkspace) reserve(numChains int) {
 	// xs and ys with room for the fit's padding (monotoneCubic.fit).
 	w.xs, w.ys, w.out = make([]float64, 0, pad+2), make([]float64, 0, pad+2), make([]float64, 0, numChains)
 	w.targets, w.segs = make([]float64, 0, pad+1), make([]int, 0, pad+1)
+	w.firsts = make([]int, 0, pad)
 	w.roots = make([]float64, 0, pad)
 	w.f.reserve(numChains)
 	// Every buffer written once, so that its pages are mapped now and not
@@ -123,6 +128,7 @@ func (w *scheduleWorkspace) reserve(numChains int) {
 		clear(b)
 	}
 	clear(w.segs[:cap(w.segs)])
+	clear(w.firsts[:cap(w.firsts)])
 }
 
 // update is UpdateSchedule with w's buffers, the lengths already checked.
@@ -148,7 +154,7 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 	segs := slices.Grow(w.segs[:0], numChains)[:numChains]
 	w.targets, w.segs = targets, segs
 	step := barrier / float64(numChains-1) // one division, not one per target
-	targetSegments(targets, segs, ys[:len(xs)], step)
+	targetSegments(targets, segs, ys[:len(xs)], step, &w.firsts, &w.ypad)
 	// Halley's and Newton's method on each target's segment, all targets
 	// at once (newtonTargets), where the abscissae are increasing; NaN
 	// where that did not converge.
@@ -180,28 +186,24 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 // the number of knots i = 1 … len(ys)-2 with ys[i] < t_n, as a walk along
 // the segments finds them (while seg < last && ys[seg+1] < t: seg++).
 // It counts instead of walking: knot i is below the targets from its
-// first, g_i = ⌊ys[i]/step⌋ + 1 corrected by comparisons with the targets
-// themselves (so that it is exact whatever the rounding of the guess), and
-// a segment is the running count of the knots whose first target has
-// come. The walk's inner loop, whose trip count varies at random between
-// targets, mispredicted about once per target.
-func targetSegments(targets []float64, segs []int, ys []float64, step float64) {
+// first, the index kernel.TargetIndices finds (a register of knots at a
+// time, exact whatever the rounding of its guess), and a segment is the
+// running count of the knots whose first target has come. The walk's
+// inner loop, whose trip count varies at random between targets,
+// mispredicted about once per target. firsts and ypad are scratch, grown
+// as needed (ypad only when ys has no room past its end for the kernel's
+// padding).
+func targetSegments(targets []float64, segs []int, ys []float64, step float64, firsts *[]int, ypad *[]float64) {
 	num := len(targets) - 1 // targets 1 … num-1
 	clear(segs[:num])
-	inv := 1 / step
-	for _, y := range ys[1 : len(ys)-1] {
-		g := num // no target above y
-		if x := y * inv; x < float64(num) {
-			g = int(x) + 1
-			for g > 1 && float64(g-1)*step > y {
-				g--
-			}
-			for g < num && float64(g)*step <= y {
-				g++
-			}
-		}
-		if g < num {
-			segs[g]++
+	inner := ys[1 : len(ys)-1]
+	pad := fitPad(len(inner))
+	firstOf := slices.Grow((*firsts)[:0], pad)[:pad]
+	*firsts = firstOf
+	kernel.TargetIndices(firstOf, padded(inner, pad, ypad), step, 1/step, num)
+	for _, k := range firstOf[:len(inner)] {
+		if k < num {
+			segs[k]++
 		}
 	}
 	seg := 0

@@ -21,14 +21,24 @@ func barrierPoints(sched, rej []float64) (xs, ys []float64) {
 // appendBarrierPoints appends the points of barrierPoints to xs and ys,
 // which must be empty (it reuses their storage), and returns them.
 func appendBarrierPoints(xs, ys, sched, rej []float64) ([]float64, []float64) {
+	xs, ys, _ = appendBarrierPointsNaN(xs, ys, sched, rej)
+	return xs, ys
+}
+
+// appendBarrierPointsNaN is appendBarrierPoints, and reports whether an
+// abscissa is NaN. The abscissae it makes increase strictly but for NaN
+// ones (a point not above the one before is merged into it; a NaN is
+// never merged).
+func appendBarrierPointsNaN(xs, ys, sched, rej []float64) (_, _ []float64, hasNaN bool) {
 	if len(sched) == 0 {
-		return xs, ys
+		return xs, ys, false
 	}
 	// Room for every point, written by index (no append's length and
 	// capacity per point).
 	xs, ys = slices.Grow(xs[:0], len(sched))[:len(sched)], slices.Grow(ys[:0], len(sched))[:len(sched)]
 	rej = rej[:len(sched)-1]
 	xs[0], ys[0] = sched[0], 0
+	hasNaN = math.IsNaN(sched[0])
 	k, cum := 1, 0.0 // points so far, Σ r
 	for n, r := range rej {
 		// r clamped to [0, 1], NaN as 1: math.Min(math.Max(r, 0), 1)
@@ -45,10 +55,11 @@ func appendBarrierPoints(xs, ys, sched, rej []float64) ([]float64, []float64) {
 			ys[k-1] = cum
 		} else {
 			xs[k], ys[k] = t, cum
+			hasNaN = hasNaN || t != t
 			k++
 		}
 	}
-	return xs[:k], ys[:k]
+	return xs[:k], ys[:k], hasNaN
 }
 
 // BarrierProfile writes to cumulative and local, at every point t = ts[i],

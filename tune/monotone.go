@@ -109,17 +109,27 @@ func (c *monotoneCubic) fit(xs, ys []float64) {
 	if len(ys) != n {
 		panic("tune: monotone cubic length mismatch")
 	}
-	m := n - 1
-	c.increasing = true
-	for i := 0; i < m; i++ {
+	increasing := true
+	for i := 0; i < n-1; i++ {
 		dx := xs[i+1] - xs[i]
 		if dx <= 0 {
 			panic("tune: monotone cubic abscissae not increasing")
 		}
 		if !(dx > 0) { // a NaN step: xs[i] < xs[i+1] is false
-			c.increasing = false
+			increasing = false
 		}
 	}
+	c.fitChecked(xs, ys, increasing)
+}
+
+// fitChecked is fit for abscissae the caller has checked: increasing
+// reports that no step is NaN (every step is positive); no step is ≤ 0.
+// appendBarrierPoints makes such points, and the schedule update fits
+// them without fit's pass over the steps.
+func (c *monotoneCubic) fitChecked(xs, ys []float64, increasing bool) {
+	n := len(xs)
+	m := n - 1
+	c.increasing = increasing
 	// The kernels compute p segments, past the last real one on whatever
 	// the slices hold there (results thrown away); CubicDerivs reads
 	// xs[p+1].

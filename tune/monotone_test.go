@@ -422,3 +422,42 @@ func TestBarrierPointsMatchesRef(t *testing.T) {
 
 // sameBits reports whether x and y have the same bits.
 func sameBits(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+
+// TestBarrierPointsNaNFlagIsFitsCheck checks that appendBarrierPointsNaN's
+// flag is what fit's pass over the steps finds (the schedule update fits
+// with the flag instead), on random schedules with and without NaN, ±Inf
+// and repeated points, and that fitChecked then fits the same cubic.
+func TestBarrierPointsNaNFlagIsFitsCheck(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 9))
+	withNaN := 0
+	for trial := range 3000 {
+		numChains := scheduleChains(rng, trial)
+		sched, rej := randomSchedule(rng, numChains), randomRejections(rng, numChains)
+		if trial%3 == 0 {
+			sched[rng.IntN(numChains)] = []float64{math.NaN(), math.Inf(1), math.Inf(-1), sched[0]}[rng.IntN(4)]
+		}
+		xs, ys, hasNaN := appendBarrierPointsNaN(nil, nil, sched, rej)
+		if len(xs) < 2 {
+			continue
+		}
+		var a, b monotoneCubic
+		a.fit(xs, ys)
+		b.fitChecked(xs, ys, !hasNaN)
+		if a.increasing != !hasNaN {
+			t.Fatalf("trial %d: flag NaN %v, fit's check increasing %v (xs %v)", trial, hasNaN, a.increasing, xs)
+		}
+		if hasNaN {
+			withNaN++
+		}
+		for i := range xs[:len(xs)-1] {
+			a0, a1, a2, a3 := a.coeff(i)
+			b0, b1, b2, b3 := b.coeff(i)
+			if !slices.EqualFunc([]float64{a0, a1, a2, a3}, []float64{b0, b1, b2, b3}, sameBits) {
+				t.Fatalf("trial %d: segment %d's coefficients differ", trial, i)
+			}
+		}
+	}
+	if withNaN == 0 {
+		t.Error("no schedule held a NaN")
+	}
+}

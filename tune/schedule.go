@@ -136,7 +136,7 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 	numChains := len(sched)
 	// The points (t_n, Σ_{i<n} r_i), coinciding schedule points merged
 	// (barrierPoints, shared with BarrierProfile).
-	xs, ys := appendBarrierPoints(w.xs[:0], w.ys[:0], sched, rej)
+	xs, ys, hasNaN := appendBarrierPointsNaN(w.xs[:0], w.ys[:0], sched, rej)
 	w.xs, w.ys = xs, ys
 	barrier := ys[len(ys)-1]
 	if !(barrier > 0) || math.IsInf(barrier, 0) || len(xs) < 2 {
@@ -144,7 +144,7 @@ func (w *scheduleWorkspace) update(dst, sched, rej []float64) {
 		return
 	}
 	f := &w.f
-	f.fit(xs, ys)
+	f.fitChecked(xs, ys, !hasNaN)
 	out := slices.Grow(w.out[:0], numChains)[:numChains]
 	w.out = out
 	out[0], out[numChains-1] = 0, 1

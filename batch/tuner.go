@@ -224,11 +224,9 @@ var blockPathSteps = true
 
 // blockGradient holds the rows of blockGradients: the lanes' leg-1
 // schedules and knots with the lanes innermost, the chains' records of
-// kernel.PathMoments, the knots' sums of kernel.PathProject, and a lane's
-// knots.
+// kernel.PathMoments and the knots' sums of kernel.PathProject.
 type blockGradient struct {
 	t, knotRows, rec, acc []float64
-	knots                 [][2]float64
 	// steps is tune.StepLanes' scratch: the lanes' knots and Adagrad sums
 	// as rows.
 	steps []float64
@@ -242,7 +240,6 @@ func newBlockGradient(c, numKnots int) *blockGradient {
 		knotRows: make([]float64, 2*(numKnots+1)*lanes),
 		rec:      make([]float64, asm.PathRecord*c*lanes),
 		acc:      make([]float64, 2*(numKnots+1)*lanes),
-		knots:    make([][2]float64, 0, numKnots+1),
 		steps:    make([]float64, 4*(numKnots-1)*lanes),
 	}
 	touch(g.t, g.knotRows, g.rec, g.acc, g.steps)
@@ -283,18 +280,25 @@ func (t *tuner) blockGradients(e *energyMoments, iters int) {
 // t.block, the lanes innermost, and returns the splines' K.
 func (t *tuner) blockRows() (numKnots int) {
 	g, c := t.block, t.c1
-	for j := 0; j < lanes; j++ {
-		for i, v := range t.sched[j][:c] {
-			g.t[i*lanes+j] = v
+	// A row of the eight lanes at a time, from the lanes' schedules cut
+	// to c (so that the reads need no bounds checks): contiguous stores,
+	// where a lane at a time stored with a stride.
+	s0, s1, s2, s3 := t.sched[0][:c], t.sched[1][:c], t.sched[2][:c], t.sched[3][:c]
+	s4, s5, s6, s7 := t.sched[4][:c], t.sched[5][:c], t.sched[6][:c], t.sched[7][:c]
+	for i := range s0 {
+		row := g.t[i*lanes : i*lanes+lanes : i*lanes+lanes]
+		row[0], row[1], row[2], row[3] = s0[i], s1[i], s2[i], s3[i]
+		row[4], row[5], row[6], row[7] = s4[i], s5[i], s6[i], s7[i]
+	}
+	numKnots = t.path[0].K()
+	for k := 0; k <= numKnots; k++ {
+		r0 := g.knotRows[2*k*lanes : 2*k*lanes+lanes : 2*k*lanes+lanes]
+		r1 := g.knotRows[(2*k+1)*lanes : (2*k+1)*lanes+lanes : (2*k+1)*lanes+lanes]
+		for j, p := range &t.path {
+			r0[j], r1[j] = p.Knot(k)[0], p.Knot(k)[1]
 		}
 	}
-	for j := 0; j < lanes; j++ {
-		g.knots = t.path[j].AppendKnots(g.knots[:0])
-		for k, p := range g.knots {
-			g.knotRows[2*k*lanes+j], g.knotRows[(2*k+1)*lanes+j] = p[0], p[1]
-		}
-	}
-	return t.path[0].K()
+	return numKnots
 }
 
 // blockEta writes η(t_n) of every lane's leg-1 chains on its path to the

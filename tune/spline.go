@@ -63,6 +63,9 @@ func (s *Spline) Knots() [][2]float64 { return append([][2]float64(nil), s.knots
 // slice (Knots without the allocation when dst has room).
 func (s *Spline) AppendKnots(dst [][2]float64) [][2]float64 { return append(dst, s.knots...) }
 
+// Knot returns the knot φ_k, k = 0 … K.
+func (s *Spline) Knot(k int) [2]float64 { return s.knots[k] }
+
 // Clone returns an independent copy of the spline, Adagrad state included.
 func (s *Spline) Clone() *Spline {
 	return &Spline{

@@ -9,10 +9,20 @@ package asm
 //go:noescape
 func solveCubicsAtAVX512(t []float64, segs []int, targets []float64, xs []float64, ys []float64, d []float64, a2 []float64, a3 []float64)
 
+// targetIndicesAVX512 computes TargetIndicesGeneric (AVX512).
+//
+//go:noescape
+func targetIndicesAVX512(g []int, ys []float64, step float64, inv float64, num int)
+
 // solveCubicsAtAVX2 computes SolveCubicsAtGeneric (AVX2).
 //
 //go:noescape
 func solveCubicsAtAVX2(t []float64, segs []int, targets []float64, xs []float64, ys []float64, d []float64, a2 []float64, a3 []float64)
+
+// targetIndicesAVX2 computes TargetIndicesGeneric (AVX2).
+//
+//go:noescape
+func targetIndicesAVX2(g []int, ys []float64, step float64, inv float64, num int)
 
 // cubicSlopesAVX512 computes CubicSlopesGeneric (AVX512).
 //

@@ -143,6 +143,72 @@ solveCubicsAtAVX512_loop_done:
 	VZEROUPPER
 	RET
 
+// func targetIndicesAVX512(g []int, ys []float64, step float64, inv float64, num int)
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·targetIndicesAVX512(SB), NOSPLIT, $0-72
+	LEAQ         consts<>+0(SB), AX
+	ADDQ         $0x3f, AX
+	ANDQ         $-64, AX
+	MOVQ         g_base+0(FP), CX
+	MOVQ         ys_base+24(FP), DX
+	MOVQ         g_len+8(FP), BX
+	SHRQ         $0x03, BX
+	MOVSD        step+48(FP), X0
+	VBROADCASTSD X0, Z0
+	MOVSD        inv+56(FP), X3
+	VBROADCASTSD X3, Z3
+	MOVQ         num+64(FP), SI
+	CVTSQ2SD     SI, X1
+	VBROADCASTSD X1, Z1
+	VPXORQ       Z2, Z2, Z2
+	CMPQ         BX, $0x00
+	JE           targetIndicesAVX512_loop_done
+
+targetIndicesAVX512_loop:
+	VMOVUPD     (DX), Z4
+	VMULPD      Z3, Z4, Z5
+	VCMPPD      $0x11, Z1, Z5, K1
+	VRNDSCALEPD $0x03, Z5, Z5
+	VMAXPD      Z2, Z5, Z5
+	VADDPD      768(AX), Z5, Z5
+	VBLENDMPD   Z5, Z1, K1, Z5
+
+targetIndicesAVX512_down:
+	VSUBPD    768(AX), Z5, Z6
+	VMULPD    Z0, Z6, Z7
+	VCMPPD    $0x1e, 768(AX), Z5, K2
+	VCMPPD    $0x1e, Z4, Z7, K3
+	KANDB     K3, K2, K2
+	KANDB     K1, K2, K2
+	KORTESTB  K2, K2
+	JE        targetIndicesAVX512_up
+	VBLENDMPD Z6, Z5, K2, Z5
+	JMP       targetIndicesAVX512_down
+
+targetIndicesAVX512_up:
+	VMULPD    Z0, Z5, Z6
+	VCMPPD    $0x11, Z1, Z5, K2
+	VCMPPD    $0x12, Z4, Z6, K3
+	KANDB     K3, K2, K2
+	KANDB     K1, K2, K2
+	KORTESTB  K2, K2
+	JE        targetIndicesAVX512_store
+	VADDPD    768(AX), Z5, Z6
+	VBLENDMPD Z6, Z5, K2, Z5
+	JMP       targetIndicesAVX512_up
+
+targetIndicesAVX512_store:
+	VCVTTPD2QQ Z5, Z5
+	VMOVDQU64  Z5, (CX)
+	ADDQ       $0x40, CX
+	ADDQ       $0x40, DX
+	DECQ       BX
+	JNZ        targetIndicesAVX512_loop
+
+targetIndicesAVX512_loop_done:
+	VZEROUPPER
+	RET
+
 // func solveCubicsAtAVX2(t []float64, segs []int, targets []float64, xs []float64, ys []float64, d []float64, a2 []float64, a3 []float64)
 // Requires: AVX, AVX2
 TEXT ·solveCubicsAtAVX2(SB), NOSPLIT, $0-192
@@ -166,25 +232,25 @@ TEXT ·solveCubicsAtAVX2(SB), NOSPLIT, $0-192
 solveCubicsAtAVX2_loop:
 	VMOVDQU    (DX), Y1
 	VPXOR      Y2, Y2, Y2
-	VMOVUPD    768(AX), Y3
+	VMOVUPD    896(AX), Y3
 	VGATHERQPD Y3, (DI)(Y1*8), Y2
 	VPXOR      Y3, Y3, Y3
-	VMOVUPD    768(AX), Y4
+	VMOVUPD    896(AX), Y4
 	VGATHERQPD Y4, 8(DI)(Y1*8), Y3
 	VPXOR      Y4, Y4, Y4
-	VMOVUPD    768(AX), Y5
+	VMOVUPD    896(AX), Y5
 	VGATHERQPD Y5, (SI)(Y1*8), Y4
 	VPXOR      Y5, Y5, Y5
-	VMOVUPD    768(AX), Y6
+	VMOVUPD    896(AX), Y6
 	VGATHERQPD Y6, 8(SI)(Y1*8), Y5
 	VPXOR      Y6, Y6, Y6
-	VMOVUPD    768(AX), Y7
+	VMOVUPD    896(AX), Y7
 	VGATHERQPD Y7, (R8)(Y1*8), Y6
 	VPXOR      Y7, Y7, Y7
-	VMOVUPD    768(AX), Y8
+	VMOVUPD    896(AX), Y8
 	VGATHERQPD Y8, (R9)(Y1*8), Y7
 	VPXOR      Y8, Y8, Y8
-	VMOVUPD    768(AX), Y9
+	VMOVUPD    896(AX), Y9
 	VGATHERQPD Y9, (R10)(Y1*8), Y8
 	VMOVUPD    (BX), Y1
 	VSUBPD     Y2, Y1, Y1
@@ -275,6 +341,75 @@ solveCubicsAtAVX2_loop_done:
 	VZEROUPPER
 	RET
 
+// func targetIndicesAVX2(g []int, ys []float64, step float64, inv float64, num int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·targetIndicesAVX2(SB), NOSPLIT, $0-72
+	LEAQ         consts<>+0(SB), AX
+	ADDQ         $0x3f, AX
+	ANDQ         $-64, AX
+	MOVQ         g_base+0(FP), CX
+	MOVQ         ys_base+24(FP), DX
+	MOVQ         g_len+8(FP), BX
+	SHRQ         $0x02, BX
+	MOVSD        step+48(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVSD        inv+56(FP), X2
+	VBROADCASTSD X2, Y2
+	MOVQ         num+64(FP), SI
+	CVTSQ2SD     SI, X1
+	VBROADCASTSD X1, Y1
+	VPXOR        Y3, Y3, Y3
+	CMPQ         BX, $0x00
+	JE           targetIndicesAVX2_loop_done
+
+targetIndicesAVX2_loop:
+	VMOVUPD   (DX), Y4
+	VMULPD    Y2, Y4, Y5
+	VCMPPD    $0x11, Y1, Y5, Y6
+	VROUNDPD  $0x03, Y5, Y5
+	VMAXPD    Y3, Y5, Y5
+	VADDPD    768(AX), Y5, Y5
+	VBLENDVPD Y6, Y5, Y1, Y5
+
+targetIndicesAVX2_down:
+	VSUBPD    768(AX), Y5, Y7
+	VMULPD    Y0, Y7, Y8
+	VCMPPD    $0x1e, 768(AX), Y5, Y9
+	VCMPPD    $0x1e, Y4, Y8, Y8
+	VANDPD    Y8, Y9, Y9
+	VANDPD    Y6, Y9, Y9
+	VMOVMSKPD Y9, SI
+	TESTL     SI, SI
+	JE        targetIndicesAVX2_up
+	VBLENDVPD Y9, Y7, Y5, Y5
+	JMP       targetIndicesAVX2_down
+
+targetIndicesAVX2_up:
+	VMULPD    Y0, Y5, Y7
+	VCMPPD    $0x11, Y1, Y5, Y8
+	VCMPPD    $0x12, Y4, Y7, Y7
+	VANDPD    Y7, Y8, Y8
+	VANDPD    Y6, Y8, Y8
+	VMOVMSKPD Y8, SI
+	TESTL     SI, SI
+	JE        targetIndicesAVX2_store
+	VADDPD    768(AX), Y5, Y7
+	VBLENDVPD Y8, Y7, Y5, Y5
+	JMP       targetIndicesAVX2_up
+
+targetIndicesAVX2_store:
+	VCVTTPD2DQY Y5, X4
+	VPMOVSXDQ   X4, Y4
+	VMOVDQU     Y4, (CX)
+	ADDQ        $0x20, CX
+	ADDQ        $0x20, DX
+	DECQ        BX
+	JNZ         targetIndicesAVX2_loop
+
+targetIndicesAVX2_loop_done:
+	VZEROUPPER
+	RET
+
 // func cubicSlopesAVX512(slopes []float64, invs []float64, xs []float64, ys []float64)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·cubicSlopesAVX512(SB), NOSPLIT, $0-96
@@ -296,9 +431,9 @@ cubicSlopesAVX512_loop:
 	VSUBPD    (BX), Z0, Z0
 	VMOVUPD   8(SI), Z1
 	VSUBPD    (SI), Z1, Z1
-	VCMPPD    $0x1d, 896(AX), Z0, K1
+	VCMPPD    $0x1d, 1024(AX), Z0, K1
 	VPMOVM2Q  K1, Z2
-	VMOVUPD   1024(AX), Z3
+	VMOVUPD   768(AX), Z3
 	VDIVPD    Z0, Z3, Z3
 	VMULPD    Z3, Z1, Z4
 	VDIVPD    Z0, Z1, Z0
@@ -483,8 +618,8 @@ cubicSlopesAVX2_loop:
 	VSUBPD    (BX), Y0, Y0
 	VMOVUPD   8(SI), Y1
 	VSUBPD    (SI), Y1, Y1
-	VCMPPD    $0x1d, 896(AX), Y0, Y2
-	VMOVUPD   1024(AX), Y3
+	VCMPPD    $0x1d, 1024(AX), Y0, Y2
+	VMOVUPD   768(AX), Y3
 	VDIVPD    Y0, Y3, Y3
 	VMULPD    Y3, Y1, Y4
 	VDIVPD    Y0, Y1, Y0
@@ -732,54 +867,54 @@ DATA consts<>+736(SB)/8, $0x7ff8000000000001
 DATA consts<>+744(SB)/8, $0x7ff8000000000001
 DATA consts<>+752(SB)/8, $0x7ff8000000000001
 DATA consts<>+760(SB)/8, $0x7ff8000000000001
-DATA consts<>+768(SB)/8, $0xffffffffffffffff
-DATA consts<>+776(SB)/8, $0xffffffffffffffff
-DATA consts<>+784(SB)/8, $0xffffffffffffffff
-DATA consts<>+792(SB)/8, $0xffffffffffffffff
-DATA consts<>+800(SB)/8, $0xffffffffffffffff
-DATA consts<>+808(SB)/8, $0xffffffffffffffff
-DATA consts<>+816(SB)/8, $0xffffffffffffffff
-DATA consts<>+824(SB)/8, $0xffffffffffffffff
-DATA consts<>+832(SB)/8, $0xffffffffffffffff
-DATA consts<>+840(SB)/8, $0xffffffffffffffff
-DATA consts<>+848(SB)/8, $0xffffffffffffffff
-DATA consts<>+856(SB)/8, $0xffffffffffffffff
-DATA consts<>+864(SB)/8, $0xffffffffffffffff
-DATA consts<>+872(SB)/8, $0xffffffffffffffff
-DATA consts<>+880(SB)/8, $0xffffffffffffffff
-DATA consts<>+888(SB)/8, $0xffffffffffffffff
-DATA consts<>+896(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+904(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+912(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+920(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+928(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+936(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+944(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+952(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+960(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+968(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+976(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+984(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+992(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+1000(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+1008(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+1016(SB)/8, $0x2b2bff2ee48e0530
-DATA consts<>+1024(SB)/8, $0x3ff0000000000000
-DATA consts<>+1032(SB)/8, $0x3ff0000000000000
-DATA consts<>+1040(SB)/8, $0x3ff0000000000000
-DATA consts<>+1048(SB)/8, $0x3ff0000000000000
-DATA consts<>+1056(SB)/8, $0x3ff0000000000000
-DATA consts<>+1064(SB)/8, $0x3ff0000000000000
-DATA consts<>+1072(SB)/8, $0x3ff0000000000000
-DATA consts<>+1080(SB)/8, $0x3ff0000000000000
-DATA consts<>+1088(SB)/8, $0x3ff0000000000000
-DATA consts<>+1096(SB)/8, $0x3ff0000000000000
-DATA consts<>+1104(SB)/8, $0x3ff0000000000000
-DATA consts<>+1112(SB)/8, $0x3ff0000000000000
-DATA consts<>+1120(SB)/8, $0x3ff0000000000000
-DATA consts<>+1128(SB)/8, $0x3ff0000000000000
-DATA consts<>+1136(SB)/8, $0x3ff0000000000000
-DATA consts<>+1144(SB)/8, $0x3ff0000000000000
+DATA consts<>+768(SB)/8, $0x3ff0000000000000
+DATA consts<>+776(SB)/8, $0x3ff0000000000000
+DATA consts<>+784(SB)/8, $0x3ff0000000000000
+DATA consts<>+792(SB)/8, $0x3ff0000000000000
+DATA consts<>+800(SB)/8, $0x3ff0000000000000
+DATA consts<>+808(SB)/8, $0x3ff0000000000000
+DATA consts<>+816(SB)/8, $0x3ff0000000000000
+DATA consts<>+824(SB)/8, $0x3ff0000000000000
+DATA consts<>+832(SB)/8, $0x3ff0000000000000
+DATA consts<>+840(SB)/8, $0x3ff0000000000000
+DATA consts<>+848(SB)/8, $0x3ff0000000000000
+DATA consts<>+856(SB)/8, $0x3ff0000000000000
+DATA consts<>+864(SB)/8, $0x3ff0000000000000
+DATA consts<>+872(SB)/8, $0x3ff0000000000000
+DATA consts<>+880(SB)/8, $0x3ff0000000000000
+DATA consts<>+888(SB)/8, $0x3ff0000000000000
+DATA consts<>+896(SB)/8, $0xffffffffffffffff
+DATA consts<>+904(SB)/8, $0xffffffffffffffff
+DATA consts<>+912(SB)/8, $0xffffffffffffffff
+DATA consts<>+920(SB)/8, $0xffffffffffffffff
+DATA consts<>+928(SB)/8, $0xffffffffffffffff
+DATA consts<>+936(SB)/8, $0xffffffffffffffff
+DATA consts<>+944(SB)/8, $0xffffffffffffffff
+DATA consts<>+952(SB)/8, $0xffffffffffffffff
+DATA consts<>+960(SB)/8, $0xffffffffffffffff
+DATA consts<>+968(SB)/8, $0xffffffffffffffff
+DATA consts<>+976(SB)/8, $0xffffffffffffffff
+DATA consts<>+984(SB)/8, $0xffffffffffffffff
+DATA consts<>+992(SB)/8, $0xffffffffffffffff
+DATA consts<>+1000(SB)/8, $0xffffffffffffffff
+DATA consts<>+1008(SB)/8, $0xffffffffffffffff
+DATA consts<>+1016(SB)/8, $0xffffffffffffffff
+DATA consts<>+1024(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1032(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1040(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1048(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1056(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1064(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1072(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1080(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1088(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1096(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1104(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1112(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1120(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1128(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1136(SB)/8, $0x2b2bff2ee48e0530
+DATA consts<>+1144(SB)/8, $0x2b2bff2ee48e0530
 DATA consts<>+1152(SB)/8, $0x0010000000000000
 DATA consts<>+1160(SB)/8, $0x0010000000000000
 DATA consts<>+1168(SB)/8, $0x0010000000000000

@@ -54,11 +54,6 @@ func splineStepsAVX512(knots []float64, accum []float64, grad []float64, lr floa
 //go:noescape
 func expRowsAVX512(dst []float64, src []float64)
 
-// targetIndicesAVX512 computes TargetIndicesGeneric (AVX512).
-//
-//go:noescape
-func targetIndicesAVX512(g []int, ys []float64, step float64, inv float64, num int)
-
 // splineStepsAVX2 computes SplineStepsGeneric (AVX2).
 //
 //go:noescape
@@ -68,8 +63,3 @@ func splineStepsAVX2(knots []float64, accum []float64, grad []float64, lr float6
 //
 //go:noescape
 func expRowsAVX2(dst []float64, src []float64)
-
-// targetIndicesAVX2 computes TargetIndicesGeneric (AVX2).
-//
-//go:noescape
-func targetIndicesAVX2(g []int, ys []float64, step float64, inv float64, num int)

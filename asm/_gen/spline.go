@@ -35,7 +35,6 @@ func genSpline() {
 	for _, t := range []tier{avx512, avx2} {
 		splineSteps(t)
 		expRows(t)
-		targetIndices(t)
 	}
 }
 
@@ -223,74 +222,4 @@ func (t tier) jumpIfNoLane(m Op, label string) {
 		TESTL(g, g)
 	}
 	JE(LabelRef(label))
-}
-
-// targetIndices emits targetIndices+tier, TargetIndicesGeneric a register
-// of knots at a time, the index k held as a float64 (an exact integer)
-// until its store: the guess, then the corrections of each lane in turn
-// as two loops that run while any active lane still needs one.
-func targetIndices(t tier) {
-	fn := t.header("targetIndices", "func(g []int, ys []float64, step, inv float64, num int)", "TargetIndicesGeneric")
-	ptr, n := t.slices("g", "ys")
-	step, inv := t.broadcast("step"), t.broadcast("inv")
-	numF := t.vec()
-	{
-		gp := Load(Param("num"), GP64())
-		x := XMM()
-		CVTSQ2SD(gp, x)
-		VBROADCASTSD(x, numF)
-	}
-	zero := t.vec()
-	t.zero(zero)
-	loopN(fn+"_loop", n, func() {
-		y, x, k := t.vec(), t.vec(), t.vec()
-		VMOVUPD(Mem{Base: ptr["ys"]}, y)
-		VMULPD(inv, y, x)
-		active := t.fcmp(ltOQ, numF, x) // x < num, false for NaN
-		if t.zmm() {                    // trunc(x)
-			VRNDSCALEPD(U8(3), x, k)
-		} else {
-			VROUNDPD(U8(3), x, k)
-		}
-		VMAXPD(zero, k, k) // lanes below 0 from 0 (a NaN lane is inactive)
-		VADDPD(cf(1), k, k)
-		t.sel(active, k, numF, k)
-		// While k > 1 and (k−1)·step > y: k−−.
-		down := fn + "_down"
-		Label(down)
-		km1, p := t.vec(), t.vec()
-		VSUBPD(cf(1), k, km1)
-		VMULPD(step, km1, p)
-		m := t.fcmp(gtOQ, cf(1), k)
-		t.andMask(t.fcmp(gtOQ, y, p), m)
-		t.andMask(active, m)
-		t.jumpIfNoLane(m, fn+"_up")
-		t.sel(m, km1, k, k)
-		JMP(LabelRef(down))
-		// While k < num and k·step ≤ y: k++.
-		Label(fn + "_up")
-		kp1, q := t.vec(), t.vec()
-		VMULPD(step, k, q)
-		m2 := t.fcmp(ltOQ, numF, k)
-		t.andMask(t.fcmp(leOQ, y, q), m2)
-		t.andMask(active, m2)
-		t.jumpIfNoLane(m2, fn+"_store")
-		VADDPD(cf(1), k, kp1)
-		t.sel(m2, kp1, k, k)
-		JMP(LabelRef(fn + "_up"))
-		Label(fn + "_store")
-		if t.zmm() {
-			VCVTTPD2QQ(k, k)
-			VMOVDQU64(k, Mem{Base: ptr["g"]})
-		} else {
-			h := XMM()
-			VCVTTPD2DQY(k, h)
-			out := t.vec()
-			VPMOVSXDQ(h, out)
-			VMOVDQU(out, Mem{Base: ptr["g"]})
-		}
-		t.advance(ptr, []string{"g", "ys"})
-	})
-	VZEROUPPER()
-	RET()
 }

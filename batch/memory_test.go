@@ -159,3 +159,32 @@ func TestFirstScanEndAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkersShareScanScratch checks that the blocks of each worker share
+// one set of the end of a scan's buffers (scanScratch), and that no two
+// workers share one: 8 blocks on 1, 2 and 3 workers.
+func TestWorkersShareScanScratch(t *testing.T) {
+	g, _ := models.NewGaussian(1, -1, 1, 0.1, 0.1)
+	for _, workers := range []int{1, 2, 3} {
+		cfg := Config{Model: g, Chains: 20, Replicates: 64, Iterations: 20, Scans: 2, Knots: 4, Seed: 1,
+			Workers: workers, TuneSchedule: true, TunePath: true, LearningRate: 0.2}
+		e, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for w, r := range e.ranges {
+			first := e.blocks[r[0]].tuner
+			for i := r[0]; i < r[1]; i++ {
+				tn := e.blocks[i].tuner
+				if tn.block == nil || tn.updater == nil || tn.block != first.block || tn.updater != first.updater {
+					t.Errorf("%d workers: block %d does not share worker %d's scratch", workers, i, w)
+				}
+			}
+			for v, s := range e.ranges[:w] {
+				if e.blocks[s[0]].tuner.block == first.block || e.blocks[s[0]].tuner.updater == first.updater {
+					t.Errorf("%d workers: workers %d and %d share scratch", workers, v, w)
+				}
+			}
+		}
+	}
+}

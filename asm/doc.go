@@ -22,7 +22,11 @@
 // MixExp (mixexp.go) and the standard library's logarithm (MixLog). The
 // engine's bookkeeping kernels (book.go: the scan's energy moments and the
 // NRPT swaps of cached energies and replicas) have AVX2 assembly only,
-// which the avx512 tier dispatches too.
+// which the avx512 tier dispatches too. The spline path's Adagrad steps
+// (spline.go) call math.Exp in their twin; their assembly repeats the
+// operations of the Go runtime's own amd64 math.Exp on a CPU with FMA, and
+// a probe at start-up falls back to the twin where the runtime takes its
+// other path.
 //
 // Nothing here checks lengths, allocates or starts goroutines: package
 // kernel is the checked layer above. It verifies every length before a

@@ -6,8 +6,9 @@ package asm
 // (tune.SKLWorkspace.MomentGradient, the block form of the appendix
 // "Objective and Gradient"), in two passes over the chains with the lanes
 // innermost, as the engine stores the moments. Package batch
-// (tuner.blockPathSteps) transposes each lane's schedule and knots into
-// rows and takes each lane's spline step from its gradient.
+// (tuner.blockGradients) transposes each lane's schedule and knots into
+// rows, and takes the lanes' spline steps from the gradients' rows at once
+// (SplineStepsGeneric, spline.go; tune.StepLanes).
 
 // PathRecord is the number of rows of lanes PathMomentsGeneric writes per
 // chain: the means of W0 and W1, the covariances (00, 01, 11), η0, η1,

@@ -91,9 +91,16 @@ func goExpKernel(has bool, kernel func(knots, accum, grad []float64, lr, eps flo
 // its other path rounds the reduced argument twice and differs in the
 // last bit of many of these arguments.
 func goExpMatches(exp func(dst, src []float64)) bool {
-	src := make([]float64, 256)
+	// The special cases' edges (overflow, the exponents around 1024, the
+	// subnormal results, the underflow to 0, NaN and the infinities), then
+	// arguments over [-30, 30] and below the spline steps' learning rates.
+	edges := []float64{709.78, 709.7, 709.4, 708.39, -708.39, -709.09, -720, -744.4, -745.13, -745.14, -800,
+		1000, -1000, math.Inf(1), math.Inf(-1), math.NaN(), 0, math.Copysign(0, -1), 5e-324, -1e-300,
+		1, -1, 0.5, 1e-20} // 24, whole registers
+	src := make([]float64, 256+len(edges))
+	copy(src[256:], edges)
 	u := uint64(0x9e3779b97f4a7c15)
-	for i := range src {
+	for i := range src[:256] {
 		u = u*6364136223846793005 + 1442695040888963407
 		r := float64(u>>11) / (1 << 53) // in [0, 1)
 		src[i] = 60*r - 30

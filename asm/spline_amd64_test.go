@@ -5,6 +5,7 @@ package asm
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -94,5 +95,54 @@ func expRowsSSE(dst, src []float64) {
 			x0 *= x0 + 2
 		}
 		dst[i] = (x0 + 1) * math.Ldexp(1, int(e))
+	}
+}
+
+// TestSplineStepsTiersAreAssembly checks that the tiers this CPU has
+// dispatch their assembly spline steps wherever the runtime's math.Exp is
+// its FMA path, which expRowsFMA (the path written in Go with math.FMA)
+// tells independently of the probe: a probe that refused a correct
+// assembly exp would leave the twin tests comparing the fallback.
+func TestSplineStepsTiersAreAssembly(t *testing.T) {
+	if !HasAVX2 {
+		t.Skip("the CPU has no AVX2")
+	}
+	if !goExpMatches(expRowsFMA) {
+		t.Skip("the runtime's math.Exp is not its FMA path here")
+	}
+	want := map[string]uintptr{"avx2": reflect.ValueOf(splineStepsAVX2).Pointer(), "avx512": reflect.ValueOf(splineStepsAVX512).Pointer()}
+	for _, im := range Impls() {
+		if w, ok := want[im.Name]; ok && reflect.ValueOf(im.SplineSteps).Pointer() != w {
+			t.Errorf("%s dispatches the generic spline steps", im.Name)
+		}
+	}
+}
+
+// expRowsFMA computes math/exp_amd64.s's FMA path in Go for the probe's
+// arguments (finite, and the special cases as math.Exp returns them): the
+// reduction and the Taylor steps fused by math.FMA, as VFNMADD231SD and
+// VFMADD213SD fuse them.
+func expRowsFMA(dst, src []float64) {
+	taylor := []float64{2.4801587301587301587e-5, 1.9841269841269841270e-4, 1.3888888888888888889e-3,
+		8.3333333333333333333e-3, 4.1666666666666666667e-2, 1.6666666666666666667e-1, 0.5, 1.0}
+	for i, x := range src {
+		if math.IsNaN(x) || math.IsInf(x, 0) || x > 7.09782712893384e+02 || x < -700 {
+			dst[i] = math.Exp(x) // the special cases and subnormal results, not the path's arithmetic
+			continue
+		}
+		e := math.RoundToEven(x * 1.4426950408889634073599246810018920)
+		x0 := math.FMA(-e, 0.69314718055966295651160180568695068359375, x)
+		x0 = math.FMA(-e, 0.28235290563031577122588448175013436025525412068e-12, x0)
+		x0 *= 0.0625
+		p := taylor[0]
+		for _, c := range taylor[1:] {
+			p = math.FMA(p, x0, c)
+		}
+		x0 *= p
+		for k := 0; k < 3; k++ {
+			x0 *= x0 + 2
+		}
+		x0 = math.FMA(x0, x0+2, 1)
+		dst[i] = x0 * math.Ldexp(1, int(e))
 	}
 }

@@ -52,7 +52,7 @@ func TargetIndices(g []int, ys []float64, step, inv float64, num int) {
 	if len(g)%layout.Lanes != 0 || len(ys) != len(g) {
 		panic(errLengths)
 	}
-	if num < 1 || num >= 1<<31 {
+	if num < 1 || int64(num) >= 1<<31 {
 		panic(errTargets)
 	}
 	raceRead(ys)

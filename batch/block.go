@@ -170,6 +170,7 @@ func newSharingBlock(cfg *Config, first, recordRows int, sc *scanScratch) *block
 func (b *block) start(scans int, sl *slab) {
 	for j := 0; j < lanes; j++ {
 		b.last[j] = sl.take(b.numChains - 1)
+		touch(b.last[j])
 	}
 	b.rejRows = make([]float64, (b.numChains-1)*lanes)
 	touch(b.rejRows)
@@ -189,13 +190,13 @@ func (b *block) start(scans int, sl *slab) {
 	}
 	touch(floats)
 	clear(pairs)
+	// Every scan's statistics, as the memory estimate counts them:
+	// allocated once for up to histPrealloc scans, not grown (and copied)
+	// at the ends of scans, and written now, as the buffers above.
+	carve(b.hist[:], 0, min(max(scans, 0), histPrealloc))
 	for j := range b.hist {
 		clear(b.hist[j][:cap(b.hist[j])])
 	}
-	// Every scan's statistics, as the memory estimate counts them:
-	// allocated once for up to histPrealloc scans, not grown (and copied)
-	// at the ends of scans.
-	carve(b.hist[:], 0, min(max(scans, 0), histPrealloc))
 	if b.pk == nil {
 		b.x.setEtaStart(&b.tuner)
 	} else {

@@ -8,6 +8,11 @@ import (
 	"github.com/ptbatch/ptbatch/models"
 )
 
+// raceEnabled is set by race_test.go under the race detector, whose
+// shadow memory is mapped as the program first touches the memory it
+// shadows, at page faults of its own.
+var raceEnabled bool
+
 func gaussian(t *testing.T, sigma float64) *models.Gaussian {
 	t.Helper()
 	g, err := models.NewGaussian(1, -1, 1, sigma, sigma)

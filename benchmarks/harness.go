@@ -121,7 +121,8 @@ func (w Workload) Configs() (engine, oneWorker, tuned batch.Config, err error) {
 }
 
 // Run times the engine, the scalar engine and the roofline, interleaved,
-// Repeats times each, and reports medians. Workers 0 means all CPUs.
+// Repeats times each, and reports medians. Workers 0 means all CPUs. Each
+// repeat runs the engine once untimed before its timed runs.
 //
 // When ctx is done Run stops within milliseconds (the engine's runs, the
 // scalar engine and the roofline all check it) and returns the medians of
@@ -174,8 +175,9 @@ func RunWithProgress(ctx context.Context, w Workload, progress func(done, of int
 }
 
 // repeat times one repeat of the three (and the one-worker engine and the
-// tuned run) and appends its samples to the report; an interrupted repeat
-// appends nothing and returns ctx's error.
+// tuned run), after an untimed run of the engine, and appends its samples
+// to the report; an interrupted repeat appends nothing and returns ctx's
+// error.
 func (rep *Report) repeat(ctx context.Context, w Workload, cfg, one, tuned batch.Config, elems float64) error {
 	// Every timed section starts after a collection, as package testing's
 	// benchmarks do, so that no section pays for the garbage of the one
@@ -192,20 +194,33 @@ func (rep *Report) repeat(ctx context.Context, w Workload, cfg, one, tuned batch
 		}
 		return res, err
 	}
-	res, err := timed(cfg)
+	perElement := func(c batch.Config) (float64, error) {
+		res, err := timed(c)
+		if err != nil {
+			return 0, err
+		}
+		return float64(res.Elapsed.Nanoseconds()) / elems, nil
+	}
+	// An untimed run of the engine first: the first run after the scalar
+	// engine and the roofline finds the heap's pages returned to the
+	// system (hundreds of page faults at d = 1) and the caches cold, a
+	// cost of about 0.25 ms that fell on whichever of the two timed runs
+	// came first (4 % of the 2-worker run at d = 1, 64 replicates:
+	// benchmarks/results.md, "The order of the timed runs").
+	if _, err := timed(cfg); err != nil {
+		return err
+	}
+	engine, err := perElement(cfg)
 	if err != nil {
 		return err
 	}
-	engine := float64(res.Elapsed.Nanoseconds()) / elems
 	oneWorker := math.NaN()
 	if w.Workers > 1 {
-		res, err := timed(one)
-		if err != nil {
+		if oneWorker, err = perElement(one); err != nil {
 			return err
 		}
-		oneWorker = float64(res.Elapsed.Nanoseconds()) / elems
 	}
-	res, err = timed(tuned)
+	res, err := timed(tuned)
 	if err != nil {
 		return err
 	}

@@ -48,14 +48,16 @@ func autoBudget(cfg *Config, perScan int) int {
 }
 
 // newAutoTuners returns every lane's automatic tuner for scans of perScan
-// iterations.
-func newAutoTuners(cfg *Config, perScan int) (auto [lanes]*tune.Auto) {
+// iterations, their schedule updates on updater's buffers (nil: pooled
+// ones).
+func newAutoTuners(cfg *Config, perScan int, updater *tune.ScheduleUpdater) (auto [lanes]*tune.Auto) {
 	c := cfg.leg1Chains()
 	opts := tune.AutoOptions{
 		Budget:     max(autoBudget(cfg, perScan), 1),
 		FirstRound: max(perScan, autoFirstRound),
 		Path:       cfg.TunePath,
 		Schedule:   cfg.TuneSchedule,
+		Updater:    updater,
 	}
 	for j := range auto {
 		auto[j] = tune.NewAuto(c, cfg.Knots, opts)

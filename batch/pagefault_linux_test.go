@@ -19,9 +19,11 @@ func threadMinorFaults(t *testing.T) int64 {
 	return ru.Minflt
 }
 
-// TestFirstScanEndMapsNoPages checks that a block's buffers of the end
-// of a scan (the reports, the last rejections, the history, the
-// tuner's) are written when the block is built (newSharingBlock, start,
+// TestFirstScanEndMapsNoPages checks, under the paper's tuning and the
+// automatic tuner (whose first round ends with the first scan), that a
+// block's buffers of the end of a scan (the reports, the last
+// rejections, the history, the tuner's) are written when the block is
+// built (newSharingBlock, start,
 // touch): the first end of a scan then takes no page fault, where each
 // buffer left as the runtime took it from the system cost a fault on a
 // new page, a few microseconds on a virtual machine, in every block's
@@ -34,15 +36,21 @@ func TestFirstScanEndMapsNoPages(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector maps its shadow memory at faults of its own")
 	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	g, err := models.NewGaussian(1, -1, 1, 0.1, 0.1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Model: g, Chains: 50, Replicates: 64, Iterations: 20, Scans: 2, Knots: 4, Seed: 3, Workers: 1,
-		TuneSchedule: true, TunePath: true, LearningRate: 0.2}
+	for _, tuning := range []Tuning{PaperTuning, AutoTuning} {
+		cfg := Config{Model: g, Chains: 50, Replicates: 64, Iterations: 64, Scans: 2, Knots: 4, Seed: 3, Workers: 1,
+			TuneSchedule: true, TunePath: true, LearningRate: 0.2, Tuning: tuning}
+		t.Run(tuning.String(), func(t *testing.T) { testFirstScanEndMapsNoPages(t, cfg) })
+	}
+}
+
+func testFirstScanEndMapsNoPages(t *testing.T, cfg Config) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	// endScans runs scan 1's iterations on every block and then ends
 	// it, block by block, and returns each end's faults.
 	endScans := func(e *Engine) []int64 {
@@ -78,5 +86,8 @@ func TestFirstScanEndMapsNoPages(t *testing.T) {
 	// in all leave room for one the kernel takes of its own accord.
 	if total > 2 {
 		t.Errorf("the first scan ends of %d blocks took %d page faults (by block %v), want none", len(faults), total, faults)
+	}
+	if cfg.Tuning == AutoTuning && e.blocks[0].tuner.auto[0].Rounds() == 0 {
+		t.Errorf("the automatic tuner ended no round at the first end of a scan: the test checks none of its work")
 	}
 }

@@ -78,7 +78,7 @@ func newTuner(cfg *Config, recordRows int, sl *slab, packed bool, sc *scanScratc
 	c := t.c1
 	t.updater = sc.updater
 	if cfg.Tuning == AutoTuning {
-		t.auto = newAutoTuners(cfg, recordRows)
+		t.auto = newAutoTuners(cfg, recordRows, sc.updater)
 		return t
 	}
 	if cfg.TunePath {

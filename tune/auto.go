@@ -57,6 +57,11 @@ type AutoOptions struct {
 	// Path tunes the spline's knots (it needs K ≥ 2); Schedule tunes the
 	// schedule (eq:equicrit).
 	Path, Schedule bool
+	// Updater, when not nil, holds the buffers of the schedule updates (it
+	// must have room for the tuner's chains); tuners that end their rounds
+	// one at a time may share one. Nil: UpdateSchedule's pooled buffers,
+	// which the first update after a collection allocates again.
+	Updater *ScheduleUpdater
 }
 
 // AutoScan is one scan's statistics for Auto.EndScan: Iters iterations
@@ -160,25 +165,36 @@ func NewAuto(numChains, numKnots int, opts AutoOptions) *Auto {
 	if opts.Budget < 1 || opts.FirstRound < 1 {
 		panic("tune: automatic tuner needs a positive budget and first round")
 	}
-	free := 2 * (numKnots - 1)
+	free, c := 2*(numKnots-1), numChains
+	// The floats in one allocation, written now: their pages are mapped
+	// when the tuner is built, not at the end of its first round (the
+	// runtime does not write the memory it takes fresh from the system).
+	floats := make([]float64, 6*free+14*c-2)
+	clear(floats)
+	take := func(n int) []float64 {
+		x := floats[:n:n]
+		floats = floats[n:]
+		return x
+	}
 	a := &Auto{
 		opts:     opts,
-		step:     make([]float64, free),
-		sign:     make([]float64, free),
-		lastSign: make([]float64, free),
+		step:     take(free),
+		sign:     take(free),
+		lastSign: take(free),
 		same:     make([]int, free),
-		mean:     make([]float64, 2*numChains),
-		m2:       make([]float64, 3*numChains),
-		rejSum:   make([]float64, numChains-1),
+		mean:     take(2 * c),
+		m2:       take(3 * c),
+		rejSum:   take(c - 1),
 		roundLen: opts.FirstRound,
-		grad:     make([]float64, free),
-		cov:      make([]float64, 3*numChains),
-		rej:      make([]float64, numChains-1),
-		delta:    make([]float64, free),
-		scratch:  make([]float64, free),
-		z:        make([]float64, 2*numChains),
-		eta:      make([]float64, 2*numChains),
+		grad:     take(free),
+		cov:      take(3 * c),
+		rej:      take(c - 1),
+		delta:    take(free),
+		scratch:  take(free),
+		z:        take(2 * c),
+		eta:      take(2 * c),
 	}
+	clear(a.same)
 	for i := range a.step {
 		a.step[i] = rpropInit
 	}
@@ -346,7 +362,10 @@ func (a *Auto) endRound(sched []float64, path *Spline) {
 	if !stop && a.opts.Path {
 		a.pathStep(sched, path)
 	}
-	if a.opts.Schedule {
+	switch {
+	case a.opts.Schedule && a.opts.Updater != nil:
+		a.opts.Updater.Update(sched, sched, a.rej)
+	case a.opts.Schedule:
 		UpdateSchedule(sched, sched, a.rej)
 	}
 	a.roundLen = next

@@ -46,7 +46,8 @@ func (a *Auto) MarshalBinary() ([]byte, error) {
 func (a *Auto) UnmarshalBinary(data []byte) error {
 	r := wire.NewReader(data)
 	r.Expect(autoTag)
-	opts := AutoOptions{Budget: r.Int(), FirstRound: r.Int(), Path: r.Bool(), Schedule: r.Bool()}
+	// The updater's buffers are not part of the tuner's state.
+	opts := AutoOptions{Budget: r.Int(), FirstRound: r.Int(), Path: r.Bool(), Schedule: r.Bool(), Updater: a.opts.Updater}
 	if r.Err() == nil && opts != a.opts {
 		return fmt.Errorf("tune: automatic tuner data with options %+v, want %+v", opts, a.opts)
 	}

@@ -72,18 +72,24 @@ type LogZ struct {
 
 // NewObserver returns the accumulator of one block.
 func (s *LogZ) NewObserver(info BlockInfo) Observer {
+	// The rows in one allocation, written now, so that their pages are
+	// mapped when the block is built and not at the first end of a scan
+	// (fLog and rLog are first written there).
+	var rows [8][]float64
 	n := (info.Chains - 1) * lanes
+	carve(rows[:], n, n)
+	touch(rows[:]...)
 	o := &logZObserver{
 		info: info,
 		from: max(1, s.FromScan),
-		fMax: make([]float64, n),
-		fSum: make([]float64, n),
-		rMax: make([]float64, n),
-		rSum: make([]float64, n),
-		d0:   make([]float64, n),
-		d1:   make([]float64, n),
-		fLog: make([]float64, n),
-		rLog: make([]float64, n),
+		fMax: rows[0],
+		fSum: rows[1],
+		rMax: rows[2],
+		rSum: rows[3],
+		d0:   rows[4],
+		d1:   rows[5],
+		fLog: rows[6],
+		rLog: rows[7],
 	}
 	if s.Path {
 		o.pairs = newLogZObserverPairs(info.TargetChain() + 1)

@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/debug"
 	"testing"
@@ -20,18 +21,20 @@ func threadMinorFaults(t *testing.T) int64 {
 }
 
 // TestFirstScanEndMapsNoPages checks, under the paper's tuning and the
-// automatic tuner (whose first round ends with the first scan), that a
-// block's buffers of the end of a scan (the reports, the last
-// rejections, the history, the tuner's) are written when the block is
-// built (newSharingBlock, start,
-// touch): the first end of a scan then takes no page fault, where each
-// buffer left as the runtime took it from the system cost a fault on a
-// new page, a few microseconds on a virtual machine, in every block's
-// first scan end. The faults are the test thread's own (RUSAGE_THREAD,
-// the goroutine locked to it and no collection running); a first engine,
-// kept alive, runs the code and grows the stack beforehand, and the free
-// heap goes back to the system before the engine under test is built,
-// so that it is built on pages never mapped.
+// automatic tuner (whose first round ends with the first scan), and with
+// the statistics a run of the command line keeps, that the buffers a
+// block's end of a scan writes (the reports, the last rejections, the
+// history, the tuners', the observers') are written when the block is
+// built (newSharingBlock, start, touch): the first end of a scan then
+// takes no page fault, where each buffer left as the runtime took it from
+// the system cost a fault on a new page, a few microseconds on a virtual
+// machine, in every block's first scan end. The faults are the test
+// thread's own (RUSAGE_THREAD, the goroutine locked to it and no
+// collection running); a first engine, kept alive, runs the code and
+// grows the stack beforehand, and the free heap goes back to the system
+// before the engine under test is built, so that it is built on pages
+// never mapped. BarrierProfile is left out: its interpolants allocate at
+// every end of a scan.
 func TestFirstScanEndMapsNoPages(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector maps its shadow memory at faults of its own")
@@ -42,13 +45,25 @@ func TestFirstScanEndMapsNoPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tuning := range []Tuning{PaperTuning, AutoTuning} {
-		cfg := Config{Model: g, Chains: 50, Replicates: 64, Iterations: 64, Scans: 2, Knots: 4, Seed: 3, Workers: 1,
-			TuneSchedule: true, TunePath: true, LearningRate: 0.2, Tuning: tuning}
-		t.Run(tuning.String(), func(t *testing.T) { testFirstScanEndMapsNoPages(t, cfg) })
+		for _, stats := range []bool{false, true} {
+			config := func() Config {
+				cfg := Config{Model: g, Chains: 50, Replicates: 64, Iterations: 64, Scans: 2, Knots: 4, Seed: 3, Workers: 1,
+					TuneSchedule: true, TunePath: true, LearningRate: 0.2, Tuning: tuning}
+				if stats {
+					cfg.Statistics = []Statistic{&LogZ{FromScan: 1, Path: true}, new(Restarts), new(ESS),
+						&Diagnostics{Thin: 1, Observables: 1, MaxDraws: 1000}, new(TargetMoments), new(Proposals),
+						&IndexProcess{Replicas: []int{0, 1}, Thin: 1, Window: 100}}
+				}
+				return cfg
+			}
+			t.Run(fmt.Sprintf("%v/statistics=%v", tuning, stats), func(t *testing.T) { testFirstScanEndMapsNoPages(t, config) })
+		}
 	}
 }
 
-func testFirstScanEndMapsNoPages(t *testing.T, cfg Config) {
+// testFirstScanEndMapsNoPages is TestFirstScanEndMapsNoPages on the
+// configurations config returns (each engine its own statistics).
+func testFirstScanEndMapsNoPages(t *testing.T, config func() Config) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	// endScans runs scan 1's iterations on every block and then ends
@@ -66,13 +81,13 @@ func testFirstScanEndMapsNoPages(t *testing.T, cfg Config) {
 		}
 		return faults
 	}
-	warm, err := New(cfg)
+	warm, err := New(config())
 	if err != nil {
 		t.Fatal(err)
 	}
 	endScans(warm)
 	debug.FreeOSMemory()
-	e, err := New(cfg)
+	e, err := New(config())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +102,7 @@ func testFirstScanEndMapsNoPages(t *testing.T, cfg Config) {
 	if total > 2 {
 		t.Errorf("the first scan ends of %d blocks took %d page faults (by block %v), want none", len(faults), total, faults)
 	}
-	if cfg.Tuning == AutoTuning && e.blocks[0].tuner.auto[0].Rounds() == 0 {
+	if e.cfg.Tuning == AutoTuning && e.blocks[0].tuner.auto[0].Rounds() == 0 {
 		t.Errorf("the automatic tuner ended no round at the first end of a scan: the test checks none of its work")
 	}
 }

@@ -50,7 +50,7 @@ func rows2(w *wire.Writer, x [][]float64) {
 
 func readRows2(r *wire.Reader) [][]float64 {
 	n := r.Int()
-	if r.Err() != nil || n < 0 || n > 1<<40 {
+	if r.Err() != nil || n < 0 || int64(n) > 1<<40 {
 		r.Failf("batch: %d rows", n)
 		return nil
 	}

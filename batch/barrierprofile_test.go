@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"context"
 	"math"
 	"slices"
 	"testing"
@@ -114,5 +115,56 @@ func TestBarrierProfileGaussianLinear(t *testing.T) {
 		lambda, mb, seb, disc, worst)
 	if math.Abs(mb-disc) > 4*seb {
 		t.Errorf("Λ(1) = %.4f ± %.4f, discretised Λ %.4f", mb, seb, disc)
+	}
+}
+
+// TestBarrierProfileReadBetweenSteps checks the profiles computed when
+// read (BarrierProfile.profiles): read after every Engine.Step, they are
+// those of that scan's schedules and rejections (tune.BarrierProfile),
+// not an earlier scan's, and reading them changes nothing: the last
+// scan's profiles, checkpoint and result are those of a run whose
+// profiles are read only at its end.
+func TestBarrierProfileReadBetweenSteps(t *testing.T) {
+	run := func(readEvery bool) (*BarrierProfile, *Result) {
+		p := &BarrierProfile{Points: 9}
+		cfg := Config{Model: gaussian(t, 0.1), Chains: 12, Replicates: 10, Iterations: 600, Scans: 6, TuneSchedule: true,
+			Knots: 3, TunePath: true, LearningRate: 0.2, Seed: 4, Workers: 2, Statistics: []Statistic{p}}
+		e, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var last [][]float64
+		for !e.Done() {
+			if err := e.Step(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if !readEvery {
+				continue
+			}
+			cum, loc, sched, rej := p.Cumulative(), p.Local(), p.Schedules(), p.Rejections()
+			for b := range cum {
+				wantCum, wantLoc := make([]float64, len(p.Grid())), make([]float64, len(p.Grid()))
+				tune.BarrierProfile(wantCum, wantLoc, p.Grid(), sched[b], rej[b])
+				if !slices.Equal(cum[b], wantCum) || !slices.Equal(loc[b], wantLoc) {
+					t.Fatalf("scan %d, replicate %d: the profile read is not that of the scan's schedule and rejections", e.Scans(), b)
+				}
+			}
+			if last != nil && slices.EqualFunc(last, cum, slices.Equal) {
+				t.Fatalf("scan %d: the profiles did not change from the scan before", e.Scans())
+			}
+			last = cum
+		}
+		return p, e.Result()
+	}
+	read, resRead := run(true)
+	once, resOnce := run(false)
+	a, _ := read.MarshalBinary()
+	b, _ := once.MarshalBinary()
+	if string(a) != string(b) {
+		t.Error("the profiles' checkpoints differ with reading between steps")
+	}
+	if !slices.EqualFunc(read.Cumulative(), once.Cumulative(), slices.Equal) ||
+		!slices.EqualFunc(resRead.Schedules, resOnce.Schedules, slices.Equal) {
+		t.Error("reading the profiles between steps changed the run")
 	}
 }

@@ -2,6 +2,7 @@ package batch
 
 import (
 	"fmt"
+	"github.com/ptbatch/ptbatch/tune"
 
 	"github.com/ptbatch/ptbatch/internal/wire"
 )
@@ -333,6 +334,9 @@ func (s *BarrierProfile) describe() string { return fmt.Sprintf("Points=%d", s.P
 
 // MarshalBinary returns the profiles collected from the last scan.
 func (s *BarrierProfile) MarshalBinary() ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.profiles()
 	var w wire.Writer
 	w.String("barrier-profile/1")
 	w.Int(s.scan)
@@ -352,7 +356,9 @@ func (s *BarrierProfile) UnmarshalBinary(data []byte) error {
 	if err := closeState(r, "barrier profile"); err != nil {
 		return err
 	}
-	s.scan, s.grid, s.cum, s.loc, s.sched, s.rej = scan, grid, cum, loc, sched, rej
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.scan, s.grid, s.cum, s.loc, s.sched, s.rej, s.stale = scan, grid, cum, loc, sched, rej, false
 	return nil
 }
 
@@ -363,6 +369,10 @@ func (o *profileObserver) MarshalBinary() ([]byte, error) {
 	w.String("profile-observer/2")
 	w.Int(len(o.grid))
 	for j := 0; j < o.info.Replicates; j++ {
+		if o.stale[j] {
+			tune.BarrierProfile(o.cum[j], o.loc[j], o.grid, o.sched[j], o.rej[j])
+			o.stale[j] = false
+		}
 		for _, v := range [][]float64{o.sched[j], o.rej[j], o.cum[j], o.loc[j], o.rejSum[j]} {
 			w.Float64s(v)
 		}
@@ -380,7 +390,7 @@ func (o *profileObserver) UnmarshalBinary(data []byte) error {
 		for _, v := range [][]float64{o.sched[j], o.rej[j], o.cum[j], o.loc[j], o.rejSum[j]} {
 			r.Float64sInto(v, "profile")
 		}
-		o.iters[j] = r.Int()
+		o.iters[j], o.stale[j] = r.Int(), false
 	}
 	return closeState(r, "barrier profile")
 }

@@ -33,8 +33,7 @@ func threadMinorFaults(t *testing.T) int64 {
 // collection running); a first engine, kept alive, runs the code and
 // grows the stack beforehand, and the free heap goes back to the system
 // before the engine under test is built, so that it is built on pages
-// never mapped. BarrierProfile is left out: its interpolants allocate at
-// every end of a scan.
+// never mapped.
 func TestFirstScanEndMapsNoPages(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector maps its shadow memory at faults of its own")
@@ -52,7 +51,7 @@ func TestFirstScanEndMapsNoPages(t *testing.T) {
 				if stats {
 					cfg.Statistics = []Statistic{&LogZ{FromScan: 1, Path: true}, new(Restarts), new(ESS),
 						&Diagnostics{Thin: 1, Observables: 1, MaxDraws: 1000}, new(TargetMoments), new(Proposals),
-						&IndexProcess{Replicas: []int{0, 1}, Thin: 1, Window: 100}}
+						&IndexProcess{Replicas: []int{0, 1}, Thin: 1, Window: 100}, &BarrierProfile{}}
 				}
 				return cfg
 			}

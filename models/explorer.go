@@ -71,6 +71,9 @@ type Target struct {
 	chain      int
 	rec        *chainRecord
 	g1         []float64 // scratch for ∇W1
+	// w holds the energies of the state being moved during a move
+	// (funcsModel.exploreOne).
+	w [2]float64
 }
 
 // Dim returns the number of coordinates of a state.

@@ -58,6 +58,9 @@ type funcsModel struct {
 	f      Funcs
 	ex     Explorer
 	report *proposalReport
+	// moveName names the explorer's move in errors ("explorer " and its
+	// name), built once rather than at every move.
+	moveName string
 }
 
 // FromFuncs returns the batched model of f explored by ex: every row of
@@ -76,7 +79,7 @@ func FromFuncs(f Funcs, ex Explorer) (Model, error) {
 	if f.Names != nil {
 		f.Names = append([]string(nil), f.Names...)
 	}
-	m := &funcsModel{f: f, ex: ex, report: newProposalReport()}
+	m := &funcsModel{f: f, ex: ex, report: newProposalReport(), moveName: "explorer " + ex.Name()}
 	if f.GradLogReference != nil {
 		if err := checkGradients(&m.f); err != nil {
 			return nil, err
@@ -176,6 +179,11 @@ type funcsBlock struct {
 	recs    [layout.Lanes][]chainRecord
 	targets [layout.Lanes]*Target
 	state   []float64 // one state, gathered
+	// lane and rand are lane j's random source during Init and Explore,
+	// held here so that handing it to the explorer as a Rand boxes a
+	// pointer, not a value (an allocation per move).
+	lane [layout.Lanes]kernel.Lane
+	rand [layout.Lanes]laneRand
 	// second is the first chain of a run's second leg (BlockSpec.
 	// SecondLeg), 0 when there is none; a row at a chain ≥ second reads
 	// secondF[j] (when not nil) in place of the model's functions
@@ -222,7 +230,7 @@ func (b *funcsBlock) check(rows Rows, out Energies) {
 func (b *funcsBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
 	b.check(rows, out)
 	for j := 0; j < b.real; j++ {
-		r := laneRand{rng.Lane(j)}
+		r := b.laneRand(rng, j)
 		for row := 0; row < b.rows; row++ {
 			i := row*layout.Lanes + j
 			t := b.funcsAt(j, rows.Chain[i])
@@ -235,11 +243,20 @@ func (b *funcsBlock) Init(rng *kernel.Stream, rows Rows, out Energies) {
 	b.pad(out)
 }
 
+// laneRand returns lane j of rng as the explorer's Rand: a pointer to
+// the block's own copy, so that neither it nor the Lane inside it is
+// boxed anew at every move.
+func (b *funcsBlock) laneRand(rng *kernel.Stream, j int) *laneRand {
+	b.lane[j] = rng.Lane(j)
+	b.rand[j] = laneRand{&b.lane[j]}
+	return &b.rand[j]
+}
+
 // Explore moves every row of every real lane: lane by lane, rows in order.
 func (b *funcsBlock) Explore(rng *kernel.Stream, rows Rows, out Energies) {
 	b.check(rows, out)
 	for j := 0; j < b.real; j++ {
-		r := laneRand{rng.Lane(j)}
+		r := b.laneRand(rng, j)
 		for row := 0; row < b.rows; row++ {
 			i := row*layout.Lanes + j
 			b.load(row, j)
@@ -298,8 +315,12 @@ func (m *funcsModel) exploreOne(t *Target, rec *chainRecord, r Rand, x []float64
 	if eta0 == 1 && eta1 == 0 {
 		return t.referenceDraw(r, x)
 	}
-	t.move(m.ex.Name(), rec.state, r, x, &w)
-	return w
+	// The energies through the Target (already on the heap): &w of the
+	// argument, handed to the explorer's method, would move w to the heap
+	// at every move.
+	t.w = w
+	t.move(m.moveName, rec.state, r, x, &t.w)
+	return t.w
 }
 
 // annealed returns η0·W0 + η1·W1, with a zero coefficient's term left out

@@ -105,9 +105,10 @@ func (t *Target) referenceDraw(r Rand, x []float64) [2]float64 {
 	return w
 }
 
-// move runs the explorer's move behind a guard naming the explorer.
+// move runs the explorer's move behind a guard naming it (name, such as
+// "explorer rwm").
 func (t *Target) move(name string, s ExplorerState, r Rand, x []float64, w *[2]float64) {
-	defer t.guard("explorer " + name)
+	defer t.guard(name)
 	s.Move(t, r, x, w)
 }
 

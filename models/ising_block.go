@@ -63,6 +63,7 @@ type isingBlock struct {
 	tabs       []isingTable // per chain: acceptance table computed at keys[c]
 	keys       []float64    // per chain: the η1 of tabs[c] (NaN: none)
 	q          [80]int32    // scratch: the thresholds of one row's lanes (asm.IsingLineGeneric)
+	xor        [4]uint64    // scratch: kernel.IsingXor's sums (isingCount)
 	u          []float64    // scratch: the uniforms of one lattice row (Init)
 }
 
@@ -163,7 +164,7 @@ func (b *isingBlock) energies(rows Rows, out Energies) {
 	const L = layout.Lanes
 	n := b.m.Size * b.m.Size
 	for r := 0; r < b.rows; r++ {
-		isingCount(b.spins[r*n:(r+1)*n], b.m.Size, b.bonds[r*L:(r+1)*L], b.mag[r*L:(r+1)*L])
+		isingCount(b.spins[r*n:(r+1)*n], b.m.Size, b.bonds[r*L:(r+1)*L], b.mag[r*L:(r+1)*L], &b.xor)
 		for j := 0; j < L; j++ {
 			i := r*L + j
 			out.W0[i], out.W1[i] = 0, b.m.energy(b.bonds[i], b.mag[i])
@@ -180,13 +181,13 @@ func (b *isingBlock) energies(rows Rows, out Energies) {
 // flat array of N words, the lower bonds are sp[i] vs sp[(i+L) mod N], the
 // right bonds sp[i] vs sp[i+1], but at the end of a row, where the right
 // neighbour is the row's first site: those L are corrected one by one.
-func isingCount(sp []uint64, size int, bonds, mag []int64) {
+func isingCount(sp []uint64, size int, bonds, mag []int64, d *[4]uint64) {
 	const L = layout.Lanes
 	n := len(sp)
 	var mis, up [L]int64
-	isingXorSum(&mis, sp[:n-size], sp[size:])
-	isingXorSum(&mis, sp[n-size:], sp[:size])
-	isingXorSum(&mis, sp[:n-1], sp[1:])
+	isingXorSum(&mis, sp[:n-size], sp[size:], d)
+	isingXorSum(&mis, sp[n-size:], sp[:size], d)
+	isingXorSum(&mis, sp[:n-1], sp[1:], d)
 	for y := 0; y < size; y++ {
 		e := y*size + size - 1 // the row's last site
 		if e+1 < n {
@@ -195,7 +196,7 @@ func isingCount(sp []uint64, size int, bonds, mag []int64) {
 		isingAddBytes(&mis, sp[e]^sp[y*size], 1)
 	}
 	for i := 0; i < n; i += len(isingZeros) {
-		isingXorSum(&up, sp[i:min(i+len(isingZeros), n)], isingZeros[:])
+		isingXorSum(&up, sp[i:min(i+len(isingZeros), n)], isingZeros[:], d)
 	}
 	for j := 0; j < L; j++ {
 		bonds[j] = 2*int64(n) - 2*mis[j]
@@ -209,12 +210,14 @@ var isingZeros [1020]uint64
 
 // isingXorSum adds to acc[j], per lane j, the count of i < len(a) where
 // byte j of a[i] and b[i] differ (len(b) ≥ len(a)), by kernel.IsingXor on
-// spans of at most 1020 words and the last few words one by one.
-func isingXorSum(acc *[layout.Lanes]int64, a, b []uint64) {
+// spans of at most 1020 words and the last few words one by one. d is
+// the kernel's scratch (a local array, handed to the kernel's dispatch,
+// would be allocated at every call).
+func isingXorSum(acc *[layout.Lanes]int64, a, b []uint64, d *[4]uint64) {
 	for len(a) >= 4 {
 		k := min(len(a), 1020) &^ 3
-		var d [4]uint64
-		kernel.IsingXor(&d, a[:k], b[:k])
+		*d = [4]uint64{} // the kernel adds to it
+		kernel.IsingXor(d, a[:k], b[:k])
 		for _, w := range d {
 			isingAddBytes(acc, w, 1)
 		}

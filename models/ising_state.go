@@ -52,7 +52,7 @@ func (b *isingBlock) UnmarshalBinary(data []byte) error {
 	}
 	n := b.m.Size * b.m.Size
 	for row := 0; row < b.rows; row++ {
-		isingCount(b.spins[row*n:(row+1)*n], b.m.Size, b.bonds[row*layout.Lanes:(row+1)*layout.Lanes], b.mag[row*layout.Lanes:(row+1)*layout.Lanes])
+		isingCount(b.spins[row*n:(row+1)*n], b.m.Size, b.bonds[row*layout.Lanes:(row+1)*layout.Lanes], b.mag[row*layout.Lanes:(row+1)*layout.Lanes], &b.xor)
 	}
 	for c := range b.keys {
 		b.keys[c] = math.NaN()

@@ -382,7 +382,7 @@ func TestIsingCountLargeLattices(t *testing.T) {
 				sp[i] = rng.Uint64() & laneBytes
 			}
 			bonds, mag := make([]int64, layout.Lanes), make([]int64, layout.Lanes)
-			isingCount(sp, size, bonds, mag)
+			isingCount(sp, size, bonds, mag, new([4]uint64))
 			for j := 0; j < layout.Lanes; j++ {
 				spin := func(x, y int) int64 {
 					return 2*int64(sp[(y%size)*size+x%size]>>(8*j)&1) - 1

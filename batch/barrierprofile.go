@@ -49,15 +49,15 @@ func (s *BarrierProfile) NewObserver(info BlockInfo) Observer {
 		points = 100
 	}
 	o := &profileObserver{info: info, grid: tune.UniformSchedule(max(2, points))}
-	// Every lane's arrays from one slab, written now, so that their pages
-	// are mapped when the block is built and not at the first end of a
-	// scan, which writes them first.
+	// Every lane's arrays from one slab, whose memory is written when it
+	// is allocated (layout.Float64s): their pages are mapped when the
+	// block is built, not at the first end of a scan, which writes them
+	// first.
 	c1, g := info.TargetChain()+1, len(o.grid)
 	sl := newSlab(info.Replicates * (slabLen(c1) + 2*slabLen(c1-1) + 2*slabLen(g)))
 	for j := 0; j < info.Replicates; j++ {
 		o.sched[j], o.rej[j], o.rejSum[j] = sl.take(c1), sl.take(c1-1), sl.take(c1-1)
 		o.cum[j], o.loc[j] = sl.take(g), sl.take(g)
-		touch(o.sched[j], o.rej[j], o.rejSum[j], o.cum[j], o.loc[j])
 	}
 	s.mu.Lock()
 	s.observers = append(s.observers, o)

@@ -170,7 +170,6 @@ func newSharingBlock(cfg *Config, first, recordRows int, sc *scanScratch) *block
 func (b *block) start(scans int, sl *slab) {
 	for j := 0; j < lanes; j++ {
 		b.last[j] = sl.take(b.numChains - 1)
-		touch(b.last[j])
 	}
 	b.rejRows = make([]float64, (b.numChains-1)*lanes)
 	touch(b.rejRows)

@@ -18,7 +18,7 @@ func slabLen(n int) int {
 }
 
 // newSlab returns a slab of n float64, n the sum of slabLen of the slices
-// it will hand out.
+// it will hand out, every value written (layout.Float64s).
 func newSlab(n int) slab { return slab{free: layout.Float64s(n)} }
 
 // take returns the slab's next n float64. A slab sized too small is a bug
